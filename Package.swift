@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// Cinematic Core: an MVI runtime and a movie app's features, shipped as a C library.
+import PackageDescription
+
+/// Every Swift target builds in Swift 6 language mode with complete strict concurrency.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("StrictConcurrency")]
+
+let package = Package(
+    name: "CinematicCore",
+    products: [
+        .library(name: "cinematic", type: .dynamic, targets: ["Cinematic"]),
+        .library(name: "MVIKit", targets: ["MVIKit"]),
+        .executable(name: "cinematic-demo", targets: ["cinematic-demo"]),
+        .executable(name: "cinematic-bench", targets: ["cinematic-bench"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; the Makefile installs them.
+        .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The movie catalog, embedded into the library at build time (data/ggplot2movies.tsv.gz).
+        .target(name: "CinematicCatalogData"),
+
+        .target(name: "MVIKit", swiftSettings: strict),
+        .target(name: "CinematicDomain", dependencies: ["MVIKit"], swiftSettings: strict),
+        .target(
+            name: "CinematicData",
+            dependencies: ["CinematicDomain", "CSQLite", "CZlib", "CinematicCatalogData"],
+            swiftSettings: strict),
+        .target(name: "CinematicFeatures", dependencies: ["CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
+        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CJansson"], swiftSettings: strict),
+
+        .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures"], swiftSettings: strict),
+        .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
+
+        .testTarget(name: "MVIKitTests", dependencies: ["MVIKit"], swiftSettings: strict),
+        .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain"], swiftSettings: strict),
+        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData"], swiftSettings: strict),
+        .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

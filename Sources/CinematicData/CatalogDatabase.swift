@@ -1,0 +1,85 @@
+import CinematicCatalogData
+import CinematicDomain
+import Synchronization
+
+/// Builds and locates the SQLite catalog database made from the embedded TSV.
+///
+/// The database is built once, on first use, into a temporary file that is renamed into place,
+/// so a crash mid-build never leaves a half-built catalog. Its `meta` table records the
+/// embedded data's fingerprint; a database whose fingerprint differs is rebuilt.
+public enum CatalogDatabase {
+    /// The schema's version; bump it when the schema changes so old caches are rebuilt.
+    static let schemaVersion = 1
+
+    /// Identifies the embedded data and schema: "v1-<crc32>-<length>".
+    public static let fingerprint: String = {
+        let bytes = embeddedBytes
+        return "v\(schemaVersion)-\(GzipData.checksum(bytes))-\(bytes.count)"
+    }()
+
+    /// Where the catalog is cached when no path is configured:
+    /// `$XDG_CACHE_HOME/cinematic/`, else `~/.cache/cinematic/`, else `/tmp/cinematic-cache/`,
+    /// in a file named after the fingerprint (so new data gets a new file).
+    public static var defaultPath: String {
+        let base = FileSystem.environment("XDG_CACHE_HOME")
+            ?? FileSystem.environment("HOME").map { $0 + "/.cache" }
+            ?? "/tmp/cinematic-cache"
+        return base + "/cinematic/catalog-\(fingerprint).sqlite"
+    }
+
+    /// Serializes builds within the process: two runtimes opening at once build once.
+    private static let buildLock = Mutex(())
+
+    /// Makes sure an up-to-date catalog database exists at `path` (building it if missing or
+    /// stale) and returns the path.
+    @discardableResult
+    public static func prepare(at path: String = defaultPath) throws(MovieError) -> String {
+        try buildLock.withLock { _ throws(MovieError) in
+            if isCurrent(at: path) { return }
+            try build(at: path)
+        }
+        return path
+    }
+
+    /// True when the database at `path` exists and carries the current fingerprint.
+    static func isCurrent(at path: String) -> Bool {
+        guard FileSystem.exists(path),
+              let connection = try? SQLiteConnection(path: path, readOnly: true),
+              let statement = try? connection.prepare("SELECT value FROM meta WHERE key = 'fingerprint'"),
+              (try? statement.bind([]).step()) == true else { return false }
+        return statement.text(0) == fingerprint
+    }
+
+    /// Builds the database from the embedded data, replacing whatever is at `path`.
+    public static func build(at path: String) throws(MovieError) {
+        let directory = FileSystem.directory(of: path)
+        guard FileSystem.makeDirectories(directory) else {
+            throw .storage("cannot create \(directory): \(FileSystem.lastErrorMessage)")
+        }
+        let rows = try embeddedRows()
+        let temporary = "\(path).building-\(FileSystem.processID)"
+        FileSystem.remove(temporary)
+        do {
+            let connection = try SQLiteConnection(path: temporary)
+            try CatalogSchema.create(in: connection)
+            try CatalogSchema.insert(rows, into: connection, fingerprint: fingerprint)
+        } catch {
+            FileSystem.remove(temporary)
+            throw error
+        }
+        guard FileSystem.move(temporary, to: path) else {
+            FileSystem.remove(temporary)
+            throw .storage("cannot move catalog into \(path): \(FileSystem.lastErrorMessage)")
+        }
+    }
+
+    /// Every film of the embedded catalog, parsed.
+    static func embeddedRows() throws(MovieError) -> [CatalogRow] {
+        try CatalogRow.parseAll(GzipData.inflate(embeddedBytes))
+    }
+
+    /// The gzip bytes compiled into the library (static storage).
+    private static var embeddedBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: cinematic_catalog_gz_bytes(), count: cinematic_catalog_gz_length())
+    }
+}

@@ -1,0 +1,146 @@
+import CinematicDomain
+import Synchronization
+
+/// The embedded catalog: 58,788 films in SQLite with an FTS5 title index.
+///
+/// Search ranks exact title matches first, then titles that start with the query, then
+/// every other title containing all the query's words (the last one as a prefix), each group
+/// by popularity (votes). User text is reduced to words before it reaches FTS5, so operators,
+/// quotes and emoji can never form query syntax.
+///
+/// ```swift
+/// let catalog = try SQLiteMovieCatalog.open()          // builds the cache on first use
+/// let movies = try await catalog.searchMovies(matching: "godfather")
+/// ```
+public final class SQLiteMovieCatalog: MovieCatalogRepository {
+    private let queries: Mutex<CatalogQueries>
+
+    /// Opens the catalog database at `path` (default ``CatalogDatabase/defaultPath``),
+    /// building it from the embedded data first when it is missing or stale.
+    public static func open(path: String = CatalogDatabase.defaultPath) throws(MovieError) -> SQLiteMovieCatalog {
+        try CatalogDatabase.prepare(at: path)
+        return try SQLiteMovieCatalog(path: path)
+    }
+
+    private init(path: String) throws(MovieError) { queries = Mutex(try CatalogQueries(path: path)) }
+
+    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+        try search(query, page: page)
+    }
+
+    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+        try queries.withLock { queries throws(MovieError) in try queries.movies(in: section, page: page) }
+    }
+
+    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+        try queries.withLock { queries throws(MovieError) in try queries.detail(id: id) }
+    }
+
+    /// The synchronous search behind ``searchMovies(matching:page:)`` (benchmarks time it).
+    public func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
+        try queries.withLock { queries throws(MovieError) in try queries.search(query, page: page) }
+    }
+}
+
+/// The prepared statements of one catalog connection. Used only inside the catalog's lock.
+final class CatalogQueries {
+    private let connection: SQLiteConnection
+    private let exact: SQLiteStatement
+    private let prefix: SQLiteStatement
+    private let fullText: SQLiteStatement
+    private let byRank: SQLiteStatement
+    private let byID: SQLiteStatement
+    private let popular: SQLiteStatement
+    private let topRated: SQLiteStatement
+    private let genre: SQLiteStatement
+
+    private static let columns = "id, title, year, runtime, rating, votes, genres, mpaa, budget, distribution"
+
+    init(path: String) throws(MovieError) {
+        connection = try SQLiteConnection(path: path, readOnly: true)
+        let columns = Self.columns
+        exact = try connection.prepare("""
+            SELECT rank FROM movies WHERE core_norm = ?1 UNION SELECT rank FROM movies WHERE full_norm = ?1
+            UNION SELECT rank FROM movies WHERE alt_norm = ?1 ORDER BY rank LIMIT ?2
+            """)
+        prefix = try connection.prepare("""
+            SELECT rank FROM movies WHERE core_norm >= ?1 AND core_norm < ?2
+            UNION SELECT rank FROM movies WHERE full_norm >= ?1 AND full_norm < ?2 ORDER BY rank LIMIT ?3
+            """)
+        fullText = try connection.prepare("SELECT rowid FROM titles WHERE titles MATCH ?1 ORDER BY rowid LIMIT ?2")
+        byRank = try connection.prepare("SELECT \(columns) FROM movies WHERE rank = ?1")
+        byID = try connection.prepare("SELECT \(columns) FROM movies WHERE id = ?1")
+        popular = try connection.prepare("SELECT \(columns) FROM movies ORDER BY rank LIMIT ?1 OFFSET ?2")
+        topRated = try connection.prepare("""
+            SELECT \(columns) FROM movies WHERE votes >= \(DiscoverSection.topRatedMinimumVotes)
+            ORDER BY rating DESC, votes DESC LIMIT ?1 OFFSET ?2
+            """)
+        genre = try connection.prepare("SELECT \(columns) FROM movies WHERE genre_mask & ?3 ORDER BY rank LIMIT ?1 OFFSET ?2")
+    }
+
+    func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
+        let words = TitleText.words(query)
+        guard !words.isEmpty, page >= 1 else { return [] }
+        let normalized = words.joined(separator: " ")
+        let limit = page * MovieCatalog.pageSize
+        var ranks: [Int] = []
+        var seen: Set<Int> = []
+        func collect(_ statement: SQLiteStatement, _ values: [SQLiteStatement.Value]) throws(MovieError) {
+            try statement.bind(values)
+            while ranks.count < limit, try statement.step() {
+                let rank = statement.int(0)
+                if seen.insert(rank).inserted { ranks.append(rank) }
+            }
+        }
+        try collect(exact, [.text(normalized), .int(limit)])
+        try collect(prefix, [.text(normalized), .text(normalized + "\u{10FFFF}"), .int(limit)])
+        try collect(fullText, [.text(Self.matchExpression(words)), .int(limit)])
+        let pageRanks = ranks.dropFirst((page - 1) * MovieCatalog.pageSize)
+        var movies: [Movie] = []
+        for rank in pageRanks {
+            try byRank.bind([.int(rank)])
+            if try byRank.step() { movies.append(Self.movie(byRank)) }
+        }
+        return movies
+    }
+
+    /// An FTS5 expression that can only mean "all these words, the last one as a prefix":
+    /// each word is a quoted string of letters and digits.
+    static func matchExpression(_ words: [String]) -> String {
+        words.enumerated().map { offset, word in
+            "\"\(word)\"" + (offset == words.count - 1 ? "*" : "")
+        }.joined(separator: " ")
+    }
+
+    func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
+        guard page >= 1 else { return [] }
+        let paging: [SQLiteStatement.Value] = [.int(MovieCatalog.pageSize), .int((page - 1) * MovieCatalog.pageSize)]
+        let statement: SQLiteStatement
+        var values = paging
+        switch section {
+        case .popular: statement = popular
+        case .topRated: statement = topRated
+        case let .genre(name):
+            statement = genre
+            values.append(.int(GenreMask.bit(name)))
+        }
+        try statement.bind(values)
+        var movies: [Movie] = []
+        while try statement.step() { movies.append(Self.movie(statement)) }
+        return movies
+    }
+
+    func detail(id: Int) throws(MovieError) -> MovieDetail {
+        try byID.bind([.int(id)])
+        guard try byID.step() else { throw .notFound }
+        let distribution = (byID.text(9) ?? "").split(separator: ",").compactMap { Double(String($0)) }
+        return MovieDetail(movie: Self.movie(byID), budget: byID.isNull(8) ? nil : byID.int(8), ratingDistribution: distribution)
+    }
+
+    private static func movie(_ row: SQLiteStatement) -> Movie {
+        Movie(
+            id: row.int(0), title: row.text(1) ?? "", year: row.int(2), runtime: row.int(3),
+            rating: row.double(4), votes: row.int(5),
+            genres: (row.text(6) ?? "").split(separator: ",").map(String.init), mpaa: row.text(7))
+    }
+}

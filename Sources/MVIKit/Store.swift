@@ -1,0 +1,209 @@
+import Synchronization
+
+/// Owns a feature's state and runs the loop: intent → reducer → state + effects → intents.
+///
+/// There is no main actor: the state lives behind the store's own lock, so any thread may
+/// call ``send(_:)``, which reduces synchronously (when it returns, ``state`` reflects the
+/// intent). Effects run as tasks. Each effect holds a token; an intent it sends is reduced
+/// only if, checked inside the store's lock together with the reduce, the effect still holds
+/// its token. Replacing (`.run` with the same id), cancelling (`.cancel(id)`) or closing
+/// therefore drops late answers by construction.
+///
+/// ```swift
+/// let store = Store(initialState: SearchState(), reducer: SearchReducer(...))
+/// store.send(.queryChanged("dune"))
+/// await store.settle()
+/// print(store.state.results)
+/// ```
+public final class Store<R: Reducer>: Sendable {
+    /// The feature's state type.
+    public typealias State = R.State
+    /// The feature's intent type.
+    public typealias Intent = R.Intent
+
+    private let reducer: R
+    private let core: Mutex<StoreCore<R.State, R.Intent>>
+
+    /// Creates a store. `historyCapacity` > 0 keeps a bounded debug history (see ``history``);
+    /// the default, 0, keeps none and costs nothing.
+    public init(initialState: State, reducer: R, historyCapacity: Int = 0) {
+        self.reducer = reducer
+        self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
+    }
+
+    deinit { shutDown() }
+
+    /// A snapshot of the current state.
+    public var state: State { core.withLock { $0.state } }
+
+    /// True while any effect that can still send intents is in flight (test hook: asserts
+    /// quiescence, e.g. that a repeated task started no duplicate work).
+    public var hasPendingEffects: Bool { core.withLock { !$0.records.isEmpty } }
+
+    /// True once ``close()`` has run; a closed store ignores intents.
+    public var isClosed: Bool { core.withLock { $0.isClosed } }
+
+    /// Reduces `intent` now, on the calling thread, then starts the effects it described.
+    /// Ignored after ``close()``. Must not be called from inside an ``observe(emitCurrent:_:)``
+    /// observer (observers run inside the store's lock).
+    public func send(_ intent: Intent) {
+        let work = core.withLock { core -> EffectWork<Intent> in
+            guard !core.isClosed else { return EffectWork() }
+            return core.apply(intent, with: reducer)
+        }
+        perform(work)
+    }
+
+    /// Stops every effect, long-lived streams included, and ends every observation. Intents
+    /// sent afterwards are ignored. Idempotent.
+    public func close() { shutDown() }
+
+    // MARK: Observation
+
+    /// Calls `observer` with each distinct state, in order, from inside the store's lock (so
+    /// it sees every state exactly once and never out of order). The observer must be quick and
+    /// must not call back into this store. With `emitCurrent`, it first receives the current
+    /// state. Ends with ``StoreObservation/cancel()`` or ``close()``.
+    @discardableResult
+    public func observe(emitCurrent: Bool = false, _ observer: @escaping @Sendable (State) -> Void) -> StoreObservation {
+        let key = core.withLock { core -> UInt64? in
+            guard !core.isClosed else { return nil }
+            if emitCurrent { observer(core.state) }
+            return core.addObserver(observer)
+        }
+        guard let key else { return StoreObservation {} }
+        return StoreObservation { [weak self] in
+            _ = self?.core.withLock { $0.observers.removeValue(forKey: key) }
+        }
+    }
+
+    /// The current state, then each distinct state, in order; finishes when the store closes.
+    ///
+    /// ```swift
+    /// for await state in store.states { render(state) }
+    /// ```
+    public var states: AsyncStream<State> {
+        AsyncStream { continuation in
+            let observation = observe(emitCurrent: true) { continuation.yield($0) }
+            let closed = core.withLock { core -> Bool in
+                guard !core.isClosed else { return true }
+                core.finishers.append { continuation.finish() }
+                return false
+            }
+            if closed { continuation.finish() }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// Waits until no effect is in flight, including effects started by the intents those
+    /// effects send. A store fed by a long-lived stream never settles.
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenSettled { continuation.resume() }
+        }
+    }
+
+    /// Calls `body` once no effect is in flight: at once on this thread if none is, otherwise
+    /// on the thread that finishes the last effect (or closes the store). Cancel the returned
+    /// waiter to give up waiting; `body` then never runs.
+    @discardableResult
+    public func whenSettled(_ body: @escaping @Sendable () -> Void) -> StoreObservation {
+        let key = core.withLock { core -> UInt64? in
+            guard !core.records.isEmpty else { return nil }
+            return core.addSettleWaiter(body)
+        }
+        guard let key else {
+            body()
+            return StoreObservation {}
+        }
+        return StoreObservation { [weak self] in
+            _ = self?.core.withLock { $0.settleWaiters.removeValue(forKey: key) }
+        }
+    }
+
+    // MARK: Debug history
+
+    /// The debug history, oldest first: each reduced intent with the states before and after.
+    /// Empty unless the store was created with a `historyCapacity`.
+    public var history: [HistoryEntry<State, Intent>] { core.withLock { $0.history?.entries ?? [] } }
+
+    /// Time travel: sets the state to the state after history entry `index` (an index into
+    /// ``history``) and notifies observers. Effects keep running. Returns false for an index
+    /// outside the history.
+    @discardableResult
+    public func revert(to index: Int) -> Bool {
+        core.withLock { core in
+            guard let entries = core.history?.entries, entries.indices.contains(index) else { return false }
+            core.setState(entries[index].after)
+            return true
+        }
+    }
+
+    // MARK: Running effects
+
+    private func perform(_ work: EffectWork<Intent>) {
+        for task in work.cancelled { task.cancel() }
+        for waiter in work.settled { waiter() }
+        for launch in work.launches { start(launch) }
+    }
+
+    private func start(_ launch: EffectLaunch<Intent>) {
+        let token = launch.token
+        let send = Send<Intent> { [weak self] intent in self?.receive(intent, from: token) }
+        let operation = launch.operation
+        // `immediate` runs the operation on this thread up to its first suspension, so a
+        // debounce is registered with its clock before `send` returns: a manual clock advanced
+        // right after `send` always sees it.
+        let task = Task.immediate { [weak self] in
+            await operation(send)
+            self?.finish(token)
+        }
+        let stillRunning = core.withLock { core -> Bool in
+            guard core.records[token] != nil else { return false }
+            core.records[token]?.task = task
+            return true
+        }
+        if !stillRunning { task.cancel() }
+    }
+
+    /// The single stale-intent check: inside the lock, atomically with the reduce.
+    private func receive(_ intent: Intent, from token: UInt64) {
+        let work = core.withLock { core -> EffectWork<Intent> in
+            guard !core.isClosed, core.records[token] != nil else { return EffectWork() }
+            return core.apply(intent, with: reducer)
+        }
+        perform(work)
+    }
+
+    private func finish(_ token: UInt64) {
+        let waiters = core.withLock { core -> [@Sendable () -> Void] in
+            core.remove(token)
+            return core.takeSettleWaitersIfIdle()
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    private func shutDown() {
+        let (tasks, callbacks) = core.withLock { core in core.close() }
+        for task in tasks { task.cancel() }
+        for callback in callbacks { callback() }
+    }
+}
+
+/// A handle that stops an observation or a settle waiter. Idempotent.
+public final class StoreObservation: Sendable {
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+
+    /// Stops observing (or waiting). Safe to call more than once and from any thread.
+    public func cancel() {
+        let body = onCancel.withLock { body -> (@Sendable () -> Void)? in
+            defer { body = nil }
+            return body
+        }
+        body?()
+    }
+}

@@ -1,0 +1,119 @@
+/// The mutable part of a ``Store``, only ever touched inside the store's lock.
+struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
+    /// One effect that can still send intents.
+    struct Record {
+        let id: EffectID?
+        var task: Task<Void, Never>?
+    }
+
+    var state: State
+    var isClosed = false
+    var records: [UInt64: Record] = [:]
+    var holders: [EffectID: UInt64] = [:]
+    var observers: [UInt64: @Sendable (State) -> Void] = [:]
+    var settleWaiters: [UInt64: @Sendable () -> Void] = [:]
+    var finishers: [@Sendable () -> Void] = []
+    var history: HistoryRing<State, Intent>?
+    private var nextKey: UInt64 = 0
+
+    init(state: State, historyCapacity: Int) {
+        self.state = state
+        self.history = historyCapacity > 0 ? HistoryRing(capacity: historyCapacity) : nil
+    }
+
+    /// Reduces, records history, notifies observers and schedules the resulting effects.
+    mutating func apply<R: Reducer>(_ intent: Intent, with reducer: R) -> EffectWork<Intent>
+    where R.State == State, R.Intent == Intent {
+        let before = state
+        let effect = reducer.reduce(&state, intent)
+        history?.record(HistoryEntry(intent: intent, before: before, after: state))
+        if state != before { notify() }
+        var work = EffectWork<Intent>()
+        for kind in effect.kinds { schedule(kind, into: &work) }
+        work.settled = takeSettleWaitersIfIdle()
+        return work
+    }
+
+    mutating func setState(_ newState: State) {
+        guard newState != state else { return }
+        state = newState
+        notify()
+    }
+
+    private func notify() {
+        for key in observers.keys.sorted() { observers[key]?(state) }
+    }
+
+    private mutating func schedule(_ kind: Effect<Intent>.Kind, into work: inout EffectWork<Intent>) {
+        switch kind {
+        case let .cancel(id):
+            if let token = holders[id], let task = remove(token) { work.cancelled.append(task) }
+        case let .run(id, operation):
+            if let id, let token = holders[id], let task = remove(token) { work.cancelled.append(task) }
+            let token = makeKey()
+            records[token] = Record(id: id, task: nil)
+            if let id { holders[id] = token }
+            work.launches.append(EffectLaunch(token: token, operation: operation))
+        case let .merge(children):
+            for child in children { for kind in child.kinds { schedule(kind, into: &work) } }
+        }
+    }
+
+    /// Forgets an effect; returns its task (if attached yet) so the caller can cancel it.
+    @discardableResult
+    mutating func remove(_ token: UInt64) -> Task<Void, Never>? {
+        guard let record = records.removeValue(forKey: token) else { return nil }
+        if let id = record.id, holders[id] == token { holders[id] = nil }
+        return record.task
+    }
+
+    mutating func takeSettleWaitersIfIdle() -> [@Sendable () -> Void] {
+        guard records.isEmpty, !settleWaiters.isEmpty else { return [] }
+        defer { settleWaiters = [:] }
+        return Array(settleWaiters.values)
+    }
+
+    mutating func addObserver(_ observer: @escaping @Sendable (State) -> Void) -> UInt64 {
+        let key = makeKey()
+        observers[key] = observer
+        return key
+    }
+
+    mutating func addSettleWaiter(_ waiter: @escaping @Sendable () -> Void) -> UInt64 {
+        let key = makeKey()
+        settleWaiters[key] = waiter
+        return key
+    }
+
+    /// Marks the store closed; returns the tasks to cancel and the callbacks to run.
+    mutating func close() -> ([Task<Void, Never>], [@Sendable () -> Void]) {
+        guard !isClosed else { return ([], []) }
+        isClosed = true
+        let tasks = records.values.compactMap(\.task)
+        records = [:]
+        holders = [:]
+        observers = [:]
+        let callbacks = Array(settleWaiters.values) + finishers
+        settleWaiters = [:]
+        finishers = []
+        return (tasks, callbacks)
+    }
+
+    private mutating func makeKey() -> UInt64 {
+        nextKey &+= 1
+        return nextKey
+    }
+}
+
+/// What a reduce asks the store to do once it has left its lock.
+struct EffectWork<Intent: Sendable> {
+    var cancelled: [Task<Void, Never>] = []
+    var launches: [EffectLaunch<Intent>] = []
+    var settled: [@Sendable () -> Void] = []
+}
+
+/// A `.run` effect registered under `token`, waiting to be started.
+struct EffectLaunch<Intent: Sendable> {
+    let token: UInt64
+    let operation: Effect<Intent>.Operation
+}
