@@ -18,7 +18,15 @@ LIB_LINK := -Xswiftc -static-stdlib \
 	-Xlinker --version-script=$(CURDIR)/Sources/Cinematic/cinematic.map \
 	-Xlinker -soname=$(LIB_SONAME) -Xlinker -z -Xlinker nodelete
 
-.PHONY: all deps build lib test test-swift demo bench install clean
+CC ?= gcc
+C_TEST_SOURCES := $(wildcard Tests/c/test_*.c)
+C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(C_TEST_SOURCES))
+C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
+
+EXAMPLE := $(BUILD)/bin/cinematic-search
+INSTALL_CHECK := $(BUILD)/install-check
+
+.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin demo bench install clean
 
 all: lib
 
@@ -45,14 +53,63 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB)
 	ln -sf $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
-test: test-swift
+test: test-swift test-header test-c test-install test-kotlin
+
+## test-kotlin: the Kotlin/JVM binding (JNA) and its tests; installs kotlin and libjna-java.
+test-kotlin: lib
+	bindings/kotlin/jvm/build-and-test.sh
+
+## test-header: the public header is plain C99 (cinterop-friendly) and compiles alone.
+test-header:
+	$(CC) -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c include/cinematic.h
+	@grep -q '#define CINEMATIC_VERSION "$(VERSION)"' include/cinematic.h || { echo "include/cinematic.h does not say version $(VERSION)"; exit 1; }
+	@grep -q 'libraryVersion: StaticString = "$(VERSION)"' Sources/Cinematic/Exports/LibraryExports.swift || { echo "the library does not say version $(VERSION)"; exit 1; }
+	@echo "header check: 2 passed, 0 failed"
+
+## test-c: C programs against the built library, covering every function of the C API.
+test-c: lib $(C_TESTS)
+	@failed=0; for t in $(C_TESTS); do echo "== $$t"; $$t || failed=1; done; exit $$failed
+
+$(BUILD)/tests/%: Tests/c/%.c Tests/c/harness.h include/cinematic.h $(LIB)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
 test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-demo: deps
-	$(SWIFT) run cinematic-demo
+## example: examples/c/cinematic-search against the in-tree library.
+example: $(EXAMPLE)
+$(EXAMPLE): examples/c/cinematic_search.c include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
+
+## demo: type "star wars" into the Search store letter by letter, through the C API.
+demo: $(EXAMPLE)
+	$(EXAMPLE) --type star wars
+
+## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME).$(VERSION:0.%=%)
+	ln -sf $(LIB_SONAME).$(VERSION:0.%=%) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/$(LIB_NAME)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cinematic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cinematic.pc
+
+## test-install: install into a scratch DESTDIR, build the example with pkg-config against
+## it, and search the catalog from there with no configuration.
+test-install:
+	rm -rf $(INSTALL_CHECK)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(INSTALL_CHECK) PREFIX=/opt/cinematic
+	PKG_CONFIG_PATH=$(INSTALL_CHECK)/opt/cinematic/lib/pkgconfig pkg-config --define-prefix --cflags --libs cinematic jansson > $(INSTALL_CHECK)/flags
+	$(CC) -std=c11 -O2 examples/c/cinematic_search.c $$(cat $(INSTALL_CHECK)/flags) -pthread -o $(INSTALL_CHECK)/cinematic-search
+	@readelf -d $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | grep -q 'SONAME.*$(LIB_SONAME)' || { echo "SONAME is not $(LIB_SONAME)"; exit 1; }
+	@! ldd $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | grep -i swift || { echo "the library needs Swift libraries"; exit 1; }
+	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$2 ~ /[A-Z]/ && $$3 !~ /^cinematic_/')" || { echo "symbols other than cinematic_* are exported"; exit 1; }
+	LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search godfather | tee $(INSTALL_CHECK)/out
+	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out || { echo "installed library did not find The Godfather"; exit 1; }
+	@echo "install check: 1 passed, 0 failed"
 
 ## bench: search latency over the real catalog (medians and ratios, one run).
 bench: deps

@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Linux headers the Glibc module leaves out (eventfd).
+        .systemLibrary(name: "CSystem"),
         // The movie catalog, embedded into the library at build time (data/ggplot2movies.tsv.gz).
         .target(name: "CinematicCatalogData"),
 
@@ -28,10 +30,10 @@ let package = Package(
             dependencies: ["CinematicDomain", "CSQLite", "CZlib", "CinematicCatalogData"],
             swiftSettings: strict),
         .target(name: "CinematicFeatures", dependencies: ["CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
-        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CJansson"], swiftSettings: strict),
+        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
         .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures"], swiftSettings: strict),
-        .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
+        .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicFeatures"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
 
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain"], swiftSettings: strict),

@@ -8,5 +8,5 @@ static const unsigned char catalog_gz[] = {
 };
 #pragma clang diagnostic pop
 
-const unsigned char *cinematic_catalog_gz_bytes(void) { return catalog_gz; }
-size_t cinematic_catalog_gz_length(void) { return sizeof catalog_gz; }
+const unsigned char *catalog_data_gz_bytes(void) { return catalog_gz; }
+size_t catalog_data_gz_length(void) { return sizeof catalog_gz; }

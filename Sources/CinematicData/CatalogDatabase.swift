@@ -80,6 +80,6 @@ public enum CatalogDatabase {
 
     /// The gzip bytes compiled into the library (static storage).
     private static var embeddedBytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: cinematic_catalog_gz_bytes(), count: cinematic_catalog_gz_length())
+        UnsafeRawBufferPointer(start: catalog_data_gz_bytes(), count: catalog_data_gz_length())
     }
 }

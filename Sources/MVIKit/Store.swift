@@ -23,12 +23,17 @@ public final class Store<R: Reducer>: Sendable {
 
     private let reducer: R
     private let core: Mutex<StoreCore<R.State, R.Intent>>
+    private let didReduce: (@Sendable () -> Void)?
 
     /// Creates a store. `historyCapacity` > 0 keeps a bounded debug history (see ``history``);
-    /// the default, 0, keeps none and costs nothing.
-    public init(initialState: State, reducer: R, historyCapacity: Int = 0) {
+    /// the default, 0, keeps none and costs nothing. `didReduce`, when given, runs on the
+    /// reducing thread after every reduce, once the store's lock is released and the effects
+    /// have started: the place to deliver what observers queued (it may call back into the
+    /// store).
+    public init(initialState: State, reducer: R, historyCapacity: Int = 0, didReduce: (@Sendable () -> Void)? = nil) {
         self.reducer = reducer
         self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
+        self.didReduce = didReduce
     }
 
     deinit { shutDown() }
@@ -39,6 +44,9 @@ public final class Store<R: Reducer>: Sendable {
     /// True while any effect that can still send intents is in flight (test hook: asserts
     /// quiescence, e.g. that a repeated task started no duplicate work).
     public var hasPendingEffects: Bool { core.withLock { !$0.records.isEmpty } }
+
+    /// How many effects that can still send intents are in flight.
+    public var pendingEffectCount: Int { core.withLock { $0.records.count } }
 
     /// True once ``close()`` has run; a closed store ignores intents.
     public var isClosed: Bool { core.withLock { $0.isClosed } }
@@ -147,6 +155,7 @@ public final class Store<R: Reducer>: Sendable {
         for task in work.cancelled { task.cancel() }
         for waiter in work.settled { waiter() }
         for launch in work.launches { start(launch) }
+        if work.reduced { didReduce?() }
     }
 
     private func start(_ launch: EffectLaunch<Intent>) {

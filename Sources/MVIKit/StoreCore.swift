@@ -29,6 +29,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         history?.record(HistoryEntry(intent: intent, before: before, after: state))
         if state != before { notify() }
         var work = EffectWork<Intent>()
+        work.reduced = true
         for kind in effect.kinds { schedule(kind, into: &work) }
         work.settled = takeSettleWaitersIfIdle()
         return work
@@ -110,6 +111,8 @@ struct EffectWork<Intent: Sendable> {
     var cancelled: [Task<Void, Never>] = []
     var launches: [EffectLaunch<Intent>] = []
     var settled: [@Sendable () -> Void] = []
+    /// True when an intent was reduced (false for a dropped or ignored intent).
+    var reduced = false
 }
 
 /// A `.run` effect registered under `token`, waiting to be started.

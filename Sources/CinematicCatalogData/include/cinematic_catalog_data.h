@@ -5,8 +5,8 @@
 #include <stddef.h>
 
 /** The gzip-compressed catalog TSV. Static storage: never freed. */
-const unsigned char *cinematic_catalog_gz_bytes(void);
-/** Length in bytes of the buffer returned by cinematic_catalog_gz_bytes(). */
-size_t cinematic_catalog_gz_length(void);
+const unsigned char *catalog_data_gz_bytes(void);
+/** Length in bytes of the buffer returned by catalog_data_gz_bytes(). */
+size_t catalog_data_gz_length(void);
 
 #endif

@@ -1,0 +1,98 @@
+import CJansson
+import CinematicDomain
+import MVIKit
+
+/// The JSON forms of the domain's values, shared by every feature's codec.
+/// Encoders return new references (see ``JSONBuilder``).
+enum DomainJSON {
+    typealias Node = UnsafeMutablePointer<json_t>
+
+    /// `{"id":…,"title":…,"year":…,"runtime":…,"rating":…,"votes":…,"genres":[…],"mpaa":…|null}`
+    static func encode(_ movie: Movie) -> Node {
+        let object = JSONBuilder.object()
+        fill(object, with: movie)
+        return object
+    }
+
+    /// A movie's fields plus `budget` (null when unknown) and `ratingDistribution` (10 shares).
+    static func encode(_ detail: MovieDetail) -> Node {
+        let object = JSONBuilder.object()
+        fill(object, with: detail.movie)
+        JSONBuilder.set(object, "budget", detail.budget.map(JSONBuilder.int) ?? JSONBuilder.null())
+        JSONBuilder.set(object, "ratingDistribution", JSONBuilder.array(detail.ratingDistribution, JSONBuilder.real))
+        return object
+    }
+
+    private static func fill(_ object: Node, with movie: Movie) {
+        JSONBuilder.set(object, "id", JSONBuilder.int(movie.id))
+        JSONBuilder.set(object, "title", JSONBuilder.string(movie.title))
+        JSONBuilder.set(object, "year", JSONBuilder.int(movie.year))
+        JSONBuilder.set(object, "runtime", JSONBuilder.int(movie.runtime))
+        JSONBuilder.set(object, "rating", JSONBuilder.real(movie.rating))
+        JSONBuilder.set(object, "votes", JSONBuilder.int(movie.votes))
+        JSONBuilder.set(object, "genres", JSONBuilder.array(movie.genres, JSONBuilder.string))
+        JSONBuilder.set(object, "mpaa", movie.mpaa.map(JSONBuilder.string) ?? JSONBuilder.null())
+    }
+
+    static func encode(_ movies: [Movie]) -> Node { JSONBuilder.array(movies, encode) }
+
+    /// `{"code":"notFound","message":"movie not found"}`
+    static func encode(_ error: MovieError) -> Node {
+        JSONBuilder.object(["code": JSONBuilder.string(error.code), "message": JSONBuilder.string(error.message)])
+    }
+
+    /// `{"phase":"idle"}`, `{"phase":"loading"}`, `{"phase":"loaded","value":…}`,
+    /// `{"phase":"failed","error":…}`.
+    static func encode<Value, Failure>(_ phase: LoadingPhase<Value, Failure>, value encodeValue: (Value) -> Node,
+                                       failure encodeFailure: (Failure) -> Node) -> Node {
+        switch phase {
+        case .idle: return JSONBuilder.object(["phase": JSONBuilder.string("idle")])
+        case .loading: return JSONBuilder.object(["phase": JSONBuilder.string("loading")])
+        case let .loaded(value): return JSONBuilder.object(["phase": JSONBuilder.string("loaded"), "value": encodeValue(value)])
+        case let .failed(failure): return JSONBuilder.object(["phase": JSONBuilder.string("failed"), "error": encodeFailure(failure)])
+        }
+    }
+
+    static func encode<Value>(_ phase: LoadingPhase<Value, MovieError>, value: (Value) -> Node) -> Node {
+        encode(phase, value: value, failure: encode)
+    }
+
+    static func encode<Value>(_ phase: LoadingPhase<Value, Never>, value: (Value) -> Node) -> Node {
+        encode(phase, value: value, failure: absurd)
+    }
+
+    /// Encodes a failure that cannot exist.
+    private static func absurd(_ never: Never) -> Node {}
+
+    // MARK: Decoding host answers (unknown members are ignored: forward compatibility)
+
+    /// A movie from a host provider. `id` and `title` are required; the other fields default
+    /// to 0, [] and null.
+    static func decodeMovie(_ value: JSONValueReader) throws(APIError) -> Movie {
+        let object = try value.object()
+        func int(_ key: String) throws(APIError) -> Int { try object.optional(key).map { v throws(APIError) in try v.int() } ?? 0 }
+        let genres = try object.optional("genres")?.array().map { v throws(APIError) in try v.string() } ?? []
+        let mpaa = try object.optional("mpaa").flatMap { v throws(APIError) in v.isNull ? nil : try v.string() }
+        return Movie(
+            id: try object.required("id").int(), title: try object.required("title").string(),
+            year: try int("year"), runtime: try int("runtime"),
+            rating: try object.optional("rating")?.double() ?? 0, votes: try int("votes"),
+            genres: genres, mpaa: mpaa)
+    }
+
+    /// A detail from a host provider: a movie plus optional `budget` and `ratingDistribution`.
+    static func decodeDetail(_ value: JSONValueReader) throws(APIError) -> MovieDetail {
+        let object = try value.object()
+        let budget = try object.optional("budget").flatMap { v throws(APIError) in v.isNull ? nil : try v.int() }
+        let distribution = try object.optional("ratingDistribution")?.array().map { v throws(APIError) in try v.double() } ?? []
+        return MovieDetail(movie: try decodeMovie(value), budget: budget, ratingDistribution: distribution)
+    }
+
+    /// `{"code":…,"message":…}`; a code outside the closed set maps to `invalidResponse`.
+    static func decodeError(_ value: JSONValueReader) throws(APIError) -> MovieError {
+        let object = try value.object()
+        let code = try object.required("code").string()
+        let message = try object.optional("message")?.string() ?? ""
+        return MovieError(code: code, message: message)
+    }
+}

@@ -1,0 +1,46 @@
+import CJansson
+import CinematicDomain
+import CinematicFeatures
+import MVIKit
+
+/// The Search feature on the wire.
+///
+/// Intents from hosts: `{"type":"queryChanged","query":"dune"}`, `{"type":"submitted"}`.
+/// State: `{"query":"dune","results":{"phase":"loaded","value":[movie, …]}}`.
+struct SearchCodec: FeatureCodec {
+    typealias Reducer = SearchReducer
+
+    static let hostIntents: Set<String> = ["queryChanged", "submitted"]
+    static let internalIntents: Set<String> = ["searchNow", "resultsLoaded", "searchFailed"]
+
+    func decodeIntent(_ intent: IntentReader) throws(APIError) -> SearchIntent {
+        switch intent.type {
+        case "queryChanged":
+            try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
+            return .queryChanged(try intent.object.required("query").string())
+        case "submitted":
+            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            return .submitted
+        default:
+            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
+        }
+    }
+
+    /// The results, encoded once per distinct list (typing changes only the query).
+    private let results = FragmentCache<LoadingPhase<[Movie], MovieError>>()
+
+    /// The whole state as one jansson tree (new reference), without the cache.
+    static func node(_ state: SearchState) -> UnsafeMutablePointer<json_t> {
+        JSONBuilder.object([
+            "query": JSONBuilder.string(state.query),
+            "results": DomainJSON.encode(state.results, value: DomainJSON.encode),
+        ])
+    }
+
+    func encodeState(_ state: SearchState) -> JSONFragment {
+        .object([
+            "query": .string(state.query),
+            "results": results.fragment(for: state.results) { DomainJSON.encode($0, value: DomainJSON.encode) },
+        ])
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The library's version; must match CINEMATIC_VERSION in include/cinematic.h.
+let libraryVersion: StaticString = "0.1.0"
+
+/// Static text as a C string (StaticString literals are NUL-terminated).
+func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("cinematic_version")
+public func cinematic_version() -> UnsafePointer<CChar> {
+    cString(libraryVersion)
+}
+
+@_cdecl("cinematic_status_name")
+public func cinematic_status_name(_ status: Int32) -> UnsafePointer<CChar> {
+    cString(Status(rawValue: status)?.name ?? "unknown")
+}
+
+@_cdecl("cinematic_last_error")
+public func cinematic_last_error() -> UnsafePointer<CChar>? {
+    LastError.current
+}
+
+@_cdecl("cinematic_free")
+public func cinematic_free(_ pointer: UnsafeMutableRawPointer?) {
+    free(pointer)
+}
+
+/// Parses an optional NUL-terminated JSON argument (NULL stays nil).
+func parseOptional(_ text: UnsafePointer<CChar>?) throws(APIError) -> JSONDocument? {
+    guard let text else { return nil }
+    return try JSONDocument(parsing: text)
+}
+
+/// Parses a required NUL-terminated JSON argument (NULL is misuse).
+func parseRequired(_ text: UnsafePointer<CChar>?, _ what: String) throws(APIError) -> JSONDocument {
+    guard let text else { throw .misuse("NULL \(what)") }
+    return try JSONDocument(parsing: text)
+}
+
+/// Checks an out-pointer and clears what it points at.
+func requireOut<T>(_ out: UnsafeMutablePointer<T?>?, _ what: String) throws(APIError) -> UnsafeMutablePointer<T?> {
+    guard let out else { throw .misuse("NULL \(what)") }
+    out.pointee = nil
+    return out
+}

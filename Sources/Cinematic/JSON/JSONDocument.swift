@@ -1,0 +1,164 @@
+import CJansson
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A parsed JSON document. Owns its root (released on deinit); readers borrow from it.
+///
+/// Parsing enforces the C API's input rules: at most ``maximumBytes`` of input, strict UTF-8,
+/// no duplicate keys, no NUL in strings, nesting bounded by jansson's parser depth.
+final class JSONDocument {
+    /// The largest input accepted: 1 MiB.
+    static let maximumBytes = 1 << 20
+
+    let root: UnsafeMutablePointer<json_t>
+
+    /// Parses NUL-terminated `text` (borrowed for the call).
+    init(parsing text: UnsafePointer<CChar>) throws(APIError) {
+        let length = strnlen(text, Self.maximumBytes + 1)
+        guard length <= Self.maximumBytes else {
+            throw APIError(.tooLarge, "input is larger than \(Self.maximumBytes) bytes")
+        }
+        var error = json_error_t()
+        guard let root = json_loadb(text, length, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error) else {
+            let message = withUnsafeBytes(of: &error.text) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw APIError(.json, "malformed JSON: \(message)", line: Int(error.line), column: Int(error.column))
+        }
+        self.root = root
+    }
+
+    deinit { json_decref(root) }
+
+    /// The root as an object, or an `invalid` error naming what it is instead.
+    func object(_ what: String) throws(APIError) -> JSONObjectReader {
+        try JSONValueReader(root, path: "$").object(what)
+    }
+}
+
+/// The kind of a JSON value.
+enum JSONType {
+    case object, array, string, integer, real, bool, null
+
+    init(_ type: json_type) {
+        switch type {
+        case JSON_OBJECT: self = .object
+        case JSON_ARRAY: self = .array
+        case JSON_STRING: self = .string
+        case JSON_INTEGER: self = .integer
+        case JSON_REAL: self = .real
+        case JSON_TRUE, JSON_FALSE: self = .bool
+        default: self = .null
+        }
+    }
+}
+
+/// A borrowed JSON value and where it sits in its document, with typed accessors whose
+/// errors name the path.
+struct JSONValueReader {
+    let value: UnsafeMutablePointer<json_t>
+    let path: String
+
+    init(_ value: UnsafeMutablePointer<json_t>, path: String) {
+        self.value = value
+        self.path = path
+    }
+
+    var type: JSONType { JSONType(value.pointee.type) }
+
+    var typeName: String {
+        switch type {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    private func mismatch(_ expected: String) -> APIError {
+        .invalid("expected \(expected), found \(typeName)", at: path)
+    }
+
+    func object(_ what: String = "an object") throws(APIError) -> JSONObjectReader {
+        guard type == .object else { throw mismatch(what) }
+        return JSONObjectReader(value, path: path)
+    }
+
+    func string() throws(APIError) -> String {
+        guard type == .string else { throw mismatch("a string") }
+        let bytes = UnsafeRawBufferPointer(start: json_string_value(value), count: json_string_length(value))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func int() throws(APIError) -> Int {
+        guard type == .integer else { throw mismatch("an integer") }
+        return Int(json_integer_value(value))
+    }
+
+    func double() throws(APIError) -> Double {
+        guard type == .integer || type == .real else { throw mismatch("a number") }
+        return json_number_value(value)
+    }
+
+    func bool() throws(APIError) -> Bool {
+        guard type == .bool else { throw mismatch("a boolean") }
+        return value.pointee.type == JSON_TRUE
+    }
+
+    var isNull: Bool { type == .null }
+
+    func array() throws(APIError) -> [JSONValueReader] {
+        guard type == .array else { throw mismatch("an array") }
+        return (0..<json_array_size(value)).map { index in
+            JSONValueReader(json_array_get(value, index), path: "\(path)[\(index)]")
+        }
+    }
+}
+
+/// A borrowed JSON object. Accessors record the keys they read so ``rejectUnknownKeys()``
+/// can name a typo (unknown keys in config and intents are errors).
+struct JSONObjectReader {
+    let object: UnsafeMutablePointer<json_t>
+    let path: String
+
+    init(_ object: UnsafeMutablePointer<json_t>, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    private func childPath(_ key: String) -> String { "\(path).\(key)" }
+
+    /// The member `key`, or nil when absent (null counts as present).
+    func optional(_ key: String) -> JSONValueReader? {
+        guard let value = json_object_get(object, key) else { return nil }
+        return JSONValueReader(value, path: childPath(key))
+    }
+
+    /// The member `key`, or an `invalid` error saying it is missing.
+    func required(_ key: String) throws(APIError) -> JSONValueReader {
+        guard let value = optional(key) else { throw .invalid("missing required member \"\(key)\"", at: childPath(key)) }
+        return value
+    }
+
+    /// Every key of the object, in document order.
+    var keys: [String] {
+        var keys: [String] = []
+        var iterator = json_object_iter(object)
+        while let current = iterator {
+            keys.append(String(cString: json_object_iter_key(current)))
+            iterator = json_object_iter_next(object, current)
+        }
+        return keys
+    }
+
+    /// Throws `invalid` naming the first key not in `allowed`.
+    func rejectUnknownKeys(allowing allowed: Set<String>) throws(APIError) {
+        if let unknown = keys.first(where: { !allowed.contains($0) }) {
+            throw .invalid("unknown member \"\(unknown)\"", at: childPath(unknown))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import CJansson
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A complete JSON value already serialized by jansson, so a large part of a state that did
+/// not change (a list of 20 movies while the user types) is encoded once, not on every
+/// keystroke. Fragments compose into objects; every value inside was encoded by jansson.
+struct JSONFragment: Sendable, Equatable {
+    /// The serialized value.
+    let text: String
+
+    /// Serializes and releases `node` (any JSON value, not only objects).
+    init(consuming node: UnsafeMutablePointer<json_t>) {
+        text = JSONBuilder.dumpString(consuming: node, flags: JSONBuilder.dumpFlags | Int(JSON_ENCODE_ANY))
+    }
+
+    private init(text: String) { self.text = text }
+
+    /// A JSON string.
+    static func string(_ value: String) -> JSONFragment { JSONFragment(consuming: JSONBuilder.string(value)) }
+
+    /// An object whose members are already-serialized fragments, in the given order.
+    /// Keys must be plain identifiers (they are constants of the wire format).
+    static func object(_ members: KeyValuePairs<StaticString, JSONFragment>) -> JSONFragment {
+        var text = "{"
+        for (index, (key, value)) in members.enumerated() {
+            if index > 0 { text += "," }
+            text += "\"\(key)\":"
+            text += value.text
+        }
+        text += "}"
+        return JSONFragment(text: text)
+    }
+
+    /// An array of already-serialized fragments.
+    static func array(_ elements: [JSONFragment]) -> JSONFragment {
+        JSONFragment(text: "[" + elements.map(\.text).joined(separator: ",") + "]")
+    }
+
+    /// A malloc'd copy for the caller to own (hosts free it with `cinematic_free`).
+    func mallocCopy() -> UnsafeMutablePointer<CChar> { strdup(text)! }
+}
+
+/// Remembers the fragment of the last value encoded, and reuses it while the value is equal.
+final class FragmentCache<Value: Equatable & Sendable>: Sendable {
+    private let last = Mutex<(value: Value, fragment: JSONFragment)?>(nil)
+
+    /// The fragment for `value`, encoding it with `encode` only when it changed.
+    func fragment(for value: Value, _ encode: (Value) -> UnsafeMutablePointer<json_t>) -> JSONFragment {
+        if let cached = last.withLock({ $0 }), cached.value == value { return cached.fragment }
+        let fragment = JSONFragment(consuming: encode(value))
+        last.withLock { $0 = (value, fragment) }
+        return fragment
+    }
+}

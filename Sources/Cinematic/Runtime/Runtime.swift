@@ -1,0 +1,154 @@
+import CinematicData
+import CinematicDomain
+import MVIKit
+import Synchronization
+
+/// The host's catalog provider callback and its userdata.
+struct ProviderCallback: @unchecked Sendable {
+    typealias Function = @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?) -> Void
+    let function: Function
+    let userdata: UnsafeMutableRawPointer?
+}
+
+/// The runtime's current provider, shared with the catalog's request closures.
+final class ProviderSlot: Sendable {
+    private let callback = Mutex<ProviderCallback?>(nil)
+    /// The catalog whose requests fail when no provider is registered (cleared at close).
+    let catalog = Mutex<HostMovieCatalog?>(nil)
+
+    var current: ProviderCallback? { callback.withLock { $0 } }
+
+    func set(_ value: ProviderCallback?) { callback.withLock { $0 = value } }
+
+    /// Hands request `id` to the provider; with none registered the request fails at once
+    /// with a `network` error rather than waiting forever.
+    func request(id: UInt64, json: String) {
+        guard let callback = current else {
+            let catalog = catalog.withLock { $0 }
+            catalog?.respond(to: id, with: .failure(.network("no catalog provider is registered")))
+            return
+        }
+        json.withCString { callback.function(callback.userdata, id, $0) }
+    }
+
+    /// Tells the provider that request `id` is no longer needed.
+    func cancel(id: UInt64) {
+        guard let callback = current else { return }
+        HostRequestJSON.cancel.withCString { callback.function(callback.userdata, id, $0) }
+    }
+}
+
+/// Everything one `cinematic_runtime` owns: configuration, clock, catalog, callback queue and
+/// its stores.
+final class Runtime: Sendable {
+    let serial: UInt64
+    let config: RuntimeConfig
+    let queue: DeliveryQueue
+    let clock: any Clock<Duration>
+    let manualClock: ManualClock?
+    let catalog: any MovieCatalogRepository
+    let hostCatalog: HostMovieCatalog?
+    let favorites: SQLiteFavorites
+    private let provider = ProviderSlot()
+    private let stores = Mutex<[UInt64: any FeatureStore]?>([:])
+
+    init(serial: UInt64, config: RuntimeConfig) throws(APIError) {
+        self.serial = serial
+        self.config = config
+        let queue = try DeliveryQueue(mode: config.delivery)
+        self.queue = queue
+        do {
+            favorites = try SQLiteFavorites.open(path: config.favorites)
+            if config.favoritesReadOnly { try favorites.setReadOnly(true) }
+        } catch {
+            throw APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)")
+        }
+        let manualClock = config.manualClock ? ManualClock() : nil
+        self.manualClock = manualClock
+        self.clock = manualClock ?? ContinuousClock()
+        switch config.catalog {
+        case let .embedded(path):
+            do {
+                catalog = try SQLiteMovieCatalog.open(path: path ?? CatalogDatabase.defaultPath)
+            } catch {
+                throw APIError(.io, "cannot open the movie catalog: \(error.message)")
+            }
+            hostCatalog = nil
+        case .host:
+            let provider = self.provider
+            let hostCatalog = HostMovieCatalog(
+                onRequest: { id, request in
+                    queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
+                        provider.request(id: id, json: HostRequestJSON.encode(request))
+                    })
+                    queue.deliverIfImmediate()
+                },
+                onCancel: { id in
+                    queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
+                        provider.cancel(id: id)
+                    })
+                    queue.deliverIfImmediate()
+                })
+            provider.catalog.withLock { $0 = hostCatalog }
+            self.hostCatalog = hostCatalog
+            catalog = hostCatalog
+        }
+    }
+
+    /// Registers (or with nil removes) the catalog provider. When this returns the previous
+    /// provider is not running on another thread and will never be called again, so its
+    /// userdata may be released. Requests still waiting go to the new provider.
+    func setProvider(_ callback: ProviderCallback?) throws(APIError) {
+        guard hostCatalog != nil else { throw .misuse("the runtime's catalog is not \"host\"") }
+        provider.set(callback)
+        queue.waitUntilNotRunning(store: DeliveryQueue.runtimeEvents)
+    }
+
+    var hasProvider: Bool { provider.current != nil }
+
+    /// Opens a store of `feature` and registers its handle.
+    func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
+        let serial = HandleTable.shared.reserve()
+        let store = try FeatureRegistry.makeStore(feature: feature, arguments: arguments, serial: serial, runtime: self)
+        let added = stores.withLock { stores -> Bool in
+            guard stores != nil else { return false }
+            stores?[serial] = store
+            return true
+        }
+        guard added else {
+            store.close()
+            throw .closed("the runtime")
+        }
+        return HandleTable.shared.install(StoreEntry(store: store, runtime: self), serial: serial, as: .store)
+    }
+
+    /// Closes one store: effects stop, and no callback for it runs after this returns.
+    func closeStore(_ store: any FeatureStore) {
+        HandleTable.shared.remove(store.serial)
+        _ = stores.withLock { $0?.removeValue(forKey: store.serial) }
+        store.close()
+    }
+
+    /// Closes every store and stops all callbacks; no callback runs after this returns.
+    func close() {
+        HandleTable.shared.remove(serial)
+        queue.close()
+        let open = stores.withLock { stores -> [any FeatureStore] in
+            defer { stores = nil }
+            return Array((stores ?? [:]).values)
+        }
+        for store in open { closeStore(store) }
+        provider.catalog.withLock { $0 = nil }
+    }
+}
+
+/// What a store handle names: the store and the runtime that owns it.
+final class StoreEntry: Sendable {
+    let store: any FeatureStore
+    let runtime: Runtime
+
+    init(store: any FeatureStore, runtime: Runtime) {
+        self.store = store
+        self.runtime = runtime
+    }
+}

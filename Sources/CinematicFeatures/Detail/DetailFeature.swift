@@ -1,0 +1,169 @@
+import CinematicDomain
+import MVIKit
+
+/// What the Detail screen of one movie renders.
+///
+/// The heart is optimistic: ``isFavorite`` flips the moment the user taps and is written in
+/// the background. Two bookkeeping fields make that safe: ``savingFavorite`` (the value being
+/// written right now) and ``storedFavorite`` (the last value known to be stored, which a
+/// failed write rolls back to).
+public struct DetailState: Equatable, Sendable {
+    /// The movie this screen shows.
+    public let movieID: Int
+    /// The movie's details.
+    public var detail: LoadingPhase<MovieDetail, MovieError>
+    /// Whether the heart is filled: the user's latest wish while a write is in flight, else
+    /// what the favorites repository reports.
+    public var isFavorite: Bool
+    /// Why the last favorite change could not be saved (the heart was rolled back); cleared
+    /// by the next toggle.
+    public var favoriteError: MovieError?
+    /// The value being written to the favorites now; nil when no write is in flight.
+    public var savingFavorite: Bool?
+    /// The last value known to be stored: reported by the repository or confirmed by a write.
+    public var storedFavorite: Bool
+
+    /// Creates the state of the Detail screen for `movieID`; by default nothing is loaded.
+    ///
+    /// ```swift
+    /// let store = Store(initialState: DetailState(movieID: 42),
+    ///                   reducer: DetailReducer(catalog: catalog, favorites: favorites))
+    /// ```
+    public init(movieID: Int, detail: LoadingPhase<MovieDetail, MovieError> = .idle, isFavorite: Bool = false,
+                favoriteError: MovieError? = nil, savingFavorite: Bool? = nil, storedFavorite: Bool = false) {
+        self.movieID = movieID
+        self.detail = detail
+        self.isFavorite = isFavorite
+        self.favoriteError = favoriteError
+        self.savingFavorite = savingFavorite
+        self.storedFavorite = storedFavorite
+    }
+}
+
+/// Everything that can happen on the Detail screen.
+public enum DetailIntent: Equatable, Sendable {
+    /// The screen appeared: loads the detail (unless loading or loaded) and, the first time,
+    /// starts observing the favorites so the heart follows changes made anywhere.
+    case task
+    /// The user tapped the heart. Ignored until the detail has loaded (adding a favorite
+    /// stores the movie's list fields).
+    case favoriteToggled
+    /// Internal: the detail arrived.
+    case detailLoaded(MovieDetail)
+    /// Internal: the detail could not be loaded (`.notFound` for an unknown id).
+    case detailFailed(MovieError)
+    /// Internal: the stored favorites changed (or were read for the first time).
+    case favoritesChanged([Movie])
+    /// Internal: the favorite was stored as `isFavorite`.
+    case favoriteSaved(isFavorite: Bool)
+    /// Internal: storing the favorite failed.
+    case favoriteSaveFailed(MovieError)
+}
+
+/// The Detail feature's reducer: loads one movie and keeps an optimistic favorite toggle
+/// consistent with storage.
+///
+/// Writes are serialized: at most one is in flight, and when it completes the reducer writes
+/// the user's latest wish if it differs from what was just saved. So ten rapid taps cost at
+/// most two writes, the stored value always ends equal to the heart, and writes can never
+/// land out of order (a cancelled-but-running write racing its replacement is impossible).
+/// A failed write rolls the heart back to ``DetailState/storedFavorite`` (taps made while it
+/// was in flight are dropped with it) and sets ``DetailState/favoriteError``.
+///
+/// ```swift
+/// store.send(.task)
+/// store.send(.favoriteToggled)   // the heart fills now; the write follows
+/// ```
+public struct DetailReducer: Reducer {
+    /// Loading the detail.
+    public static let loadEffect: EffectID = "detail.load"
+    /// The long-lived observation of the favorites.
+    public static let observeEffect: EffectID = "detail.favorites"
+    /// The favorite write (one at a time).
+    public static let saveEffect: EffectID = "detail.save"
+
+    private let catalog: any MovieCatalogRepository
+    private let favorites: any FavoritesRepository
+
+    /// Creates the reducer over the catalog and the runtime's shared favorites repository.
+    public init(catalog: any MovieCatalogRepository, favorites: any FavoritesRepository) {
+        self.catalog = catalog
+        self.favorites = favorites
+    }
+
+    public func reduce(_ state: inout DetailState, _ intent: DetailIntent) -> Effect<DetailIntent> {
+        switch intent {
+        case .task:
+            var effects: [Effect<DetailIntent>] = []
+            switch state.detail {
+            case .loading, .loaded:
+                break
+            case .idle:
+                // The first task (the detail leaves `.idle` for good) also starts observing.
+                effects.append(observe())
+                effects.append(load(&state))
+            case .failed:
+                effects.append(load(&state))
+            }
+            return .merge(effects)
+        case .favoriteToggled:
+            guard let movie = state.detail.value?.movie else { return .none }
+            state.isFavorite.toggle()
+            state.favoriteError = nil
+            // A write in flight writes the latest wish when it completes (favoriteSaved).
+            guard state.savingFavorite == nil else { return .none }
+            return save(movie, &state)
+        case let .detailLoaded(detail):
+            state.detail = .loaded(detail)
+            return .none
+        case let .detailFailed(error):
+            state.detail = .failed(error)
+            return .none
+        case let .favoritesChanged(list):
+            state.storedFavorite = list.contains { $0.id == state.movieID }
+            if state.savingFavorite == nil { state.isFavorite = state.storedFavorite }
+            return .none
+        case let .favoriteSaved(saved):
+            state.storedFavorite = saved
+            state.savingFavorite = nil
+            guard state.isFavorite != saved, let movie = state.detail.value?.movie else { return .none }
+            return save(movie, &state)
+        case let .favoriteSaveFailed(error):
+            state.savingFavorite = nil
+            state.isFavorite = state.storedFavorite
+            state.favoriteError = error
+            return .none
+        }
+    }
+
+    private func load(_ state: inout DetailState) -> Effect<DetailIntent> {
+        state.detail = .loading
+        return .run(id: Self.loadEffect) { [catalog, id = state.movieID] send in
+            do throws(MovieError) {
+                await send(.detailLoaded(try await catalog.movieDetail(id: id)))
+            } catch {
+                await send(.detailFailed(error))
+            }
+        }
+    }
+
+    private func observe() -> Effect<DetailIntent> {
+        .run(id: Self.observeEffect) { [favorites] send in
+            for await list in favorites.observe() { await send(.favoritesChanged(list)) }
+        }
+    }
+
+    /// Writes the current wish, `state.isFavorite`.
+    private func save(_ movie: Movie, _ state: inout DetailState) -> Effect<DetailIntent> {
+        let wish = state.isFavorite
+        state.savingFavorite = wish
+        return .run(id: Self.saveEffect) { [favorites] send in
+            do throws(MovieError) {
+                if wish { try await favorites.add(movie) } else { try await favorites.remove(id: movie.id) }
+                await send(.favoriteSaved(isFavorite: wish))
+            } catch {
+                await send(.favoriteSaveFailed(error))
+            }
+        }
+    }
+}

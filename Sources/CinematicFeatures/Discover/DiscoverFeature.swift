@@ -1,0 +1,196 @@
+import CinematicDomain
+import MVIKit
+
+/// One Discover section as the screen renders it.
+///
+/// "Loading more" is a flag beside the content, not a phase: while the next page loads,
+/// `movies` stays `.loaded` with every page so far and ``isLoadingMore`` is true, so the list
+/// keeps rendering and shows a spinner at its end. A failed next page likewise keeps the
+/// content and sets ``loadMoreError``; only a failed *first* page makes `movies` `.failed`.
+///
+/// ```swift
+/// switch state[.popular]?.movies {
+/// case .loading: skeleton()
+/// case let .loaded(movies): row(movies, spinner: state[.popular]!.isLoadingMore)
+/// ...
+/// }
+/// ```
+public struct DiscoverSectionState: Equatable, Sendable {
+    /// Which list this is.
+    public let section: DiscoverSection
+    /// The first page's phase; once loaded, every page loaded so far, in order.
+    public var movies: LoadingPhase<[Movie], MovieError>
+    /// How many pages have arrived (0 until the first page loads).
+    public var pagesLoaded: Int
+    /// True once a page shorter than ``MovieCatalog/pageSize`` arrived: there is nothing more.
+    public var isExhausted: Bool
+    /// True while the next page (2 or later) is loading.
+    public var isLoadingMore: Bool
+    /// Why the last "load more" failed; cleared when loading more is tried again.
+    public var loadMoreError: MovieError?
+
+    /// Creates a section state; the default is idle with nothing loaded.
+    public init(section: DiscoverSection, movies: LoadingPhase<[Movie], MovieError> = .idle, pagesLoaded: Int = 0,
+                isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil) {
+        self.section = section
+        self.movies = movies
+        self.pagesLoaded = pagesLoaded
+        self.isExhausted = isExhausted
+        self.isLoadingMore = isLoadingMore
+        self.loadMoreError = loadMoreError
+    }
+
+    /// True while a page of this section is in flight.
+    public var isBusy: Bool { movies.isLoading || isLoadingMore }
+
+    /// The page the next load asks for.
+    public var nextPage: Int { pagesLoaded + 1 }
+}
+
+/// What the Discover screen renders: one state per section, in ``DiscoverSection/all`` order.
+public struct DiscoverState: Equatable, Sendable {
+    /// Every section, in display order.
+    public var sections: [DiscoverSectionState]
+
+    /// Creates a state with every section idle.
+    ///
+    /// ```swift
+    /// let store = Store(initialState: DiscoverState(), reducer: DiscoverReducer(catalog: catalog))
+    /// ```
+    public init(sections: [DiscoverSection] = DiscoverSection.all) {
+        self.sections = sections.map { DiscoverSectionState(section: $0) }
+    }
+
+    /// The state of `section`, nil when this screen does not show it. Setting replaces that
+    /// section's state; setting nil, or a section the screen does not show, does nothing.
+    ///
+    /// ```swift
+    /// state[.genre("Drama")]?.movies.value?.count
+    /// ```
+    public subscript(section: DiscoverSection) -> DiscoverSectionState? {
+        get { sections.first { $0.section == section } }
+        set {
+            guard let index = sections.firstIndex(where: { $0.section == section }), let newValue else { return }
+            sections[index] = newValue
+        }
+    }
+}
+
+/// Everything that can happen on the Discover screen.
+public enum DiscoverIntent: Equatable, Sendable {
+    /// The screen appeared: loads the first page of every section that is idle or failed.
+    /// Sections loading or loaded are left alone, so sending it again starts no duplicate work.
+    case task
+    /// The user asked to refresh: every section reloads from page 1, cancelling what is in flight.
+    case refresh
+    /// The user scrolled to the end of a section: loads its next page. Ignored while that
+    /// section is loading or once it is exhausted. On an idle or failed section it loads page 1.
+    case loadMore(DiscoverSection)
+    /// Internal: a page of a section arrived.
+    case sectionLoaded(DiscoverSection, page: Int, movies: [Movie])
+    /// Internal: a page of a section failed.
+    case sectionFailed(DiscoverSection, page: Int, error: MovieError)
+}
+
+/// The Discover feature's reducer: every section loads and pages independently.
+///
+/// Each section's requests share one ``effectID(for:)``, so a section has at most one page in
+/// flight, a refresh replaces it (a late answer from before the refresh is dropped), and a
+/// failure stays in its own section.
+///
+/// ```swift
+/// let store = Store(initialState: DiscoverState(), reducer: DiscoverReducer(catalog: catalog))
+/// store.send(.task)
+/// store.send(.loadMore(.genre("Drama")))
+/// ```
+public struct DiscoverReducer: Reducer {
+    private let catalog: any MovieCatalogRepository
+
+    /// Creates the reducer over a catalog.
+    public init(catalog: any MovieCatalogRepository) { self.catalog = catalog }
+
+    /// The id shared by every page request of `section`.
+    ///
+    /// ```swift
+    /// DiscoverReducer.effectID(for: .popular)   // "discover.popular"
+    /// ```
+    public static func effectID(for section: DiscoverSection) -> EffectID { EffectID("discover.\(section.name)") }
+
+    public func reduce(_ state: inout DiscoverState, _ intent: DiscoverIntent) -> Effect<DiscoverIntent> {
+        switch intent {
+        case .task:
+            return .merge(state.sections.indices.compactMap { index -> Effect<DiscoverIntent>? in
+                switch state.sections[index].movies {
+                case .loading, .loaded: return nil
+                case .idle, .failed: return loadFirstPage(&state.sections[index])
+                }
+            })
+        case .refresh:
+            return .merge(state.sections.indices.map { loadFirstPage(&state.sections[$0]) })
+        case let .loadMore(section):
+            guard let index = state.sections.firstIndex(where: { $0.section == section }) else { return .none }
+            let current = state.sections[index]
+            guard !current.isBusy, !current.isExhausted else { return .none }
+            guard current.movies.value != nil else { return loadFirstPage(&state.sections[index]) }
+            state.sections[index].isLoadingMore = true
+            state.sections[index].loadMoreError = nil
+            return load(section, page: current.nextPage)
+        case let .sectionLoaded(section, page, movies):
+            guard let index = expecting(page, of: section, in: state) else { return .none }
+            state.sections[index].apply(page: page, movies)
+            return .none
+        case let .sectionFailed(section, page, error):
+            guard let index = expecting(page, of: section, in: state) else { return .none }
+            if page == 1 {
+                state.sections[index].movies = .failed(error)
+            } else {
+                state.sections[index].isLoadingMore = false
+                state.sections[index].loadMoreError = error
+            }
+            return .none
+        }
+    }
+
+    /// Resets a section to "loading page 1" and requests it (replacing what was in flight).
+    private func loadFirstPage(_ section: inout DiscoverSectionState) -> Effect<DiscoverIntent> {
+        section = DiscoverSectionState(section: section.section, movies: .loading)
+        return load(section.section, page: 1)
+    }
+
+    /// The index of `section` when it is waiting for exactly `page`; nil for anything else.
+    private func expecting(_ page: Int, of section: DiscoverSection, in state: DiscoverState) -> Int? {
+        guard let index = state.sections.firstIndex(where: { $0.section == section }),
+              state.sections[index].isBusy, state.sections[index].nextPage == page else { return nil }
+        return index
+    }
+
+    private func load(_ section: DiscoverSection, page: Int) -> Effect<DiscoverIntent> {
+        .run(id: Self.effectID(for: section)) { [catalog] send in
+            do throws(MovieError) {
+                let movies = try await catalog.movies(in: section, page: page)
+                await send(.sectionLoaded(section, page: page, movies: movies))
+            } catch {
+                await send(.sectionFailed(section, page: page, error: error))
+            }
+        }
+    }
+}
+
+extension DiscoverSectionState {
+    /// Takes page `page`: the first replaces the content, later ones append the movies not
+    /// already shown (a catalog that shifts between pages never duplicates a row). A short
+    /// page marks the section exhausted.
+    mutating func apply(page: Int, _ movies: [Movie]) {
+        if page == 1 {
+            self.movies = .loaded(movies)
+        } else {
+            var shown = self.movies.value ?? []
+            let ids = Set(shown.map(\.id))
+            shown.append(contentsOf: movies.filter { !ids.contains($0.id) })
+            self.movies = .loaded(shown)
+            isLoadingMore = false
+        }
+        pagesLoaded = page
+        isExhausted = movies.count < MovieCatalog.pageSize
+    }
+}

@@ -1,0 +1,298 @@
+import CinematicData
+import CinematicDomain
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("SQLite favorites")
+struct SQLiteFavoritesTests {
+    // MARK: Basics
+
+    @Test("add lists the most recently added first; a repeated add neither duplicates nor moves")
+    func addOrdersByRecency() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        let (a, b, c) = (favoriteMovie(1), favoriteMovie(2), favoriteMovie(3))
+        try await favorites.add(a)
+        try await favorites.add(b)
+        try await favorites.add(c)
+        try await favorites.add(a)
+        #expect(try await favorites.list() == [c, b, a])
+    }
+
+    @Test("remove deletes one favorite; removing an absent id is a no-op")
+    func removeDeletes() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        try await favorites.add(favoriteMovie(2))
+        try await favorites.remove(id: 1)
+        try await favorites.remove(id: 99)
+        #expect(try await favorites.list() == [favoriteMovie(2)])
+    }
+
+    @Test("a re-added movie goes back to the front")
+    func readdGoesToFront() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        try await favorites.add(favoriteMovie(2))
+        try await favorites.remove(id: 1)
+        try await favorites.add(favoriteMovie(1))
+        #expect(try await favorites.list().map(\.id) == [1, 2])
+    }
+
+    @Test("every list field survives the round trip, with no catalog")
+    func fieldsRoundTrip() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        let odd = [
+            Movie(id: 7, title: "Amélie ✨ \"quoted\", with commas", year: 2001, runtime: 122, rating: 8.25, votes: 12_345,
+                  genres: ["Comedy", "Romance"], mpaa: "R"),
+            Movie(id: 8, title: "", year: 0, runtime: 0, rating: 0, votes: 0, genres: [], mpaa: nil),
+            Movie(id: 9, title: "One genre", year: 1999, runtime: 5, rating: 1, votes: 1, genres: ["Short"], mpaa: nil),
+        ]
+        for movie in odd { try await favorites.add(movie) }
+        #expect(try await favorites.list() == odd.reversed())
+    }
+
+    // MARK: Observation
+
+    @Test("observe yields the current list at once, then the list after every change")
+    func observeFollowsChanges() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        var lists = favorites.observe().makeAsyncIterator()
+        #expect(await lists.next() == [favoriteMovie(1)])
+        try await favorites.add(favoriteMovie(2))
+        #expect(await lists.next() == [favoriteMovie(2), favoriteMovie(1)])
+        try await favorites.remove(id: 1)
+        #expect(await lists.next() == [favoriteMovie(2)])
+    }
+
+    @Test("a write that changes nothing notifies no one")
+    func noOpWritesAreSilent() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        let recorder = ListRecorder(favorites.observe())
+        defer { recorder.stop() }
+        try await pollUntil { recorder.lists.count == 1 }
+        try await favorites.add(favoriteMovie(1))      // already there
+        try await favorites.remove(id: 42)             // absent
+        try await Task.sleep(for: .milliseconds(50))   // a wrong notification would arrive by now
+        #expect(recorder.lists == [[favoriteMovie(1)]])
+        try await favorites.remove(id: 1)
+        try await pollUntil { recorder.lists.count == 2 }
+        #expect(recorder.lists == [[favoriteMovie(1)], []])
+    }
+
+    @Test("every observer of one instance hears of a change")
+    func everyObserverHears() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        var first = favorites.observe().makeAsyncIterator()
+        var second = favorites.observe().makeAsyncIterator()
+        #expect(await first.next() == [])
+        #expect(await second.next() == [])
+        try await favorites.add(favoriteMovie(5))
+        #expect(await first.next() == [favoriteMovie(5)])
+        #expect(await second.next() == [favoriteMovie(5)])
+    }
+
+    @Test("a change is committed before observers hear of it")
+    func committedBeforeNotified() async throws {
+        let path = try temporaryFavoritesPath()
+        let favorites = try SQLiteFavorites.open(path: path)
+        var lists = favorites.observe().makeAsyncIterator()
+        _ = await lists.next()
+        try await favorites.add(favoriteMovie(1))
+        #expect(await lists.next() == [favoriteMovie(1)])
+        // A second connection sees the row: it is in the database, not only in memory.
+        let other = try SQLiteFavorites.open(path: path)
+        #expect(try await other.list() == [favoriteMovie(1)])
+    }
+
+    @Test("cancelling the consuming task ends the observation")
+    func cancellingEndsObservation() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        let consumer = Task {
+            var count = 0
+            for await _ in favorites.observe() { count += 1 }
+            return count
+        }
+        try await pollUntil { favorites.observerCount == 1 }
+        consumer.cancel()
+        _ = await consumer.value
+        try await pollUntil { favorites.observerCount == 0 }
+    }
+
+    @Test("concurrent writers end consistent: no duplicates, and the last list observed is the stored one")
+    func concurrentWritersEndConsistent() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        let observed = LastList()
+        let consumer = Task { for await list in favorites.observe() { observed.set(list) } }
+        defer { consumer.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for step in 0..<25 {
+                        let id = (worker * 7 + step) % 10
+                        if step % 3 == 2 { try await favorites.remove(id: id) } else { try await favorites.add(favoriteMovie(id)) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await favorites.list()
+        #expect(Set(stored.map(\.id)).count == stored.count)
+        try await pollUntil { observed.get() == stored }
+    }
+
+    // MARK: Persistence and WAL
+
+    @Test("favorites persist across reopening the file, in order")
+    func persistAcrossReopen() async throws {
+        let path = try temporaryFavoritesPath()
+        do {
+            let favorites = try SQLiteFavorites.open(path: path)
+            try await favorites.add(favoriteMovie(1))
+            try await favorites.add(favoriteMovie(2))
+            try await favorites.add(favoriteMovie(3))
+            try await favorites.remove(id: 2)
+        }
+        let reopened = try SQLiteFavorites.open(path: path)
+        #expect(try await reopened.list() == [favoriteMovie(3), favoriteMovie(1)])
+        var lists = reopened.observe().makeAsyncIterator()
+        #expect(await lists.next() == [favoriteMovie(3), favoriteMovie(1)])
+    }
+
+    @Test("a file database is in WAL mode: SQLite says so, the header says so, the -wal file exists")
+    func walModeIsOn() async throws {
+        let path = try temporaryFavoritesPath()
+        let favorites = try SQLiteFavorites.open(path: path)
+        try await favorites.add(favoriteMovie(1))
+        #expect(try favorites.journalMode() == "wal")
+        // Bytes 18 and 19 of the database header (file format write/read versions) are 2 in WAL mode.
+        let header = try #require(FileManager.default.contents(atPath: path))
+        #expect(header.count >= 100)
+        #expect(header[18] == 2 && header[19] == 2)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test(":memory: works, with SQLite's memory journal")
+    func memoryDatabase() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        #expect(try favorites.journalMode() == "memory")
+        #expect(try await favorites.list() == [])
+    }
+
+    // MARK: Failures
+
+    @Test("a failed write throws .storage with SQLite's message, changes nothing and notifies no one")
+    func failedWriteThrowsStorage() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        let recorder = ListRecorder(favorites.observe())
+        defer { recorder.stop() }
+        try await pollUntil { recorder.lists.count == 1 }
+        try favorites.setReadOnly(true)
+        await #expect(throws: MovieError.storage("attempt to write a readonly database")) {
+            try await favorites.add(favoriteMovie(2))
+        }
+        await #expect(throws: MovieError.storage("attempt to write a readonly database")) {
+            try await favorites.remove(id: 1)
+        }
+        #expect(try await favorites.list() == [favoriteMovie(1)])
+        try await Task.sleep(for: .milliseconds(50))   // a wrong notification would arrive by now
+        #expect(recorder.lists == [[favoriteMovie(1)]])
+        try favorites.setReadOnly(false)
+        try await favorites.add(favoriteMovie(3))
+        try await pollUntil { recorder.lists.count == 2 }
+        #expect(recorder.lists == [[favoriteMovie(1)], [favoriteMovie(3), favoriteMovie(1)]])
+    }
+
+    @Test("a path that cannot be opened throws .storage")
+    func unopenablePathThrows() {
+        let error = #expect(throws: MovieError.self) {
+            _ = try SQLiteFavorites.open(path: "/nonexistent-\(UUID().uuidString)/favorites.sqlite")
+        }
+        #expect(error?.code == "storage")
+        #expect(error?.message.contains("cannot open") == true)
+    }
+
+    @Test("a favorites file from a newer schema is refused, not misread")
+    func newerSchemaRefused() async throws {
+        let path = try temporaryFavoritesPath()
+        _ = try SQLiteFavorites.open(path: path)   // closed at once: the WAL is checkpointed away
+        // `user_version` is the big-endian integer at offset 60 of the database header.
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: 60)
+        try file.write(contentsOf: Data([0, 0, 0, 99]))
+        try file.close()
+        let error = #expect(throws: MovieError.self) { _ = try SQLiteFavorites.open(path: path) }
+        #expect(error?.code == "storage")
+        #expect(error?.message.contains("version 99") == true)
+    }
+
+    @Test("a write-protected file opens read-only: listing works, writes throw .storage",
+          .enabled(if: getuid() != 0, "root ignores file permissions"))
+    func writeProtectedFile() async throws {
+        let path = try temporaryFavoritesPath()
+        do {
+            let favorites = try SQLiteFavorites.open(path: path)
+            try await favorites.add(favoriteMovie(1))
+        }
+        chmod(path, 0o444)
+        let favorites = try SQLiteFavorites.open(path: path)
+        #expect(try await favorites.list() == [favoriteMovie(1)])
+        let error = await #expect(throws: MovieError.self) { try await favorites.add(favoriteMovie(2)) }
+        #expect(error?.code == "storage")
+    }
+}
+
+// MARK: Helpers
+
+private func favoriteMovie(_ id: Int) -> Movie {
+    Movie(id: id, title: "Favorite \(id)", year: 1_990 + id % 30, runtime: 90 + id, rating: Double(id % 10) + 0.5,
+          votes: id * 100, genres: id.isMultiple(of: 2) ? ["Drama"] : ["Comedy", "Romance"], mpaa: id.isMultiple(of: 3) ? nil : "PG")
+}
+
+/// A fresh path in a new temporary directory.
+private func temporaryFavoritesPath() throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("favorites-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent("favorites.sqlite").path
+}
+
+/// Polls `condition` every few milliseconds; fails the test if it is not true within `timeout`.
+private func pollUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool,
+                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition still false after \(timeout)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
+/// Records every list a stream delivers, from a task that is always waiting for the next
+/// one (so no delivery is coalesced away).
+private final class ListRecorder: Sendable {
+    private let recorded = Mutex<[[Movie]]>([])
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(_ stream: AsyncStream<[Movie]>) {
+        let consumer = Task { for await list in stream { self.record(list) } }
+        task.withLock { $0 = consumer }
+    }
+
+    var lists: [[Movie]] { recorded.withLock { $0 } }
+
+    private func record(_ list: [Movie]) { recorded.withLock { $0.append(list) } }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
+
+/// The last list an observer saw.
+private final class LastList: Sendable {
+    private let value = Mutex<[Movie]?>(nil)
+    func set(_ list: [Movie]) { value.withLock { $0 = list } }
+    func get() -> [Movie]? { value.withLock { $0 } }
+}

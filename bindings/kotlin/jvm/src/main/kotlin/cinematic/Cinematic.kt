@@ -1,0 +1,95 @@
+package cinematic
+
+/**
+ * The statuses of the C API (`CINEMATIC_OK`, `CINEMATIC_ERR_*`). Their values never change;
+ * new ones may be added, so compare [CinematicException.statusName] or these constants rather
+ * than assuming the set is closed.
+ */
+object Status {
+    /** Success. */
+    const val OK = 0
+    /** Input is not well-formed JSON / valid UTF-8 ("json"). */
+    const val JSON = 1
+    /** Well-formed, but not a valid intent, config or argument ("invalid"). */
+    const val INVALID = 2
+    /** No feature has that name ("unknown_feature"). */
+    const val UNKNOWN_FEATURE = 3
+    /** A file or system resource failed ("io"). */
+    const val IO = 4
+    /** The handle was closed ("closed"). */
+    const val CLOSED = 5
+    /** Wrong handle, mode or thread ("misuse"). */
+    const val MISUSE = 6
+    /** A wait ran out of time ("timeout"). */
+    const val TIMEOUT = 7
+    /** Input larger than 1 MiB ("too_large"). */
+    const val TOO_LARGE = 8
+}
+
+/**
+ * Library-wide facts: the loaded library's version and the names of statuses.
+ *
+ * ```
+ * println("libcinematic ${Cinematic.version}")   // 0.1.0
+ * Cinematic.statusName(Status.INVALID)           // "invalid"
+ * ```
+ */
+object Cinematic {
+    /** The version this binding was written against (the header's `CINEMATIC_VERSION`). */
+    const val BINDING_VERSION = "0.1.0"
+
+    /** The loaded library's version, e.g. "0.1.0" (`cinematic_version`). */
+    val version: String
+        get() = CLib.cinematic_version()?.readUtf8() ?: ""
+
+    /** The name of [status], e.g. "invalid"; "unknown" for a value that is no status. */
+    fun statusName(status: Int): String = CLib.cinematic_status_name(status)?.readUtf8() ?: "unknown"
+}
+
+/**
+ * A failed libcinematic call: the [status] code, its [statusName] ("json", "invalid",
+ * "unknown_feature", "closed", ...) and the library's [message] from `cinematic_last_error`.
+ * [envelope] is that error's full JSON text; [path] names the offending member for "invalid"
+ * errors (e.g. "$.query"), [line] and [column] locate malformed JSON.
+ *
+ * ```
+ * try { store.send("""{"type":"explode"}""") }
+ * catch (e: CinematicException) { println("${e.statusName}: ${e.message}") }
+ * ```
+ */
+class CinematicException(
+    /** The status code, one of the [Status] constants. */
+    val status: Int,
+    /** The status name, e.g. "invalid". */
+    val statusName: String,
+    /** The library's message describing the failure. */
+    override val message: String,
+    /** The JSON error envelope from `cinematic_last_error`, when the library gave one. */
+    val envelope: String? = null
+) : RuntimeException("$statusName: $message") {
+
+    private val details: Map<*, *> by lazy {
+        envelope?.let { runCatching { Json.parse(it) as? Map<*, *> }.getOrNull() } ?: emptyMap<String, Any?>()
+    }
+
+    /** The JSON path of the offending member ("invalid" errors), e.g. "$.query". */
+    val path: String? get() = details["path"] as? String
+
+    /** The line of a JSON syntax error ("json" errors). */
+    val line: Int? get() = (details["line"] as? Number)?.toInt()
+
+    /** The column of a JSON syntax error ("json" errors). */
+    val column: Int? get() = (details["column"] as? Number)?.toInt()
+
+    override fun toString(): String = "CinematicException($statusName: $message)"
+
+    internal companion object {
+        /** Builds the exception for [status] from this thread's `cinematic_last_error`. */
+        fun fromLastError(status: Int): CinematicException {
+            val envelope = CLib.cinematic_last_error()?.readUtf8() // read first: nothing may run in between
+            val name = Cinematic.statusName(status)
+            val message = envelope?.let { runCatching { (Json.parse(it) as? Map<*, *>)?.get("message") as? String }.getOrNull() }
+            return CinematicException(status, name, message ?: envelope ?: "failed with status $status ($name)", envelope)
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package cinematic
+
+import com.sun.jna.Pointer
+import com.sun.jna.ptr.IntByReference
+import com.sun.jna.ptr.PointerByReference
+import java.util.Collections
+import java.util.IdentityHashMap
+
+/**
+ * A libcinematic runtime: configuration, clock, catalog, favorites and callback delivery for
+ * its [Store]s (`cinematic_runtime`). Close it when done; closing also closes its stores.
+ *
+ * [config] is the runtime's JSON configuration (null for all defaults), for example
+ * `{"clock":"manual","catalog":"host","delivery":"queued","search":{"debounce_ms":250}}`;
+ * see `cinematic_runtime_open` in cinematic.h for every key.
+ *
+ * ```
+ * Runtime("""{"clock":"manual"}""").use { runtime ->
+ *     runtime.openStore("search").use { search ->
+ *         search.queryChanged("dune")
+ *         runtime.advanceClock(250)
+ *         search.settle(5_000)
+ *         println(search.state)
+ *     }
+ * }
+ * ```
+ *
+ * Thread safety: every member may be called from any thread. Callbacks (providers,
+ * subscribers) follow the runtime's delivery mode: "immediate" runs them on library threads,
+ * "queued" on whichever thread calls [dispatch]. An open runtime, its stores and every
+ * callback registered with them stay strongly reachable until [close], so the JVM never
+ * collects code the library may still call.
+ *
+ * @throws CinematicException "json"/"too_large" for a malformed config, "invalid" for an
+ *   unknown key or bad value, "io" when the catalog cannot be opened.
+ */
+class Runtime(config: String? = null) : AutoCloseable {
+
+    /** Opens a runtime from a config given as a map, e.g. `mapOf("clock" to "manual")`. */
+    constructor(config: Map<String, Any?>) : this(Json.write(config))
+
+    internal val handle: Pointer
+
+    private val lock = Any()
+    // Guarded by `lock`:
+    private val stores = Collections.newSetFromMap(IdentityHashMap<Store, Boolean>())
+    private var provider: RequestCallback? = null
+    // Replaced providers are kept until close: the C API lets a delivery that already read
+    // the old provider call it right after set_provider returns, so it must stay alive.
+    private val retiredProviders = ArrayList<RequestCallback>()
+
+    @Volatile
+    private var closed = false
+
+    /** True once [close] has been called. */
+    val isClosed: Boolean get() = closed
+
+    /**
+     * Receives any exception thrown by a provider or subscriber callback (such exceptions
+     * must not cross into the library). The default prints it to stderr.
+     */
+    @Volatile
+    var callbackErrorHandler: (Throwable) -> Unit = { error ->
+        System.err.println("cinematic: exception in a callback")
+        error.printStackTrace()
+    }
+
+    init {
+        val out = PointerByReference()
+        checkStatus(CLib.cinematic_runtime_open(config?.let(::jsonCString), out))
+        handle = out.value
+        synchronized(openRuntimes) { openRuntimes.add(this) }
+    }
+
+    /**
+     * Opens a store of [feature] ("search"; see cinematic.h) with its JSON [argsJson] (null
+     * when the feature takes none).
+     *
+     * @throws CinematicException "unknown_feature", "json"/"invalid" for bad args, "closed".
+     */
+    fun openStore(feature: String, argsJson: String? = null): Store {
+        val out = PointerByReference()
+        checkStatus(CLib.cinematic_store_open(handle, cString(feature, Status.UNKNOWN_FEATURE, "the feature name"),
+            argsJson?.let(::jsonCString), out))
+        val store = Store(this, out.value, feature)
+        synchronized(lock) { if (!closed) stores.add(store) }
+        return store
+    }
+
+    /** Opens a store of [feature] with arguments given as a map. */
+    fun openStore(feature: String, args: Map<String, Any?>): Store = openStore(feature, Json.write(args))
+
+    /**
+     * Moves a "manual" clock forward by [milliseconds] and wakes the effects whose sleep (a
+     * search debounce, say) has elapsed; use [Store.settle] to wait for what they start.
+     *
+     * @throws CinematicException "invalid" for a negative value, "misuse" with the system
+     *   clock, "closed".
+     */
+    fun advanceClock(milliseconds: Long) = checkStatus(CLib.cinematic_runtime_advance_clock(handle, milliseconds))
+
+    /**
+     * With "queued" delivery, a file descriptor that is readable while callbacks wait: watch
+     * it in an event loop and call [dispatch] when it is. It belongs to the runtime: never
+     * read, write or close it. See also [awaitCallbacks].
+     *
+     * @throws CinematicException "misuse" with "immediate" delivery, "closed".
+     */
+    val fd: Int
+        get() {
+            val out = IntByReference(-1)
+            checkStatus(CLib.cinematic_runtime_fd(handle, out))
+            return out.value
+        }
+
+    /**
+     * Runs every waiting callback on the calling thread, in order, and returns how many ran
+     * (0 with "immediate" delivery, or when another thread is dispatching).
+     *
+     * @throws CinematicException "misuse" from inside a callback, "closed".
+     */
+    fun dispatch(): Int {
+        val count = IntByReference(0)
+        checkStatus(CLib.cinematic_runtime_dispatch(handle, count))
+        return count.value
+    }
+
+    /**
+     * With "queued" delivery, waits up to [timeoutMs] (negative: no limit) until callbacks
+     * are waiting, i.e. until [fd] is readable; true when they are. A JVM host without an
+     * fd-based event loop can run `while (awaitCallbacks(-1)) dispatch()` on its UI thread,
+     * or wait here on a helper thread and post [dispatch] to its UI thread.
+     */
+    fun awaitCallbacks(timeoutMs: Int): Boolean = LibC.awaitReadable(fd, timeoutMs)
+
+    /**
+     * Registers the provider of a "host" catalog, replacing any previous one (null removes
+     * it). It receives each request's id and JSON, e.g. `{"op":"search","query":"dune","page":1}`
+     * or `{"op":"cancel"}`, and answers, now or later and from any thread, with [respond].
+     * It must not block. Register it before opening stores: requests made while none is
+     * registered fail with "network".
+     *
+     * ```
+     * runtime.setProvider { id, request -> executor.execute { runtime.respond(id, lookUp(request)) } }
+     * ```
+     *
+     * @throws CinematicException "misuse" when the catalog is not "host", "closed".
+     */
+    fun setProvider(provider: ((requestId: Long, requestJson: String) -> Unit)?) {
+        val callback = provider?.let { ProviderCallback(this, it) }
+        synchronized(lock) {
+            checkStatus(CLib.cinematic_runtime_set_provider(handle, callback, null))
+            this.provider?.let { retiredProviders.add(it) }
+            this.provider = callback
+        }
+    }
+
+    /**
+     * Answers provider request [requestId] with [responseJson]: `{"movies":[...]}`,
+     * `{"movie":{...}}` or `{"error":{"code":"network","message":"..."}}`. Any thread, any
+     * time; an answer to a cancelled or already answered request is accepted and dropped.
+     *
+     * @throws CinematicException "json"/"invalid" for an answer that cannot be decoded (the
+     *   request then fails with "invalidResponse") or an id that was never issued; "misuse"
+     *   when the catalog is not "host"; "closed".
+     */
+    fun respond(requestId: Long, responseJson: String) =
+        checkStatus(CLib.cinematic_runtime_respond(handle, requestId, jsonCString(responseJson)))
+
+    /**
+     * Closes the runtime and every store it still has: effects stop, outstanding provider
+     * requests are abandoned, and no callback runs after this returns. Calling it again does
+     * nothing; afterwards the runtime and its stores throw "closed".
+     */
+    override fun close() {
+        val open: List<Store>
+        synchronized(lock) {
+            if (closed) return
+            closed = true
+            open = stores.toList()
+            stores.clear()
+        }
+        val status = CLib.cinematic_runtime_close(handle)
+        val failure = if (status != Status.OK && status != Status.CLOSED) CinematicException.fromLastError(status) else null
+        // No callback runs any more: the callback objects may go.
+        open.forEach { it.releaseCallbacks() }
+        synchronized(lock) {
+            provider = null
+            retiredProviders.clear()
+        }
+        synchronized(openRuntimes) { openRuntimes.remove(this) }
+        if (failure != null) throw failure
+    }
+
+    override fun toString(): String = "Runtime(${if (closed) "closed" else "open"})"
+
+    internal fun forget(store: Store) {
+        synchronized(lock) { stores.remove(store) }
+    }
+
+    internal fun reportCallbackError(error: Throwable) {
+        try {
+            callbackErrorHandler(error)
+        } catch (ignored: Throwable) {
+            // A failing handler must not throw into the library either.
+        }
+    }
+
+    private class ProviderCallback(
+        private val runtime: Runtime,
+        private val provider: (Long, String) -> Unit
+    ) : RequestCallback {
+        override fun invoke(userdata: Pointer?, requestId: Long, requestJson: Pointer?) {
+            val json = requestJson?.readUtf8() ?: return
+            Delivery.run(runtime) { provider(requestId, json) }
+        }
+    }
+
+    private companion object {
+        /** Open runtimes stay reachable (with their callbacks) until closed. */
+        val openRuntimes = Collections.newSetFromMap(IdentityHashMap<Runtime, Boolean>())
+    }
+}
+
+/** Bookkeeping for callbacks running on the current thread. */
+internal object Delivery {
+    private val depth = object : ThreadLocal<IntArray>() {
+        override fun initialValue() = IntArray(1)
+    }
+
+    /** True while a libcinematic callback runs on this thread. */
+    val insideCallback: Boolean get() = depth.get()[0] > 0
+
+    /** Runs a host callback: marks the thread and keeps exceptions out of the library. */
+    fun run(runtime: Runtime, body: () -> Unit) {
+        val counter = depth.get()
+        counter[0]++
+        try {
+            body()
+        } catch (error: Throwable) {
+            runtime.reportCallbackError(error)
+        } finally {
+            counter[0]--
+        }
+    }
+}

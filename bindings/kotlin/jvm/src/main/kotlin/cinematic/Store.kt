@@ -1,0 +1,177 @@
+package cinematic
+
+import com.sun.jna.Pointer
+import com.sun.jna.ptr.IntByReference
+import com.sun.jna.ptr.PointerByReference
+import java.util.concurrent.atomic.AtomicBoolean
+
+/**
+ * One feature's state machine (`cinematic_store`), opened with [Runtime.openStore]. Send it
+ * intents as JSON, read its [state] as JSON, [subscribe] to its states. Close it when done
+ * (closing its runtime closes it too); afterwards every call throws "closed".
+ *
+ * ```
+ * runtime.openStore("search").use { search ->
+ *     search.subscribe { state -> println(state) }
+ *     search.queryChanged("dune")
+ *     search.submitted()
+ *     search.settle(5_000)
+ * }
+ * ```
+ *
+ * Every member may be called from any thread; [send] has reduced the intent when it returns.
+ */
+class Store internal constructor(
+    /** The runtime that owns this store. */
+    val runtime: Runtime,
+    internal val handle: Pointer,
+    /** The feature name this store was opened with, e.g. "search". */
+    val feature: String
+) : AutoCloseable {
+
+    private val closed = AtomicBoolean(false)
+    private val observeLock = Any()
+    @Volatile
+    private var current: Subscription? = null
+
+    /** True once this store or its runtime has been closed. */
+    val isClosed: Boolean get() = closed.get() || runtime.isClosed
+
+    /**
+     * Sends an intent, e.g. `{"type":"queryChanged","query":"dune"}`. It is reduced before
+     * this returns (so [state] reflects it) and its effects start. With "immediate" delivery
+     * the subscriber may run on this thread before `send` returns: do not hold a lock the
+     * subscriber needs while sending.
+     *
+     * @throws CinematicException "json"/"too_large" for bad JSON; "invalid" for an unknown
+     *   or internal intent type, a missing, mistyped or unknown member; "closed".
+     */
+    fun send(intentJson: String) = checkStatus(CLib.cinematic_store_send(handle, jsonCString(intentJson)))
+
+    /** Sends an intent given as a map, e.g. `mapOf("type" to "submitted")`. */
+    fun send(intent: Map<String, Any?>) = send(Json.write(intent))
+
+    /** Search: the user edited the query; the search runs after the debounce. */
+    fun queryChanged(query: String) = send("{\"type\":\"queryChanged\",\"query\":${Json.quote(query)}}")
+
+    /** Search: the user submitted the query; search now, skipping the debounce. */
+    fun submitted() = send("{\"type\":\"submitted\"}")
+
+    /**
+     * A snapshot of the current state as JSON, e.g.
+     * `{"query":"dune","results":{"phase":"loaded","value":[...]}}`.
+     *
+     * @throws CinematicException "closed".
+     */
+    val state: String
+        get() {
+            val out = PointerByReference()
+            val status = CLib.cinematic_store_state(handle, out)
+            // The error is read before any other library call (cinematic_free included).
+            val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null
+            val json = takeOwnedString(out.value) // copied, then freed with cinematic_free
+            if (failure != null) throw failure
+            return json ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no state")
+        }
+
+    /**
+     * Calls [callback] with the current state, then with every distinct state in order,
+     * following the runtime's delivery mode (a library thread with "immediate" delivery, the
+     * [Runtime.dispatch] caller with "queued"). Callbacks of one runtime never run
+     * concurrently. The callback may call [send], [state], [close] and [Runtime.respond].
+     *
+     * A store has one subscriber at a time, as in the C API: subscribing again replaces the
+     * previous subscriber (whose handle then does nothing). Close the returned handle to
+     * unsubscribe; from inside a callback that takes effect at once (nothing more is
+     * forwarded), the native registration is dropped at the next subscribe or close.
+     *
+     * @throws CinematicException "closed"; "misuse" when called from inside a callback.
+     */
+    fun subscribe(callback: (state: String) -> Unit): AutoCloseable {
+        if (Delivery.insideCallback) {
+            throw CinematicException(Status.MISUSE, "misuse",
+                "subscribe cannot be called from inside a callback (cinematic_store_observe is not callback-safe)")
+        }
+        val subscription = Subscription(callback)
+        synchronized(observeLock) {
+            checkStatus(CLib.cinematic_store_observe(handle, subscription.native, null))
+            // The library has dropped the previous callback and waited for it: it may go.
+            current?.active = false
+            current = subscription
+        }
+        return subscription
+    }
+
+    /**
+     * Blocks until the store has no effect in flight (including effects started by effect
+     * results) and, with "immediate" delivery, its states have been delivered; at most
+     * [timeoutMs] milliseconds (negative: no limit). With a manual clock a pending debounce
+     * waits for [Runtime.advanceClock]; with a host catalog a request waits for its answer.
+     *
+     * @throws CinematicException "timeout"; "misuse" from inside a callback; "closed".
+     */
+    fun settle(timeoutMs: Int = 10_000) = checkStatus(CLib.cinematic_store_settle(handle, timeoutMs))
+
+    /**
+     * How many effects are in flight (0 when quiescent).
+     *
+     * @throws CinematicException "closed".
+     */
+    val pendingEffects: Int
+        get() {
+            val out = IntByReference(0)
+            checkStatus(CLib.cinematic_store_pending_effects(handle, out))
+            return out.value
+        }
+
+    /**
+     * Closes the store: its effects are cancelled and no callback for it runs after this
+     * returns. May be called from inside a callback. Calling it again, or after the runtime
+     * was closed, does nothing.
+     */
+    override fun close() {
+        if (!closed.compareAndSet(false, true)) return
+        val status = CLib.cinematic_store_close(handle)
+        if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
+        releaseCallbacks()
+        runtime.forget(this)
+    }
+
+    override fun toString(): String = "Store($feature, ${if (isClosed) "closed" else "open"})"
+
+    /** Called once no callback of this store can run any more (store or runtime closed). */
+    internal fun releaseCallbacks() {
+        closed.set(true)
+        // Not under observeLock: a subscribe may hold it while the library waits for a
+        // callback of ours to return, and that callback may be the one closing the store.
+        current?.active = false
+        current = null
+    }
+
+    private fun unsubscribe(subscription: Subscription) {
+        subscription.active = false
+        if (Delivery.insideCallback) return // observe() is not callback-safe: drop it later
+        synchronized(observeLock) {
+            if (current !== subscription || closed.get()) return
+            val status = CLib.cinematic_store_observe(handle, null, null)
+            if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
+            current = null
+        }
+    }
+
+    private inner class Subscription(private val callback: (String) -> Unit) : AutoCloseable {
+        @Volatile
+        var active = true
+
+        /** The native callback; referenced from here (and the store) while registered. */
+        val native: StateCallback = object : StateCallback {
+            override fun invoke(userdata: Pointer?, store: Pointer?, stateJson: Pointer?) {
+                if (!active) return
+                val json = stateJson?.readUtf8() ?: return
+                Delivery.run(runtime) { if (active) callback(json) }
+            }
+        }
+
+        override fun close() = unsubscribe(this)
+    }
+}

@@ -1,0 +1,384 @@
+/*
+ * cinematic.h: the C API of libcinematic (Cinematic Core).
+ *
+ * libcinematic runs a movie app's features (Search, Discover, Favorites, Detail) as MVI
+ * stores: a host sends intents as JSON strings, reads states as JSON
+ * strings, and the effects (debounces, catalog queries, favorites writes) run inside the
+ * library and report back through callbacks.
+ *
+ *     cinematic_runtime *rt;
+ *     cinematic_store *search;
+ *     cinematic_runtime_open(NULL, &rt);
+ *     cinematic_store_open(rt, "search", NULL, &search);
+ *     cinematic_store_send(search, "{\"type\":\"queryChanged\",\"query\":\"dune\"}");
+ *     cinematic_store_settle(search, 5000);
+ *     char *state;
+ *     cinematic_store_state(search, &state);   // {"query":"dune","results":{"phase":"loaded",...}}
+ *     puts(state);
+ *     cinematic_free(state);
+ *     cinematic_runtime_close(rt);             // closes its stores too
+ *
+ * CONVENTIONS
+ *
+ * Status. Every function returns an int status (CINEMATIC_OK = 0, else a CINEMATIC_ERR_*)
+ * except the pure getters cinematic_version, cinematic_status_name, cinematic_last_error and
+ * cinematic_free. Results go through out-pointers, which are set to NULL / -1 / 0 on
+ * failure. After any error the runtime and its stores keep working.
+ *
+ * Error detail. cinematic_last_error() returns a JSON envelope describing the last failed
+ * call on the calling thread, for example
+ *     {"status":"invalid","message":"missing required member \"query\"","path":"$.query"}
+ *     {"status":"json","message":"malformed JSON: ...","line":1,"column":9}
+ * Every status-returning call clears it, so after a success it is NULL (even when a
+ * callback run inside that call made a failing call of its own).
+ *
+ * Ownership. Every pointer argument is BORROWED for the duration of the call: the library
+ * copies what it keeps. Every char * the library hands out through an out-pointer is OWNED
+ * BY THE CALLER and must be released with cinematic_free() (never free(): the library may
+ * use another allocator). Strings passed to callbacks are BORROWED for the duration of the
+ * callback: copy them to keep them. Static strings (version, status names) are never freed.
+ *
+ * Handles. cinematic_runtime and cinematic_store are opaque. A NULL handle, or a value that
+ * is not a handle of the expected kind, gives CINEMATIC_ERR_MISUSE; a handle that was
+ * closed gives CINEMATIC_ERR_CLOSED. Neither ever crashes, and closed handles are never
+ * reused.
+ *
+ * Input. JSON inputs are NUL-terminated UTF-8 of at most 1 MiB (CINEMATIC_ERR_TOO_LARGE
+ * beyond). Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
+ * documents nested more than 2048 levels deep (the innermost value counts as a level) give
+ * CINEMATIC_ERR_JSON. A well-formed document that is not a valid intent, config or argument
+ * (including a top-level scalar such as 42 or null) gives CINEMATIC_ERR_INVALID naming the
+ * offending path ("$" for the document itself). Unknown keys in configs, arguments and intents are errors (typos surface
+ * at once); unknown keys in provider answers are ignored (forward compatibility).
+ *
+ * Threads. Every function may be called from any thread. cinematic_store_send reduces
+ * before it returns: a cinematic_store_state right after it sees the intent applied.
+ *
+ * Delivery (runtime config "delivery"). State and provider callbacks of one runtime never
+ * run concurrently; each store's states arrive in the order they were produced; a callback
+ * may call any function except cinematic_store_settle and cinematic_runtime_dispatch
+ * (CINEMATIC_ERR_MISUSE): the work it causes is delivered after it returns. No callback for
+ * a store runs after cinematic_store_close returns, nor any callback of a runtime after
+ * cinematic_runtime_close returns, nor a replaced provider after
+ * cinematic_runtime_set_provider returns.
+ *   "immediate" (default): callbacks run on a library thread, synchronously: on the thread
+ *       that called the function that caused them (cinematic_store_send for the states it
+ *       causes, cinematic_store_observe for the first state, cinematic_runtime_respond for
+ *       the states an answer causes), on an effect's worker thread for work that effects
+ *       produce; or, when another thread is delivering at that moment, on that thread. Do
+ *       not hold a lock the callback needs while calling the library.
+ *   "queued": callbacks wait in a queue. The file descriptor from cinematic_runtime_fd is
+ *       readable while anything waits; cinematic_runtime_dispatch runs the waiting callbacks
+ *       on the calling thread. This is how a UI thread, asyncio (loop.add_reader), Tk
+ *       (createfilehandler), GLib (g_unix_fd_add) or a poll() loop integrates.
+ *
+ * Versioning. The header's CINEMATIC_VERSION and cinematic_version() (the loaded library's)
+ * follow semantic versioning; the ABI only grows.
+ *
+ * WIRE FORMAT
+ *
+ * Loading phases: {"phase":"idle"} | {"phase":"loading"} | {"phase":"loaded","value":...}
+ *                 | {"phase":"failed","error":{"code":"...","message":"..."}}
+ * Error codes (a closed set): "network", "notFound", "invalidResponse", "storage".
+ * Movie: {"id":20545,"title":"The Godfather","year":1972,"runtime":175,"rating":9.1,
+ *         "votes":122755,"genres":["Drama"],"mpaa":null}
+ *         (title with its article in front; mpaa null when unknown; genres from Action,
+ *         Animation, Comedy, Drama, Documentary, Romance, Short)
+ *
+ * FEATURES (cinematic_store_open's feature name)
+ *
+ * Names follow one rule: user events ("queryChanged"), commands ("refresh") and effect
+ * results in the past tense ("resultsLoaded"). Effect results are internal: a host sending
+ * one gets CINEMATIC_ERR_INVALID. Every intent is an object with a "type"; unknown members
+ * are CINEMATIC_ERR_INVALID.
+ *
+ * "search": args NULL or {}.
+ *   Intents: {"type":"queryChanged","query":"dune"}   the user edited the query; the search
+ *                                                      runs after the debounce (250 ms default)
+ *            {"type":"submitted"}                      search now, skipping the debounce
+ *   A query shorter than 2 characters (after trimming) returns to idle at once and cancels
+ *   a pending search. Internal: searchNow, resultsLoaded, searchFailed.
+ *   State:   {"query":"dune","results":<phase of [movie, ...]>}   (20 movies per page)
+ *   Ranking: exact title matches, then titles starting with the query, then titles holding
+ *   all its words (the last one as a prefix), each by popularity. "the godfather",
+ *   "godfather" and "godfather the" all find The Godfather; quotes, operators and emoji in
+ *   the query are plain text, never query syntax.
+ *
+ * "discover": args NULL or {}.
+ *   Sections, in order: "popular" (most votes), "topRated" (highest rating among films with
+ *   at least 1,000 votes), then one per genre: "Action", "Animation", "Comedy", "Drama",
+ *   "Documentary", "Romance", "Short" (most votes first). 20 movies per page.
+ *   Intents: {"type":"task"}      the screen appeared: loads every idle or failed section,
+ *                                 concurrently; sections loading or loaded are left alone
+ *                                 (no duplicate work)
+ *            {"type":"refresh"}   reloads every section, cancelling what is in flight
+ *            {"type":"loadMore","section":"Comedy"}   appends the next page; ignored while the
+ *                                 section is loading or exhausted
+ *   Internal: sectionLoaded, sectionFailed.
+ *   State:   {"sections":[{"section":"popular","movies":<phase of [movie, ...]>,
+ *             "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,
+ *             "loadMoreError":null|{"code":...,"message":...}}, ...]}
+ *   A failure shows in its own section only. While a next page loads, "movies" stays
+ *   loaded and "isLoadingMore" is true; a failed next page sets "loadMoreError".
+ *
+ * "favorites": args NULL or {}.
+ *   Intents: {"type":"task"}                      starts observing the runtime's favorites
+ *                                                 (the store never settles afterwards: wait
+ *                                                 for states instead)
+ *            {"type":"removed","movieId":15249}   the user removed a favorite
+ *   Internal: favoritesChanged, removalFailed.
+ *   State:   {"favorites":<phase of [movie, ...]>,"removalError":null|{"code":...,"message":...}}
+ *   The list is most recently added first and follows every change made by any store of the
+ *   same runtime. A change the state has shown is on disk.
+ *
+ * "detail": args {"movie_id": 15249} (required: missing or mistyped is CINEMATIC_ERR_INVALID).
+ *   Intents: {"type":"task"}              loads the movie and starts observing favorites
+ *                                         (the store never settles afterwards)
+ *            {"type":"favoriteToggled"}   flips the favorite at once (optimistic); if the
+ *                                         write fails the flag rolls back and
+ *                                         "favoriteError" carries a "storage" error. Rapid
+ *                                         toggles end with the stored value matching the
+ *                                         state. Ignored until the movie has loaded.
+ *   Internal: detailLoaded, detailFailed, favoritesChanged, favoriteSaved, favoriteSaveFailed.
+ *   State:   {"movieId":15249,"detail":<phase of detail>,"isFavorite":false,"isSaving":false,
+ *             "favoriteError":null|{"code":...,"message":...}}
+ *   Detail:  a movie plus "budget" (dollars, null when unknown) and "ratingDistribution"
+ *            (10 numbers: the share of votes, in percent binned to 10 %, for 1..10 stars).
+ *   An unknown movie id gives {"phase":"failed","error":{"code":"notFound",...}}.
+ *
+ * HOST-PROVIDED CATALOG (runtime config "catalog":"host")
+ *
+ * The provider callback receives requests, each with a request id:
+ *     {"op":"search","query":"dune","page":1}            answer {"movies":[movie, ...]}
+ *     {"op":"discover","section":"popular","page":1}     answer {"movies":[movie, ...]}
+ *     {"op":"movie","id":15249}                          answer {"movie":<detail>}
+ * and answers whenever it likes, from any thread, with cinematic_runtime_respond, or fails
+ * any request with
+ *     {"error":{"code":"network","message":"timed out"}}
+ * An error code outside the closed set becomes "invalidResponse" (the message names the
+ * code). When the core no longer needs an answer (the query was replaced or the store
+ * closed) the provider is called again with {"op":"cancel"} and the same id. A late answer
+ * for a cancelled or answered request is accepted (CINEMATIC_OK) and dropped, so hosts that
+ * ignore cancellation are safe. A request made while no provider is registered fails at once
+ * with "network". Movies from a host need "id" and "title"; other fields default to 0, []
+ * and null.
+ */
+#ifndef CINEMATIC_H
+#define CINEMATIC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version this header describes. Compare with cinematic_version() at run time. */
+#define CINEMATIC_VERSION_MAJOR 0
+#define CINEMATIC_VERSION_MINOR 1
+#define CINEMATIC_VERSION_PATCH 0
+#define CINEMATIC_VERSION "0.1.0"
+
+/** Statuses. Values never change; new ones may be added. */
+enum {
+    CINEMATIC_OK = 0,                /**< Success. */
+    CINEMATIC_ERR_JSON = 1,          /**< Input is not well-formed JSON / valid UTF-8 ("json"). */
+    CINEMATIC_ERR_INVALID = 2,       /**< Well-formed, but not a valid intent, config or argument ("invalid"). */
+    CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name ("unknown_feature"). */
+    CINEMATIC_ERR_IO = 4,            /**< A file or system resource failed ("io"). */
+    CINEMATIC_ERR_CLOSED = 5,        /**< The handle was closed ("closed"). */
+    CINEMATIC_ERR_MISUSE = 6,        /**< NULL or foreign handle, NULL required pointer, wrong mode or thread ("misuse"). */
+    CINEMATIC_ERR_TIMEOUT = 7,       /**< A wait ran out of time ("timeout"). */
+    CINEMATIC_ERR_TOO_LARGE = 8      /**< Input larger than 1 MiB ("too_large"). */
+};
+
+/** A runtime: configuration, clock, catalog, favorites and callback delivery for its stores. */
+typedef struct cinematic_runtime cinematic_runtime;
+/** A store: one feature's state machine, owned by a runtime. */
+typedef struct cinematic_store cinematic_store;
+
+/* ------------------------------------------------------------------------------------ */
+/* Library                                                                               */
+
+/** The loaded library's version, e.g. "0.1.0". Static: never free it. Any thread. */
+const char *cinematic_version(void);
+
+/** The name of a status, e.g. "invalid" for CINEMATIC_ERR_INVALID, "unknown" for a value
+ *  that is no status. Static: never free it. Any thread. */
+const char *cinematic_status_name(int status);
+
+/** The JSON error envelope of the last failed call on this thread, or NULL when the last
+ *  call succeeded. Borrowed: valid until the next cinematic_* call on this thread. */
+const char *cinematic_last_error(void);
+
+/** Frees a string the library returned through an out-pointer. NULL is a no-op. */
+void cinematic_free(void *p);
+
+/* ------------------------------------------------------------------------------------ */
+/* Runtime                                                                               */
+
+/**
+ * Opens a runtime. config_json (borrowed; NULL for all defaults) is an object with any of:
+ *   "catalog":   "embedded" (default: the built-in 58,788-film catalog, cached as SQLite
+ *                under $XDG_CACHE_HOME/cinematic or ~/.cache/cinematic, built on first use)
+ *                | {"path": "/dir/catalog.sqlite"} (the embedded catalog cached at that path)
+ *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
+ *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
+ *                WAL journaling), or {"path": "...", "read_only": true} (listing works,
+ *                every change fails with a "storage" error)
+ *   "clock":     "system" (default) or "manual" (time moves only with
+ *                cinematic_runtime_advance_clock; for tests)
+ *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)
+ *   "search":    {"debounce_ms": 250}  (0...60000)
+ * On success *out (required) receives a runtime to close with cinematic_runtime_close.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
+ * for an unknown key or bad value (path named); CINEMATIC_ERR_IO when the catalog or the
+ * favorites cannot be built or opened or the event fd cannot be made; CINEMATIC_ERR_MISUSE
+ * when out is NULL.
+ */
+int cinematic_runtime_open(const char *config_json, cinematic_runtime **out);
+
+/**
+ * Closes the runtime and every store it still has: effects stop, outstanding provider
+ * requests are abandoned (no cancel callbacks), and no callback of this runtime runs after
+ * this returns (when called from inside a callback, that callback is the last). The handle
+ * and its stores' handles answer CINEMATIC_ERR_CLOSED afterwards.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (NULL or not a runtime), CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_close(cinematic_runtime *rt);
+
+/**
+ * With "queued" delivery, stores in *out_fd a file descriptor that is readable while
+ * callbacks wait; add it to your poll/select/event loop and call cinematic_runtime_dispatch
+ * when it is readable. The descriptor belongs to the runtime: do not read, write or close it;
+ * it is closed by cinematic_runtime_close.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_MISUSE for NULL arguments or "immediate" delivery;
+ * CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_fd(cinematic_runtime *rt, int *out_fd);
+
+/**
+ * Runs every waiting callback on the calling thread, in order, and stores how many ran in
+ * *out_count (optional, may be NULL). Returns at once with 0 when another thread is
+ * dispatching. With "immediate" delivery nothing waits and the count is 0.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_MISUSE (bad handle, or called from inside a
+ * callback); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_dispatch(cinematic_runtime *rt, int *out_count);
+
+/**
+ * Moves a "manual" clock forward by milliseconds (>= 0) and wakes the effects whose sleep
+ * (e.g. a search debounce) has elapsed. The effects then continue on library threads: use
+ * cinematic_store_settle to wait for them.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_INVALID for a negative value; CINEMATIC_ERR_MISUSE
+ * (bad handle, or the runtime uses the system clock); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_advance_clock(cinematic_runtime *rt, int64_t milliseconds);
+
+/**
+ * A catalog provider: receives request_json (borrowed for the call) for request_id; see
+ * HOST-PROVIDED CATALOG above. It runs under the DELIVERY rules and must not block: answer
+ * later (from any thread) with cinematic_runtime_respond, or at once from inside it.
+ */
+typedef void (*cinematic_request_fn)(void *userdata, uint64_t request_id, const char *request_json);
+
+/**
+ * Registers the provider of a "host" catalog (fn NULL removes it). userdata is passed back
+ * untouched; the host keeps it valid until the provider is replaced or the runtime closed:
+ * when this returns, the previous provider is not running on another thread and is never
+ * called again. Requests still waiting for delivery go to the new provider.
+ * Register it before opening stores: requests made while none is registered fail.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_MISUSE (bad handle, or the catalog is not "host");
+ * CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_set_provider(cinematic_runtime *rt, cinematic_request_fn fn, void *userdata);
+
+/**
+ * Answers provider request request_id with response_json (borrowed): {"movies":[...]},
+ * {"movie":{...}} or {"error":{"code":...,"message":...}}. Any thread, any time. An answer
+ * to a request that was cancelled or already answered is accepted and dropped. An answer
+ * that cannot be decoded fails the request with "invalidResponse" (so nothing waits forever)
+ * and returns the decoding status.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE / _INVALID for a bad answer or a
+ * request id that was never issued; CINEMATIC_ERR_MISUSE (bad handle, NULL json, or the
+ * catalog is not "host"); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const char *response_json);
+
+/* ------------------------------------------------------------------------------------ */
+/* Stores                                                                                */
+
+/**
+ * Opens a store of feature ("search", "discover", "favorites", "detail"; see FEATURES) with args_json (borrowed; NULL when the
+ * feature takes none). *out (required) receives a store to close with cinematic_store_close
+ * (or implicitly with its runtime).
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /
+ * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out);
+ * CINEMATIC_ERR_CLOSED (the runtime is closed).
+ */
+int cinematic_store_open(cinematic_runtime *rt, const char *feature, const char *args_json, cinematic_store **out);
+
+/**
+ * Closes the store: its effects are cancelled (late results are dropped) and no callback
+ * for it runs after this returns. May be called from inside a callback.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_close(cinematic_store *store);
+
+/**
+ * Sends an intent (borrowed, copied): reduces it before returning and starts its effects.
+ * Any thread, including from inside a callback.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
+ * for an unknown or internal intent type, a missing or mistyped member, or an unknown
+ * member (path named); CINEMATIC_ERR_MISUSE (bad handle, NULL intent); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_send(cinematic_store *store, const char *intent_json);
+
+/**
+ * Stores in *out_json a snapshot of the current state as JSON, owned by the caller: free it
+ * with cinematic_free.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (bad handle or NULL out_json),
+ * CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_state(cinematic_store *store, char **out_json);
+
+/**
+ * A state callback: state_json is borrowed for the call; store is the store's handle.
+ */
+typedef void (*cinematic_state_fn)(void *userdata, cinematic_store *store, const char *state_json);
+
+/**
+ * Registers the store's state callback (replacing any previous one; fn NULL removes it).
+ * The callback first receives the current state, then every distinct state in order, under
+ * the DELIVERY rules. States queued for a replaced callback are dropped. userdata is passed
+ * back untouched; the host keeps it valid until the callback is replaced or the store
+ * closed.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_observe(cinematic_store *store, cinematic_state_fn fn, void *userdata);
+
+/**
+ * Blocks until the store has no effect in flight (including effects started by the results
+ * of effects) or timeout_ms passes (negative: no limit). Cancelled effects do not count:
+ * their late results are dropped whenever they arrive. With "immediate" delivery it also
+ * waits until the resulting states have been delivered (not provider callbacks such as a
+ * {"op":"cancel"}, which belong to the runtime). With a "manual" clock a pending
+ * debounce waits for cinematic_runtime_advance_clock; with a "host" catalog a request waits
+ * for its answer (and with "queued" delivery for a dispatch on another thread).
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_TIMEOUT; CINEMATIC_ERR_MISUSE (bad handle, or called
+ * from inside a callback); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_settle(cinematic_store *store, int timeout_ms);
+
+/**
+ * Stores in *out_count how many effects are in flight (0 when quiescent), e.g. to check
+ * that a repeated intent started no duplicate work.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (bad handle or NULL out_count),
+ * CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_pending_effects(cinematic_store *store, int *out_count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CINEMATIC_H */
