@@ -26,7 +26,7 @@ C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 EXAMPLE := $(BUILD)/bin/cinematic-search
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin demo bench install clean
+.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin test-python demo bench install clean
 
 all: lib
 
@@ -53,7 +53,12 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB)
 	ln -sf $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
-test: test-swift test-header test-c test-install test-kotlin
+test: test-swift test-header test-c test-install test-kotlin test-python
+
+## test-python: the `cinematic` Python package (installed into build/venv) and its pytest suite,
+## including the terminal app driven in a pseudo-terminal.
+test-python: lib
+	bindings/python/run-tests.sh
 
 ## test-kotlin: the Kotlin/JVM binding (JNA) and its tests; installs kotlin and libjna-java.
 test-kotlin: lib
@@ -84,9 +89,10 @@ $(EXAMPLE): examples/c/cinematic_search.c include/cinematic.h lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
-## demo: type "star wars" into the Search store letter by letter, through the C API.
+## demo: the terminal movie app (examples/python) on a terminal; elsewhere (no TTY) the
+## C example typing "star wars" into the Search store letter by letter.
 demo: $(EXAMPLE)
-	$(EXAMPLE) --type star wars
+	@if [ -t 0 ] && [ -t 1 ]; then examples/python/run.sh; else $(EXAMPLE) --type star wars; fi
 
 ## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
 install: lib

@@ -1,0 +1,104 @@
+"""Python binding of libcinematic (ctypes, standard library only).
+
+libcinematic runs a movie app's features (search, discover, favorites, detail) as MVI
+stores: you send intents, read states, and effects (debounces, catalog queries, favorites
+writes) run inside the library. Intents and states cross the C API as JSON; this package
+turns them into dicts::
+
+    import cinematic
+
+    with cinematic.Runtime() as runtime, runtime.search() as search:
+        search.query_changed("dune")
+        search.settle(timeout=5)
+        first = search.state["results"]["value"][0]
+        print(first["title"], first["year"])          # Dune 1984
+
+Errors: every C status other than OK raises a subclass of :class:`CinematicError`
+(``.status``, ``.status_name``, ``.message``, ``.details``: the library's error envelope).
+
+Callback errors: an exception raised in one of your callbacks (state subscriber, catalog
+provider) is logged on the ``cinematic`` logger and re-raised by the next call on that
+runtime or any of its stores (and by the call during which it happened, for ``send``,
+``settle``, ``dispatch``, ``advance_clock`` and ``respond``). See :class:`Runtime`.
+
+The shared library is looked up in: ``$CINEMATIC_LIBRARY``; ``cinematic/libcinematic.so.0``
+next to this module; ``build/lib/libcinematic.so.0`` in this module's directory or any
+parent, then in the current directory; the system (``ctypes.util.find_library``).
+"""
+
+from __future__ import annotations
+
+from . import _native
+from ._native import LibraryNotFoundError, candidate_paths
+from .aio import StateStream
+from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_TIMEOUT,
+                     ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
+                     ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
+                     TooLargeError, UnknownFeatureError)
+from .runtime import Provider, Request, Runtime
+from .store import (DISCOVER_SECTIONS, DetailStore, DiscoverStore, FavoritesStore, SearchStore,
+                    State, StateCallback, Store)
+
+__version__ = "0.1.0"
+
+#: The version of the C API this binding was written against (``CINEMATIC_VERSION``).
+HEADER_VERSION = "0.1.0"
+
+
+def library_version() -> str:
+    """The loaded library's version (``cinematic_version()``), e.g. ``"0.1.0"``."""
+    version: bytes = _native.lib().cinematic_version()
+    return version.decode("ascii")
+
+
+def status_name(status: int) -> str:
+    """The name of a status (``cinematic_status_name``): ``"invalid"`` for 2, ``"unknown"``
+    for a value that is no status."""
+    name: bytes = _native.lib().cinematic_status_name(int(status))
+    return name.decode("ascii")
+
+
+def library_path() -> str:
+    """The file the library was loaded from."""
+    return str(_native.lib()._name)
+
+
+__all__ = [
+    "CinematicError",
+    "CinematicIOError",
+    "ClosedError",
+    "DISCOVER_SECTIONS",
+    "DetailStore",
+    "DiscoverStore",
+    "ERR_CLOSED",
+    "ERR_INVALID",
+    "ERR_IO",
+    "ERR_JSON",
+    "ERR_MISUSE",
+    "ERR_TIMEOUT",
+    "ERR_TOO_LARGE",
+    "ERR_UNKNOWN_FEATURE",
+    "FavoritesStore",
+    "HEADER_VERSION",
+    "InvalidError",
+    "JSONError",
+    "LibraryNotFoundError",
+    "MisuseError",
+    "OK",
+    "Provider",
+    "Request",
+    "Runtime",
+    "SearchStore",
+    "SettleTimeoutError",
+    "State",
+    "StateCallback",
+    "StateStream",
+    "Store",
+    "TooLargeError",
+    "UnknownFeatureError",
+    "__version__",
+    "candidate_paths",
+    "library_path",
+    "library_version",
+    "status_name",
+]

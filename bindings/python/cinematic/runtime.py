@@ -1,0 +1,340 @@
+"""The runtime: configuration, clock, catalog, favorites and callback delivery for stores."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import threading
+import weakref
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Type,
+                    TypeVar, overload)
+
+from . import _native
+from ._core import CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode
+from .store import (DetailStore, DiscoverStore, FavoritesStore, SearchStore, Store,
+                    store_class_for)
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from .aio import _LoopAttachment
+
+__all__ = ["Runtime", "Provider", "Request"]
+
+#: A provider request: ``{"op": "search", "query": "dune", "page": 1}``,
+#: ``{"op": "discover", "section": "popular", "page": 1}``, ``{"op": "movie", "id": 15249}``
+#: or ``{"op": "cancel"}``.
+Request = Dict[str, Any]
+#: A catalog provider: ``provider(request_id, request)``. It must not block. It answers later
+#: with :meth:`Runtime.respond` (from any thread), or at once by returning the answer (a
+#: mapping); returning None means "I will answer later" (or never, for ``cancel``).
+Provider = Callable[[int, Request], Optional[Mapping[str, Any]]]
+
+S = TypeVar("S", bound=Store)
+
+#: key -> weakref(Runtime), for the provider trampoline.
+_runtimes = HandleRegistry()
+
+
+def _on_request(userdata: Optional[int], request_id: int, request_json: Optional[bytes]) -> None:
+    # Runs on whatever thread the library delivers on. Must never raise into C.
+    ref = _runtimes.get(userdata)
+    runtime: Optional[Runtime] = ref() if ref is not None else None
+    if runtime is None:
+        return
+    try:
+        runtime._on_request(request_id, request_json)
+    except BaseException as error:  # pragma: no cover - _on_request catches
+        runtime._errors.record(error, "the catalog provider trampoline")
+
+
+#: The one C function pointer every runtime's provider uses (lives as long as the module).
+_request_trampoline = _native.REQUEST_FN(_on_request)
+
+
+def _close_handle(handle: int) -> None:
+    """Finalizer: closes a runtime the host forgot to close (at garbage collection or exit),
+    so no library thread calls into a finalizing interpreter."""
+    try:
+        _native.lib().cinematic_runtime_close(handle)
+    except Exception:  # pragma: no cover - interpreter shutdown
+        pass
+
+
+class Runtime:
+    """A libcinematic runtime. Open stores from it; close it (or use ``with``) to stop
+    everything::
+
+        with cinematic.Runtime({"clock": "manual", "delivery": "queued"}) as runtime:
+            ...
+
+    ``config`` (a mapping, or JSON text; keyword ``options`` are merged over a mapping) takes
+    the keys of ``cinematic_runtime_open``:
+
+    - ``catalog``: ``"embedded"`` (default), ``"host"`` (see :meth:`set_provider`) or
+      ``{"path": "/dir/catalog.sqlite"}``;
+    - ``favorites``: ``":memory:"`` (default), a file path (its directory must exist), or
+      ``{"path": ..., "read_only": True}`` (listing works, every change fails with
+      ``"storage"``);
+    - ``clock``: ``"system"`` (default) or ``"manual"`` (see :meth:`advance_clock`);
+    - ``delivery``: ``"immediate"`` (default: callbacks on library threads) or ``"queued"``
+      (callbacks run in :meth:`dispatch`; see :meth:`fileno`);
+    - ``search``: ``{"debounce_ms": 250}``.
+
+    Raises InvalidError (unknown key or bad value, ``.path`` names it), JSONError,
+    CinematicIOError (catalog or favorites cannot be opened).
+
+    .. _callback-errors:
+
+    Callback errors: an exception raised by a callback you gave the binding (a state
+    subscriber, the catalog provider) cannot cross the C library. The binding logs it on the
+    ``cinematic`` logger with its traceback and keeps it on the runtime; the next call on this
+    runtime or any of its stores, from any thread, raises that same exception object. Calls
+    that run or wait for callbacks (``send``, ``settle``, ``dispatch``, ``advance_clock``,
+    ``respond``) also check when they return, so the call during which the callback failed
+    raises it; ``close()`` raises it after closing. Only the first exception is kept until
+    raised; later ones are only logged.
+    """
+
+    def __init__(self, config: Optional[JSONInput] = None, **options: Any) -> None:
+        merged: Optional[JSONInput] = None
+        if isinstance(config, str) and not options:
+            merged = config  # JSON text, passed through as is
+            try:
+                parsed = json.loads(config)
+            except ValueError:
+                parsed = None
+            self._config: Dict[str, Any] = parsed if isinstance(parsed, dict) else {}
+        else:
+            if config is not None and not isinstance(config, Mapping):
+                raise TypeError(f"config must be a mapping or JSON text, not {type(config).__name__}")
+            if config is not None or options:
+                combined: Dict[str, Any] = dict(config or {})
+                combined.update(options)
+                merged = combined
+            self._config = dict(merged) if isinstance(merged, Mapping) else {}
+        handle = ctypes.c_void_p()
+        check(_native.lib().cinematic_runtime_open(encode(merged, "config"), ctypes.byref(handle)),
+              "cinematic_runtime_open")
+        assert handle.value is not None
+        self._handle: int = handle.value
+        self._errors = CallbackErrors()
+        self._lock = threading.RLock()
+        self._stores: Dict[int, Store] = {}
+        self._closed = False
+        self._provider: Optional[Provider] = None
+        self._key = _runtimes.add(weakref.ref(self))
+        self._loops: Dict[Any, "_LoopAttachment"] = {}
+        self._finalizer = weakref.finalize(self, _close_handle, self._handle)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> "Runtime":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Runtime {'closed' if self._closed else 'open'} {json.dumps(self._config)}>"
+
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The configuration the runtime was opened with (a copy; defaults omitted)."""
+        return dict(self._config)
+
+    @property
+    def delivery(self) -> str:
+        """``"immediate"`` or ``"queued"``."""
+        return str(self._config.get("delivery", "immediate"))
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` ran."""
+        return self._closed
+
+    def close(self) -> None:
+        """Closes the runtime and every store it still has: effects stop, provider requests
+        are abandoned, and no callback of this runtime runs after this returns (called from a
+        callback, that callback is the last). Idempotent. Raises a pending callback exception
+        after closing."""
+        if not self._closed:
+            for attachment in list(self._loops.values()):
+                attachment.runtime_closing()
+            self._loops.clear()
+            status = _native.lib().cinematic_runtime_close(self._handle)
+            self._finalizer.detach()
+            self._closed = True
+            with self._lock:
+                stores, self._stores = list(self._stores.values()), {}
+            for store in stores:
+                store._forget()
+            self._provider = None
+            _runtimes.remove(self._key)
+            if status != 5:
+                check(status, "cinematic_runtime_close")
+        self._errors.raise_pending()
+
+    # ------------------------------------------------------------------ stores
+
+    @overload
+    def open_store(self, feature: str, args: Optional[JSONInput] = None) -> Store: ...
+
+    @overload
+    def open_store(self, feature: str, args: Optional[JSONInput] = None, *, cls: Type[S]) -> S: ...
+
+    def open_store(self, feature: str, args: Optional[JSONInput] = None, *,
+                   cls: Optional[Type[Store]] = None) -> Store:
+        """Opens a store of ``feature`` (``"search"``, ``"discover"``, ``"favorites"``,
+        ``"detail"``) with ``args`` (a mapping, JSON text or None). Returns the feature's
+        :class:`Store` subclass (:class:`SearchStore`, ...), or ``cls`` when given.
+
+        Raises UnknownFeatureError, JSONError / TooLargeError / InvalidError (bad args),
+        ClosedError (the runtime is closed).
+        """
+        self._errors.raise_pending()
+        out = ctypes.c_void_p()
+        check(_native.lib().cinematic_store_open(self._handle, feature.encode("utf-8"), encode(args, "args"),
+                                                 ctypes.byref(out)), "cinematic_store_open")
+        assert out.value is not None
+        store = (cls or store_class_for(feature))(self, feature, out.value)
+        with self._lock:
+            if self._closed:  # closed meanwhile by another thread: C closed the store too
+                store._forget()
+            else:
+                self._stores[store._key] = store
+        return store
+
+    def search(self) -> SearchStore:
+        """Opens a ``"search"`` store."""
+        return self.open_store("search", cls=SearchStore)
+
+    def discover(self) -> DiscoverStore:
+        """Opens a ``"discover"`` store."""
+        return self.open_store("discover", cls=DiscoverStore)
+
+    def favorites(self) -> FavoritesStore:
+        """Opens a ``"favorites"`` store."""
+        return self.open_store("favorites", cls=FavoritesStore)
+
+    def detail(self, movie_id: int) -> DetailStore:
+        """Opens a ``"detail"`` store for ``movie_id``."""
+        return self.open_store("detail", {"movie_id": int(movie_id)}, cls=DetailStore)
+
+    @property
+    def stores(self) -> List[Store]:
+        """The stores of this runtime that are still open."""
+        with self._lock:
+            return list(self._stores.values())
+
+    def _store_closed(self, store: Store) -> None:
+        with self._lock:
+            self._stores.pop(store._key, None)
+
+    # ------------------------------------------------------------------ clock
+
+    def advance_clock(self, milliseconds: int) -> None:
+        """Moves a ``"manual"`` clock forward and wakes the effects whose sleep elapsed; they
+        continue on library threads (use ``store.settle`` to wait for them).
+
+        Raises InvalidError (negative), MisuseError (system clock), ClosedError.
+        """
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_runtime_advance_clock(self._handle, int(milliseconds)),
+              "cinematic_runtime_advance_clock")
+        self._errors.raise_pending()
+
+    # ------------------------------------------------------------------ queued delivery
+
+    def fileno(self) -> int:
+        """With ``"queued"`` delivery, a file descriptor that is readable while callbacks
+        wait: watch it (select, poll, ``loop.add_reader``) and call :meth:`dispatch`. It
+        belongs to the runtime: never read, write or close it.
+
+        Raises MisuseError with ``"immediate"`` delivery, ClosedError.
+        """
+        self._errors.raise_pending()
+        fd = ctypes.c_int(-1)
+        check(_native.lib().cinematic_runtime_fd(self._handle, ctypes.byref(fd)), "cinematic_runtime_fd")
+        return fd.value
+
+    def dispatch(self) -> int:
+        """Runs every waiting callback on this thread, in order; returns how many ran (0 when
+        another thread is dispatching, or with immediate delivery). Raises MisuseError from
+        inside a callback, ClosedError, and an exception a callback raised (after all waiting
+        callbacks ran)."""
+        self._errors.raise_pending()
+        count = ctypes.c_int(0)
+        check(_native.lib().cinematic_runtime_dispatch(self._handle, ctypes.byref(count)),
+              "cinematic_runtime_dispatch")
+        self._errors.raise_pending()
+        return count.value
+
+    def _attach(self, loop: "asyncio.AbstractEventLoop") -> "_LoopAttachment":
+        """The (reference-counted) ``add_reader`` registration of this runtime on ``loop``."""
+        from .aio import _LoopAttachment
+
+        attachment = self._loops.get(loop)
+        if attachment is None:
+            attachment = _LoopAttachment(self, loop)
+            self._loops[loop] = attachment
+        return attachment
+
+    def _detach(self, loop: "asyncio.AbstractEventLoop") -> None:
+        self._loops.pop(loop, None)
+
+    # ------------------------------------------------------------------ host catalog
+
+    def set_provider(self, provider: Optional[Provider]) -> None:
+        """Registers the catalog provider of a ``"host"`` catalog (None removes it). Register
+        it before opening stores: requests made while none is registered fail with
+        ``"network"``.
+
+        ``provider(request_id, request)`` receives ``{"op": "search", "query", "page"}``,
+        ``{"op": "discover", "section", "page"}``, ``{"op": "movie", "id"}`` or
+        ``{"op": "cancel"}`` (the request with that id is no longer needed; answering it
+        anyway is safe). It runs under the delivery rules and must not block: answer with
+        :meth:`respond`, from any thread, whenever you like, or return the answer.
+
+        Raises MisuseError (the catalog is not ``"host"``), ClosedError.
+        """
+        self._errors.raise_pending()
+        if provider is None:
+            check(_native.lib().cinematic_runtime_set_provider(self._handle, _native.REQUEST_FN(), None),
+                  "cinematic_runtime_set_provider")
+            self._provider = None
+            return
+        previous = self._provider
+        self._provider = provider
+        try:
+            check(_native.lib().cinematic_runtime_set_provider(self._handle, _request_trampoline, self._key),
+                  "cinematic_runtime_set_provider")
+        except BaseException:
+            self._provider = previous
+            raise
+
+    def respond(self, request_id: int, answer: JSONInput) -> None:
+        """Answers provider request ``request_id``: ``{"movies": [movie, ...]}`` (search,
+        discover), ``{"movie": {...detail...}}`` (movie) or ``{"error": {"code", "message"}}``.
+        An answer to a cancelled or already answered request is accepted and dropped.
+
+        Raises JSONError / TooLargeError / InvalidError (bad answer: the request then fails
+        with ``"invalidResponse"``; or an id that was never issued), MisuseError (not a host
+        catalog), ClosedError.
+        """
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer")),
+              "cinematic_runtime_respond")
+        self._errors.raise_pending()
+
+    def _on_request(self, request_id: int, request_json: Optional[bytes]) -> None:
+        provider = self._provider
+        if provider is None:
+            return
+        try:
+            answer = provider(request_id, decode_state(request_json))
+            if answer is not None:
+                check(_native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer")),
+                      "cinematic_runtime_respond")
+        except BaseException as error:
+            self._errors.record(error, f"the catalog provider {provider!r} (request {request_id})")

@@ -1,0 +1,459 @@
+"""Stores: one feature's state machine, driven with intents and observed through states.
+
+A :class:`Store` is opened by :meth:`cinematic.Runtime.open_store` (or the feature shortcuts
+``runtime.search()``, ``runtime.discover()``, ``runtime.favorites()``,
+``runtime.detail(movie_id)``), which return the feature's subclass with typed intent
+helpers::
+
+    with cinematic.Runtime() as runtime, runtime.search() as search:
+        search.query_changed("dune")
+        search.settle(5)
+        print(search.state["results"]["value"][0]["title"])   # Dune
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import select
+import threading
+import time
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
+
+from . import _native
+from ._core import (CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode,
+                    logger, take_string)
+from .errors import ERR_TIMEOUT, SettleTimeoutError
+
+if TYPE_CHECKING:
+    from .aio import StateStream
+    from .runtime import Runtime
+
+__all__ = [
+    "State",
+    "StateCallback",
+    "Store",
+    "SearchStore",
+    "DiscoverStore",
+    "FavoritesStore",
+    "DetailStore",
+    "DISCOVER_SECTIONS",
+    "store_class_for",
+]
+
+#: A state as the binding hands it out: the parsed JSON object.
+State = Dict[str, Any]
+#: A state subscriber: called with each state (a fresh dict per call).
+StateCallback = Callable[[State], None]
+
+#: Discover's sections, in the order the state lists them.
+DISCOVER_SECTIONS: Tuple[str, ...] = (
+    "popular", "topRated", "Action", "Animation", "Comedy", "Drama", "Documentary", "Romance", "Short",
+)
+
+_S = TypeVar("_S", bound="Store")
+
+#: key -> weakref(Store), for the state trampoline (entries removed at close; the runtime
+#: holds its open stores strongly).
+_stores = HandleRegistry()
+
+
+class _Subscriber:
+    __slots__ = ("callback", "last", "on_close")
+
+    def __init__(self, callback: StateCallback, on_close: Optional[Callable[[], None]] = None) -> None:
+        self.callback = callback
+        self.last: Optional[bytes] = None
+        self.on_close = on_close
+
+
+def _on_state(userdata: Optional[int], handle: Optional[int], state_json: Optional[bytes]) -> None:
+    # Runs on whatever thread the library delivers on. Must never raise into C.
+    try:
+        ref = _stores.get(userdata)
+        store: Optional[Store] = ref() if ref is not None else None
+        if store is not None and state_json is not None:
+            store._deliver(state_json)
+    except BaseException:  # pragma: no cover - _deliver already catches
+        logger.exception("cinematic: error in the state trampoline")
+
+
+#: The one C function pointer every store's observation uses (lives as long as the module).
+_state_trampoline = _native.STATE_FN(_on_state)
+
+
+def _seconds_to_ms(timeout: Optional[float]) -> int:
+    if timeout is None:
+        return -1
+    if timeout < 0:
+        return -1
+    return min(int(round(timeout * 1000)), 2**31 - 1)
+
+
+class Store:
+    """One feature's store, owned by a :class:`~cinematic.Runtime`.
+
+    Use it as a context manager or call :meth:`close`. Every method raises the
+    :class:`~cinematic.CinematicError` subclass of a failing C status, and first re-raises
+    an exception that one of your callbacks raised earlier (see :ref:`callback errors
+    <callback-errors>` in :mod:`cinematic`).
+
+    Attributes:
+        feature: the feature name, e.g. ``"search"``.
+        runtime: the runtime that owns the store.
+    """
+
+    #: The feature name this class is for (None: any; set on the feature subclasses).
+    FEATURE: Optional[str] = None
+
+    def __init__(self, runtime: "Runtime", feature: str, handle: int) -> None:
+        """Wraps an opened C store handle; use :meth:`Runtime.open_store` instead."""
+        self.feature = feature
+        self.runtime = runtime
+        self._handle = handle
+        self._errors: CallbackErrors = runtime._errors
+        self._subscribers: Tuple[_Subscriber, ...] = ()
+        self._key = _stores.add(weakref.ref(self))
+        self._closed = False
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __enter__(self: _S) -> _S:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<{type(self).__name__} {self.feature!r} {state}>"
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` (or the runtime's close) ran."""
+        return self._closed
+
+    def close(self) -> None:
+        """Closes the store: its effects are cancelled and no callback for it runs after this
+        returns. Idempotent. May be called from inside a callback. Raises a pending callback
+        exception after closing."""
+        if not self._closed:
+            status = _native.lib().cinematic_store_close(self._handle)
+            if status not in (0, 5):  # closed already: e.g. by its runtime
+                check(status, "cinematic_store_close")
+            self._forget()
+            self.runtime._store_closed(self)
+        self._errors.raise_pending()
+
+    def _forget(self) -> None:
+        """Drops every Python reference C could call back into (after the C close)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            subscribers, self._subscribers = self._subscribers, ()
+        _stores.remove(self._key)
+        for subscriber in subscribers:
+            if subscriber.on_close is not None:
+                try:
+                    subscriber.on_close()
+                except BaseException as error:  # pragma: no cover - internal hooks
+                    self._errors.record(error, f"a close hook of {self!r}")
+
+    # ------------------------------------------------------------------ intents
+
+    def send(self, intent: JSONInput) -> None:
+        """Sends an intent: a mapping such as ``{"type": "queryChanged", "query": "dune"}``
+        or its JSON text. The store has reduced it when this returns (``state`` shows it);
+        its effects run in the library.
+
+        Raises JSONError / TooLargeError (bad JSON, > 1 MiB), InvalidError (unknown or
+        internal intent type, missing, mistyped or unknown member; ``.path`` names it),
+        ClosedError, or a pending callback exception.
+        """
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_store_send(self._handle, encode(intent, "intent")), "cinematic_store_send")
+        self._errors.raise_pending()
+
+    def send_raw(self, data: bytes) -> None:
+        """Sends ``data`` to ``cinematic_store_send`` byte for byte (no encoding, no checks), to
+        exercise the library's input validation (e.g. invalid UTF-8). C stops at a NUL byte.
+        """
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("send_raw takes bytes")
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_store_send(self._handle, bytes(data)), "cinematic_store_send")
+        self._errors.raise_pending()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def state(self) -> State:
+        """A snapshot of the current state, parsed (a fresh dict each time)."""
+        state: State = json.loads(self.state_json)
+        return state
+
+    @property
+    def state_json(self) -> str:
+        """A snapshot of the current state as the library's JSON text."""
+        self._errors.raise_pending()
+        out = ctypes.c_void_p()
+        check(_native.lib().cinematic_store_state(self._handle, ctypes.byref(out)), "cinematic_store_state")
+        return take_string(out)
+
+    @property
+    def pending_effects(self) -> int:
+        """How many effects are in flight (0 when quiescent)."""
+        self._errors.raise_pending()
+        count = ctypes.c_int(-1)
+        check(_native.lib().cinematic_store_pending_effects(self._handle, ctypes.byref(count)),
+              "cinematic_store_pending_effects")
+        return count.value
+
+    def settle(self, timeout: Optional[float] = None) -> None:
+        """Blocks until no effect is in flight (including effects started by effects' results).
+        Raises :class:`~cinematic.SettleTimeoutError` if that takes longer than ``timeout``
+        seconds (None: no limit). With immediate delivery it also waits until the resulting
+        states were delivered to subscribers.
+
+        With a manual clock a pending debounce waits for ``runtime.advance_clock``; with a host
+        catalog a request waits for its answer (and with queued delivery, for a dispatch on
+        another thread: on the dispatching thread, use :meth:`wait_for` instead). Stores that
+        keep observing (favorites after ``task``, detail after ``task``) never settle.
+        Must not be called from inside a callback (MisuseError).
+        """
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_store_settle(self._handle, _seconds_to_ms(timeout)), "cinematic_store_settle")
+        self._errors.raise_pending()
+
+    # ------------------------------------------------------------------ observing
+
+    def subscribe(self, callback: StateCallback) -> Callable[[], None]:
+        """Calls ``callback(state)`` with the current state, then with every distinct state in
+        order; returns a function that unsubscribes (idempotent).
+
+        Callbacks run under the runtime's delivery rules: with ``"immediate"`` delivery on a
+        library thread (the sender's for states that ``send`` causes), with ``"queued"``
+        delivery inside :meth:`Runtime.dispatch`. Callbacks of one runtime never run
+        concurrently. A callback may call ``send``, ``state`` and ``close``, not ``settle``.
+
+        Several subscribers may share a store (the binding registers one C callback per store
+        and fans states out). Adding a subscriber re-registers that callback, so states still
+        waiting in the queue at that moment reach existing subscribers coalesced into the
+        current state.
+
+        An exception raised by ``callback`` is logged and re-raised by the next call on this
+        runtime or its stores (see the package documentation).
+        """
+        return self._subscribe(_Subscriber(callback))
+
+    def _subscribe(self, subscriber: _Subscriber) -> Callable[[], None]:
+        self._errors.raise_pending()
+        with self._lock:
+            if not self._closed:  # (closed: C answers the observe below with ClosedError)
+                self._subscribers = (*self._subscribers, subscriber)
+        try:
+            self._register()
+        except BaseException:
+            self._remove(subscriber)
+            raise
+
+        held: Optional[_Subscriber] = subscriber
+
+        def unsubscribe() -> None:
+            nonlocal held
+            if held is not None:
+                removed, held = held, None  # drop the callback with the subscription
+                self._remove(removed)
+
+        return unsubscribe
+
+    def _register(self) -> None:
+        check(_native.lib().cinematic_store_observe(self._handle, _state_trampoline, self._key),
+              "cinematic_store_observe")
+
+    def _remove(self, subscriber: _Subscriber) -> None:
+        with self._lock:
+            if subscriber not in self._subscribers:
+                return
+            self._subscribers = tuple(s for s in self._subscribers if s is not subscriber)
+            now_empty = not self._subscribers and not self._closed
+        if now_empty:
+            # Nobody listens: stop the library from encoding states for nobody.
+            _native.lib().cinematic_store_observe(self._handle, _native.STATE_FN(), None)
+            # A subscriber may have arrived meanwhile: make sure it stays registered.
+            with self._lock:
+                again = bool(self._subscribers) and not self._closed
+            if again:
+                _native.lib().cinematic_store_observe(self._handle, _state_trampoline, self._key)
+
+    def _deliver(self, raw: bytes) -> None:
+        for subscriber in self._subscribers:
+            if subscriber.last == raw:
+                continue  # the same state again after a re-registration
+            subscriber.last = raw
+            try:
+                subscriber.callback(decode_state(raw))
+            except BaseException as error:
+                self._errors.record(error, f"a state callback of {self!r} ({subscriber.callback!r})")
+
+    @property
+    def subscriber_count(self) -> int:
+        """How many subscribers the store has."""
+        return len(self._subscribers)
+
+    def states(self) -> "StateStream":
+        """An asynchronous iterator over states, for asyncio::
+
+            async for state in store.states():
+                render(state)
+
+        It yields the current state first, then every distinct state, and ends when the store
+        closes. With ``"queued"`` delivery it watches ``runtime.fileno()`` with
+        ``loop.add_reader`` and dispatches on the event loop's thread (no threads, no polling);
+        with ``"immediate"`` delivery states are handed to the loop with
+        ``call_soon_threadsafe``. Close it with ``aclose()`` or ``async with`` when leaving
+        early (a ``break`` leaves the cleanup to garbage collection).
+        """
+        from .aio import StateStream
+
+        return StateStream(self)
+
+    def wait_for(self, predicate: Callable[[State], bool], timeout: Optional[float] = 5.0) -> State:
+        """Blocks until a state satisfies ``predicate`` and returns it, or raises
+        :class:`~cinematic.SettleTimeoutError` after ``timeout`` seconds (None: no limit).
+
+        For stores that never settle (favorites and detail keep observing). With
+        ``"queued"`` delivery it dispatches the runtime's callbacks on the calling thread
+        while it waits (``select`` on ``runtime.fileno()``), so call it from the thread that
+        dispatches, never from inside a callback.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        found: List[State] = []
+        event = threading.Event()
+
+        def on_state(state: State) -> None:
+            if not found and predicate(state):
+                found.append(state)
+                event.set()
+
+        unsubscribe = self.subscribe(on_state)
+        try:
+            if self.runtime.delivery == "queued":
+                fd = self.runtime.fileno()
+                while not found:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        break
+                    readable, _, _ = select.select([fd], [], [], remaining)
+                    if readable:
+                        self.runtime.dispatch()
+            else:
+                remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+                event.wait(remaining)
+        finally:
+            unsubscribe()
+        self._errors.raise_pending()
+        if not found:
+            raise SettleTimeoutError(
+                ERR_TIMEOUT, "timeout",
+                f"no state of {self.feature!r} satisfied the predicate within {timeout} s; last state: "
+                f"{self.state_json[:500]}",
+                {"status": "timeout"}, "Store.wait_for")
+        return found[0]
+
+
+class SearchStore(Store):
+    """The ``"search"`` feature. State: ``{"query": str, "results": <phase of [movie]>}``."""
+
+    FEATURE = "search"
+
+    def query_changed(self, query: str) -> None:
+        """The user edited the query; the search runs after the debounce (250 ms default). A
+        query shorter than 2 characters (trimmed) returns to idle at once."""
+        self.send({"type": "queryChanged", "query": query})
+
+    def submit(self) -> None:
+        """Search now, skipping the debounce (``{"type": "submitted"}``)."""
+        self.send({"type": "submitted"})
+
+
+class DiscoverStore(Store):
+    """The ``"discover"`` feature. State: ``{"sections": [{"section", "movies": <phase>,
+    "pagesLoaded", "isExhausted", "isLoadingMore", "loadMoreError"}, ...]}``."""
+
+    FEATURE = "discover"
+
+    def task(self) -> None:
+        """Loads every section (repeating it while loading or loaded starts no duplicate
+        work)."""
+        self.send({"type": "task"})
+
+    def refresh(self) -> None:
+        """Reloads every section."""
+        self.send({"type": "refresh"})
+
+    def load_more(self, section: str) -> None:
+        """Loads the next page of ``section`` (one of :data:`DISCOVER_SECTIONS`)."""
+        self.send({"type": "loadMore", "section": section})
+
+    def section(self, name: str) -> Optional[Dict[str, Any]]:
+        """The current state's entry for section ``name``, or None."""
+        sections: List[Dict[str, Any]] = self.state.get("sections", [])
+        for entry in sections:
+            if entry.get("section") == name:
+                return entry
+        return None
+
+
+class FavoritesStore(Store):
+    """The ``"favorites"`` feature. State: ``{"favorites": <phase of [movie]>,
+    "removalError": null | {"code", "message"}}``. After :meth:`task` it keeps observing the
+    favorites, so it never settles: wait for states (``wait_for``, ``subscribe``,
+    ``states()``)."""
+
+    FEATURE = "favorites"
+
+    def task(self) -> None:
+        """Starts observing the favorites."""
+        self.send({"type": "task"})
+
+    def remove(self, movie_id: int) -> None:
+        """Removes a movie from the favorites (``{"type": "removed", "movieId": id}``)."""
+        self.send({"type": "removed", "movieId": int(movie_id)})
+
+
+class DetailStore(Store):
+    """The ``"detail"`` feature (opened with ``{"movie_id": id}``). State: ``{"movieId",
+    "detail": <phase of movie detail>, "isFavorite", "isSaving", "favoriteError"}``; a movie
+    detail is a movie plus ``"budget"`` (dollars or None) and ``"ratingDistribution"`` (10
+    percentages, for 1..10 stars). After :meth:`task` it keeps observing the favorites, so it
+    never settles: wait for states."""
+
+    FEATURE = "detail"
+
+    def task(self) -> None:
+        """Loads the detail and starts observing whether the movie is a favorite."""
+        self.send({"type": "task"})
+
+    def toggle_favorite(self) -> None:
+        """Adds the movie to the favorites or removes it (``{"type": "favoriteToggled"}``):
+        ``isFavorite`` flips at once (optimistic) and rolls back with a ``"storage"``
+        ``favoriteError`` if the write fails. Ignored until the detail has loaded."""
+        self.send({"type": "favoriteToggled"})
+
+
+_FEATURE_CLASSES: Dict[str, Type[Store]] = {
+    "search": SearchStore,
+    "discover": DiscoverStore,
+    "favorites": FavoritesStore,
+    "detail": DetailStore,
+}
+
+
+def store_class_for(feature: str) -> Type[Store]:
+    """The Store subclass with the typed helpers of ``feature`` (plain :class:`Store` for a
+    feature the binding has no helpers for)."""
+    return _FEATURE_CLASSES.get(feature, Store)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs the Python binding's test suite (which includes the terminal app's pty test).
+#
+#   bindings/python/run-tests.sh [pytest args...]
+#
+# Creates or reuses a venv at <repo>/build/venv, installs pytest and the `cinematic` package
+# from bindings/python into it (again only when the package's sources changed since the last
+# install), and runs `python -m pytest bindings/python/tests -q` from the repository root,
+# exiting with pytest's status. Needs build/lib/libcinematic.so.0 (`make lib`).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+venv="$repo/build/venv"
+python="${PYTHON:-python3}"
+stamp="$venv/.cinematic-install-stamp"
+
+if [ ! -e "$repo/build/lib/libcinematic.so.0" ] && [ -z "${CINEMATIC_LIBRARY:-}" ]; then
+    echo "run-tests.sh: $repo/build/lib/libcinematic.so.0 is missing; run \`make lib\` first" >&2
+    exit 2
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "run-tests.sh: creating $venv"
+    "$python" -m venv "$venv"
+fi
+vpy="$venv/bin/python"
+pip=("$vpy" -m pip install -q --disable-pip-version-check)
+
+if ! "$vpy" -c 'import pytest, setuptools, wheel' 2>/dev/null; then
+    echo "run-tests.sh: installing pytest (and the build backend) into $venv"
+    "${pip[@]}" pytest "setuptools>=61" wheel
+    rm -f "$stamp"
+fi
+
+# Reinstall the package when anything under it is newer than the last install.
+changed=""
+if [ ! -e "$stamp" ]; then
+    changed=yes
+else
+    changed="$(find "$here/cinematic" "$here/pyproject.toml" "$here/README.md" -newer "$stamp" \
+        -not -name '*.pyc' -not -path '*/__pycache__*' -print -quit)"
+fi
+if [ -n "$changed" ]; then
+    echo "run-tests.sh: installing bindings/python into $venv"
+    (cd "$repo" && "${pip[@]}" --no-build-isolation --force-reinstall --no-deps ./bindings/python)
+    rm -rf "$here/build" "$here/cinematic.egg-info"   # setuptools' in-tree leftovers
+    touch "$stamp"
+fi
+
+cd "$repo"
+set +e
+"$vpy" -m pytest bindings/python/tests -q "$@"
+status=$?
+set -e
+exit "$status"

@@ -1,0 +1,190 @@
+"""The terminal app (examples/python) in a pseudo-terminal: 80x24, search "dune", open it,
+favorite it, see it in the Favorites tab, survive resizing, quit.
+
+The app runs through examples/python/run.sh (in-tree bindings via PYTHONPATH). Its output
+goes through a tiny terminal emulator (vt.py); every wait polls the screen with a deadline
+(select on the pty, no sleeps)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+import pytest
+
+from conftest import REPO
+from vt import Screen
+
+RUN_SH = REPO / "examples" / "python" / "run.sh"
+STAR = "★"
+
+
+class TerminalApp:
+    def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80) -> None:
+        self.screen = Screen(rows, cols)
+        self.transcript = b""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "COLUMNS", "LINES"))}
+        env.update({
+            "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHON": sys.executable,
+            "PYTHONFAULTHANDLER": "1",
+        })
+        env.pop("CINEMATIC_LIBRARY", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # child: set the size on the pty, then become the app
+            try:
+                os.execve("/bin/sh", ["sh", "-c", f'stty rows {rows} cols {cols} && exec "$0"', str(RUN_SH)], env)
+            finally:
+                os._exit(127)
+        self.status: Optional[int] = None
+
+    def pump(self, timeout: float) -> bool:
+        """Reads what the app wrote within ``timeout``; False once the app has exited."""
+        readable, _, _ = select.select([self.fd], [], [], max(0.0, timeout))
+        if not readable:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed the pty
+            return False
+        if not data:
+            return False
+        self.transcript += data
+        self.screen.feed(data)
+        return True
+
+    def wait_for(self, predicate: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen.text()
+            if predicate(text):
+                return text
+            if "not available in this library build" in text:
+                pytest.fail(f"waiting for {what}: the library lacks a feature; the screen shows:\n{text}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.pump(min(remaining, 0.5)):
+                text = self.screen.text()
+                if predicate(text):
+                    return text
+                pytest.fail(f"timed out waiting for {what}; the screen shows:\n{text}")
+
+    def send(self, keys: str) -> None:
+        os.write(self.fd, keys.encode("utf-8"))
+
+    def resize(self, rows: int, cols: int) -> None:
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.screen.resize(rows, cols)
+
+    def wait_exit(self, timeout: float = 10.0) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+            self.pump(min(0.2, max(0.0, deadline - time.monotonic())))
+        pytest.fail(f"the app did not exit; the screen shows:\n{self.screen.text()}")
+
+    def close(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        os.close(self.fd)
+
+
+def line_with(text: str, *parts: str) -> Optional[str]:
+    for line in text.splitlines():
+        if all(part in line for part in parts):
+            return line
+    return None
+
+
+def bars_of(text: str) -> list:
+    """The rating distribution's rows: "10★ ████ 14.5%" as (stars, bar, share) matches."""
+    return [m for m in (re.match(rf"^\s*(\d+){STAR}\s+(\S*)\s+([\d.]+)%$", line)
+                        for line in text.splitlines()) if m]
+
+
+@pytest.fixture
+def app(tmp_path):
+    terminal = TerminalApp(tmp_path)
+    yield terminal
+    terminal.close()
+
+
+def test_search_open_favorite_and_list(app, tmp_path):
+    # The keys are documented on the status line (the last row).
+    app.wait_for(lambda s: "Search:" in s and "Favorites (0)" in s and "Ctrl-Q" in app.screen.lines()[-1],
+                 "the Search tab with its status line")
+    assert line_with(app.screen.text(), "Search", "Discover", "Favorites")
+
+    app.send("dune")
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune (1984) in the results")
+    assert "searching" in app.transcript.decode("utf-8", "replace")  # shown while pending
+    first_result = app.screen.lines()[4]
+    assert "Dune" in first_result and "1984" in first_result
+
+    app.send("\r")  # open the first result
+    detail = app.wait_for(lambda s: "Dune (1984)" in s and "Budget" in s and len(bars_of(s)) == 10
+                          and "Esc" in app.screen.lines()[-1], "the Detail view of Dune with its chart")
+    assert line_with(detail, "Runtime", "190 min")
+    assert line_with(detail, "Genres", "Action")
+    assert line_with(detail, "MPAA")
+    assert line_with(detail, "Rating", "votes")
+    bars = bars_of(detail)
+    assert sorted(int(m.group(1)) for m in bars) == list(range(1, 11)), detail  # one bar per star
+    assert all(m.group(2) for m in bars)  # Dune has votes at every rating: every bar shows
+    assert "Not a favorite" in detail
+
+    app.send("f")
+    app.wait_for(lambda s: f"{STAR} Favorite" in s and "Favorites (1)" in s, "Dune marked as a favorite")
+
+    app.send("\x1b")  # Esc: back to the list
+    app.wait_for(lambda s: "Search:" in s and "Budget" not in s, "the Search tab again")
+    app.send("\t\t")  # Search -> Discover -> Favorites
+    favorites = app.wait_for(lambda s: "Your favorites" in s and line_with(s, "Dune", "1984") is not None,
+                             "Dune in the Favorites tab")
+    assert "Favorites (1)" in favorites
+
+    # Resizing: larger, too small (a clear message), back to 80x24.
+    app.resize(30, 100)
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and len(app.screen.lines()[1]) == 100
+                 and "Enter open" in app.screen.lines()[29], "a redraw at 100x30")
+    app.resize(12, 50)
+    app.wait_for(lambda s: "too small" in s, "the too-small message")
+    app.resize(24, 80)
+    app.wait_for(lambda s: "Your favorites" in s and line_with(s, "Dune", "1984") is not None,
+                 "the Favorites tab at 80x24")
+
+    app.send("\x11")  # Ctrl-Q
+    assert app.wait_exit() == 0
+    assert (tmp_path / "data" / "cinematic" / "favorites.sqlite").exists()
+
+
+def test_quit_from_search_with_esc_q_and_favorites_persist(tmp_path):
+    app = TerminalApp(tmp_path)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("q")  # a letter of the query in the Search tab, not quit
+        app.wait_for(lambda s: "Search: q_" in s, "q typed into the query")
+        app.send("\x7f")
+        app.wait_for(lambda s: "Search: _" in s, "the query erased")
+        app.send("\x1b")
+        app.wait_for(lambda s: "press q to quit" in s, "the Esc hint")
+        app.send("q")
+        assert app.wait_exit() == 0
+    finally:
+        app.close()

@@ -1,0 +1,657 @@
+"""A terminal movie app over libcinematic: Search, Discover, Favorites and a Detail view.
+
+The runtime uses queued delivery: its file descriptor sits in the app's ``select`` loop next
+to stdin (and a wake-up pipe for SIGWINCH), and ``runtime.dispatch()`` runs the state
+callbacks on this thread. No threads, no polling sleeps: the loop blocks until a key, a
+state or a resize arrives.
+
+Keys (also on the status line):
+    Tab / Shift-Tab / Left / Right   switch tabs
+    Up / Down, PgUp / PgDn, Home / End   move the selection
+    Enter                            open the selected movie's detail
+    f                                toggle favorite (Detail)
+    d / Delete                       remove the selected favorite (Favorites)
+    [ / ]                            previous / next Discover section; m loads more
+    r                                refresh Discover
+    Esc / Backspace                  back from Detail
+    Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
+    typing                           edits the query (Search); Backspace deletes, Ctrl-U clears
+"""
+
+from __future__ import annotations
+
+import curses
+import locale
+import os
+import select
+import signal
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import cinematic
+
+TABS = ("Search", "Discover", "Favorites")
+MIN_COLS, MIN_ROWS = 60, 18
+CTRL_Q, CTRL_C, CTRL_U, ESC = 17, 3, 21, 27
+SECTION_TITLES = {"popular": "Popular", "topRated": "Top rated"}
+
+
+def favorites_path() -> Path:
+    """$XDG_DATA_HOME/cinematic/favorites.sqlite, else ~/.local/share/cinematic/."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cinematic" / "favorites.sqlite"
+
+
+class Glyphs:
+    """Characters for the terminal's encoding (UTF-8 or plain ASCII)."""
+
+    def __init__(self, utf8: bool) -> None:
+        self.star = "★" if utf8 else "*"
+        self.hollow = "☆" if utf8 else "o"
+        self.bar = "█" if utf8 else "#"
+        self.half = "▌" if utf8 else "|"
+        self.ellipsis = "…" if utf8 else "..."
+        self.line = "─" if utf8 else "-"
+        self.dot = "·" if utf8 else "|"
+
+
+def phase_of(value: Any) -> str:
+    return value.get("phase", "idle") if isinstance(value, dict) else "idle"
+
+
+def movies_of(value: Any) -> List[Dict[str, Any]]:
+    if phase_of(value) == "loaded" and isinstance(value.get("value"), list):
+        movies: List[Dict[str, Any]] = value["value"]
+        return movies
+    return []
+
+
+def money(amount: Optional[int]) -> str:
+    return "unknown" if amount is None else f"${amount:,}"
+
+
+class ListCursor:
+    """A selection and scroll offset over a list of some length."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.offset = 0
+
+    def clamp(self, length: int, height: int) -> None:
+        self.index = max(0, min(self.index, length - 1)) if length else 0
+        height = max(1, height)
+        if self.index < self.offset:
+            self.offset = self.index
+        elif self.index >= self.offset + height:
+            self.offset = self.index - height + 1
+        self.offset = max(0, min(self.offset, max(0, length - height)))
+
+    def move(self, delta: int, length: int) -> None:
+        if length:
+            self.index = max(0, min(length - 1, self.index + delta))
+
+
+class App:
+    """The app's model, key handling and drawing (one curses screen)."""
+
+    def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs) -> None:
+        self.screen = stdscr
+        self.runtime = runtime
+        self.glyphs = glyphs
+        self.running = True
+        self.dirty = True
+        self.tab = 0
+        self.esc_pending = False
+        self.notice = ""
+        self.query = ""                   # what the user typed (the store has it too)
+        self.results_query: Optional[str] = None  # the query the shown results belong to
+        self.unavailable: Dict[str, str] = {}
+
+        self.search_state: Dict[str, Any] = {}
+        self.discover_state: Dict[str, Any] = {}
+        self.favorites_state: Dict[str, Any] = {}
+        self.detail_state: Optional[Dict[str, Any]] = None
+        self.detail: Optional[cinematic.DetailStore] = None
+        self.discover_started = False
+        self.section = 0
+        self.cursors: Dict[str, ListCursor] = {}
+
+        self.search = runtime.search()
+        self.search.subscribe(self._on_search)
+        self.discover = self._open(runtime.discover, "discover", self._on_discover)
+        self.favorites = self._open(runtime.favorites, "favorites", self._on_favorites)
+        if self.favorites is not None:
+            self.favorites.task()
+
+    def _open(self, opener: Callable[[], Any], name: str, on_state: Callable[[Dict[str, Any]], None]) -> Any:
+        try:
+            store = opener()
+        except cinematic.UnknownFeatureError as error:
+            self.unavailable[name] = f"{name} is not available in this library build ({error.message})"
+            return None
+        store.subscribe(on_state)
+        return store
+
+    def cursor(self, key: str) -> ListCursor:
+        return self.cursors.setdefault(key, ListCursor())
+
+    # ------------------------------------------------------------------ states
+
+    def _on_search(self, state: Dict[str, Any]) -> None:
+        self.search_state = state
+        if phase_of(state.get("results")) in ("loaded", "failed"):
+            self.results_query = state.get("query", "")
+        elif phase_of(state.get("results")) == "idle":
+            self.results_query = None
+        self.dirty = True
+
+    def _on_discover(self, state: Dict[str, Any]) -> None:
+        self.discover_state = state
+        self.dirty = True
+
+    def _on_favorites(self, state: Dict[str, Any]) -> None:
+        self.favorites_state = state
+        self.dirty = True
+
+    def _on_detail(self, state: Dict[str, Any]) -> None:
+        self.detail_state = state
+        self.dirty = True
+
+    # ------------------------------------------------------------------ actions
+
+    def switch_tab(self, delta: int) -> None:
+        self.close_detail()
+        self.tab = (self.tab + delta) % len(TABS)
+        if TABS[self.tab] == "Discover" and self.discover is not None and not self.discover_started:
+            self.discover.task()
+            self.discover_started = True
+        self.dirty = True
+
+    def open_detail(self, movie: Dict[str, Any]) -> None:
+        self.close_detail()
+        try:
+            self.detail = self.runtime.detail(int(movie["id"]))
+        except cinematic.UnknownFeatureError as error:
+            self.notice = f"detail is not available in this library build ({error.message})"
+            return
+        self.detail_state = {"movieId": movie["id"], "detail": {"phase": "loading"}, "isFavorite": False,
+                             "favoriteError": None, "_movie": movie}
+        self.detail.subscribe(self._on_detail)
+        self.detail.task()
+        self.dirty = True
+
+    def close_detail(self) -> None:
+        if self.detail is not None:
+            self.detail.close()
+            self.detail = None
+            self.detail_state = None
+            self.dirty = True
+
+    def set_query(self, query: str) -> None:
+        self.query = query
+        self.search.query_changed(query)
+        self.cursor("search").index = 0
+        self.dirty = True
+
+    def current_list(self) -> List[Dict[str, Any]]:
+        name = TABS[self.tab]
+        if name == "Search":
+            return movies_of(self.search_state.get("results"))
+        if name == "Favorites":
+            return movies_of(self.favorites_state.get("favorites"))
+        section = self.current_section()
+        return movies_of(section.get("movies")) if section else []
+
+    def current_cursor(self) -> ListCursor:
+        name = TABS[self.tab]
+        if name == "Discover":
+            section = self.current_section()
+            return self.cursor("discover:" + (section.get("section", "") if section else ""))
+        return self.cursor(name.lower())
+
+    def current_section(self) -> Optional[Dict[str, Any]]:
+        sections: List[Dict[str, Any]] = self.discover_state.get("sections") or []
+        if not sections:
+            return None
+        self.section = max(0, min(self.section, len(sections) - 1))
+        return sections[self.section]
+
+    # ------------------------------------------------------------------ keys
+
+    def handle_key(self, key: Any) -> None:
+        self.dirty = True
+        self.notice = ""
+        code = key if isinstance(key, int) else ord(key) if len(key) == 1 else -1
+        if code in (CTRL_Q, CTRL_C):
+            self.running = False
+            return
+        if key == curses.KEY_RESIZE:
+            return
+        if self.esc_pending:
+            self.esc_pending = False
+            if key in ("q", "Q"):
+                self.running = False
+                return
+        if self.detail is not None:
+            self.detail_key(key, code)
+            return
+        if key in ("\t",) or code == 9:
+            self.switch_tab(1)
+            return
+        if key == curses.KEY_BTAB:
+            self.switch_tab(-1)
+            return
+        if key == curses.KEY_RIGHT:
+            self.switch_tab(1)
+            return
+        if key == curses.KEY_LEFT:
+            self.switch_tab(-1)
+            return
+        movies = self.current_list()
+        cursor = self.current_cursor()
+        page = max(1, self.list_height() - 1)
+        moves = {curses.KEY_UP: -1, curses.KEY_DOWN: 1, curses.KEY_PPAGE: -page, curses.KEY_NPAGE: page,
+                 curses.KEY_HOME: -len(movies), curses.KEY_END: len(movies)}
+        if key in moves:
+            if (key in (curses.KEY_DOWN, curses.KEY_NPAGE, curses.KEY_END) and TABS[self.tab] == "Discover"
+                    and movies and cursor.index >= len(movies) - 1):
+                self.load_more()
+            cursor.move(moves[key], len(movies))
+            return
+        if key in ("\n", "\r") or code in (10, 13) or key == curses.KEY_ENTER:
+            if movies:
+                self.open_detail(movies[min(cursor.index, len(movies) - 1)])
+            return
+        if code == ESC:
+            self.esc_pending = True
+            self.notice = "Esc: press q to quit"
+            return
+        name = TABS[self.tab]
+        if name == "Search":
+            self.search_key(key, code)
+        elif key in ("q", "Q"):
+            self.running = False
+        elif name == "Discover":
+            self.discover_key(key)
+        elif name == "Favorites":
+            if (key in ("d", "D") or key == curses.KEY_DC) and movies and self.favorites is not None:
+                self.favorites.remove(int(movies[min(cursor.index, len(movies) - 1)]["id"]))
+
+    def search_key(self, key: Any, code: int) -> None:
+        if key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127):
+            if self.query:
+                self.set_query(self.query[:-1])
+        elif code == CTRL_U:
+            self.set_query("")
+        elif isinstance(key, str) and key.isprintable() and len(key) == 1:
+            self.set_query(self.query + key)
+
+    def discover_key(self, key: Any) -> None:
+        sections = self.discover_state.get("sections") or []
+        if key == "]" and sections:
+            self.section = (self.section + 1) % len(sections)
+        elif key == "[" and sections:
+            self.section = (self.section - 1) % len(sections)
+        elif isinstance(key, str) and key.isdigit() and key != "0" and int(key) <= len(sections):
+            self.section = int(key) - 1
+        elif key in ("m", "M"):
+            self.load_more()
+        elif key in ("r", "R") and self.discover is not None:
+            self.discover.refresh()
+
+    def load_more(self) -> None:
+        section = self.current_section()
+        if self.discover is not None and section and not section.get("isExhausted") \
+                and not section.get("isLoadingMore") and phase_of(section.get("movies")) == "loaded":
+            self.discover.load_more(section["section"])
+
+    def detail_key(self, key: Any, code: int) -> None:
+        assert self.detail is not None
+        if code == ESC or key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127) or key == curses.KEY_LEFT:
+            self.close_detail()
+        elif key in ("f", "F"):
+            if phase_of((self.detail_state or {}).get("detail")) == "loaded":
+                self.detail.toggle_favorite()
+            else:
+                self.notice = "wait for the detail to load"
+        elif key in ("q", "Q"):
+            self.running = False
+        elif key == "\t" or code == 9:
+            self.switch_tab(1)
+        elif key == curses.KEY_BTAB:
+            self.switch_tab(-1)
+
+    # ------------------------------------------------------------------ drawing
+
+    def list_height(self) -> int:
+        rows, _ = self.screen.getmaxyx()
+        return max(1, rows - 5)
+
+    def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        rows, cols = self.screen.getmaxyx()
+        if y < 0 or y >= rows or x >= cols:
+            return
+        text = text[: max(0, cols - x - (1 if y == rows - 1 else 0))]
+        try:
+            self.screen.addstr(y, x, text, attr)
+        except curses.error:
+            pass
+
+    def render(self) -> None:
+        self.dirty = False
+        screen = self.screen
+        screen.erase()
+        rows, cols = screen.getmaxyx()
+        if rows < MIN_ROWS or cols < MIN_COLS:
+            lines = ["Terminal too small", f"{cols}x{rows}; need at least {MIN_COLS}x{MIN_ROWS}",
+                     "Resize it, or press Ctrl-Q to quit"]
+            for i, line in enumerate(lines):
+                self.put(max(0, rows // 2 - 1) + i, max(0, (cols - len(line)) // 2), line[:cols], curses.A_BOLD)
+            screen.refresh()
+            return
+        self.draw_tabs(cols)
+        if self.detail is not None and self.detail_state is not None:
+            self.draw_detail(rows, cols)
+        elif TABS[self.tab] == "Search":
+            self.draw_search(rows, cols)
+        elif TABS[self.tab] == "Discover":
+            self.draw_discover(rows, cols)
+        else:
+            self.draw_favorites(rows, cols)
+        self.draw_status(rows, cols)
+        screen.refresh()
+
+    def draw_tabs(self, cols: int) -> None:
+        x = 1
+        self.put(0, x, "Cinematic", curses.A_BOLD)
+        x += 11
+        for i, name in enumerate(TABS):
+            label = f" {name} "
+            if name == "Favorites":
+                count = len(movies_of(self.favorites_state.get("favorites")))
+                label = f" {name} ({count}) "
+            self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if i == self.tab else 0)
+            x += len(label) + 1
+        self.put(1, 0, self.glyphs.line * cols)
+
+    def draw_status(self, rows: int, cols: int) -> None:
+        if self.detail is not None:
+            keys = "f favorite  Esc/Backspace back  Tab switch tab  q/Ctrl-Q quit"
+        elif TABS[self.tab] == "Search":
+            keys = "Type to search  Up/Dn move  Enter open  Tab/Left/Right tabs  Ctrl-Q/Esc q quit"
+        elif TABS[self.tab] == "Discover":
+            keys = "[ ] section  m more  r refresh  Enter open  Tab/Left/Right tabs  q quit"
+        else:
+            keys = "Enter open  d remove  Tab/Left/Right tabs  q/Ctrl-Q quit"
+        text = self.notice or keys
+        self.put(rows - 1, 0, text.ljust(cols), curses.A_REVERSE)
+
+    def movie_row(self, movie: Dict[str, Any], cols: int) -> str:
+        year = str(movie.get("year") or "")
+        rating = movie.get("rating") or 0
+        minutes = movie.get("runtime") or 0
+        genre_width = 20 if cols >= 76 else 12
+        genres = self.clip(", ".join(movie.get("genres") or []), genre_width)
+        right = f"{year:>4}  {rating:4.1f}{self.glyphs.star}  {minutes:>3}m  {genres}"
+        title_width = max(10, cols - 2 - 22 - genre_width)
+        title = self.clip(movie.get("title", ""), title_width)
+        return f" {title:<{title_width}} {right}"
+
+    def clip(self, text: str, width: int) -> str:
+        """``text`` cut to ``width`` characters, with an ellipsis when cut."""
+        if len(text) <= width:
+            return text
+        return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
+
+    def draw_movies(self, top: int, height: int, cols: int, movies: List[Dict[str, Any]], cursor: ListCursor,
+                    x: int = 0) -> None:
+        cursor.clamp(len(movies), height)
+        width = cols - x
+        for row in range(height):
+            i = cursor.offset + row
+            if i >= len(movies):
+                break
+            line = self.movie_row(movies[i], width).ljust(width)
+            self.put(top + row, x, line, curses.A_REVERSE if i == cursor.index else 0)
+
+    def draw_phase_message(self, y: int, x: int, phase: Dict[str, Any], what: str) -> bool:
+        """Draws a message for a non-loaded phase; True when it did."""
+        name = phase_of(phase)
+        if name == "loading":
+            self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
+        elif name == "failed":
+            error = phase.get("error") or {}
+            self.put(y, x, f"Could not load {what}: {error.get('code')}: {error.get('message')}")
+        elif name == "idle":
+            return False
+        else:
+            return False
+        return True
+
+    def draw_search(self, rows: int, cols: int) -> None:
+        results = self.search_state.get("results") or {"phase": "idle"}
+        phase = phase_of(results)
+        searchable = len(self.query.strip()) >= 2
+        pending = searchable and (phase == "loading" or self.results_query != self.search_state.get("query"))
+        self.put(2, 1, "Search: ", curses.A_BOLD)
+        self.put(2, 9, self.query + "_")
+        status = ""
+        if pending:
+            status = f"searching{self.glyphs.ellipsis}"
+        elif phase == "loaded":
+            count = len(movies_of(results))
+            status = f"{count} movie{'s' if count != 1 else ''}" + (" (first page)" if count == 20 else "")
+        elif phase == "failed":
+            error = results.get("error") or {}
+            status = f"failed: {error.get('code')}"
+        self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)
+        movies = movies_of(results)
+        if movies:
+            self.draw_movies(4, rows - 5, cols, movies, self.cursor("search"))
+        elif phase == "failed":
+            error = results.get("error") or {}
+            self.put(4, 2, f"Search failed ({error.get('code')}): {error.get('message')}")
+        elif phase == "loaded" and not pending:
+            self.put(4, 2, "No movies match.")
+        elif not searchable:
+            self.put(4, 2, "Type at least two characters to search 58,788 films.")
+
+    def draw_discover(self, rows: int, cols: int) -> None:
+        if "discover" in self.unavailable:
+            self.put(3, 2, self.unavailable["discover"])
+            return
+        sections = self.discover_state.get("sections") or []
+        side = 14
+        for i, section in enumerate(sections):
+            name = section.get("section", "?")
+            label = f"{i + 1} {SECTION_TITLES.get(name, name)}"
+            busy = phase_of(section.get("movies")) == "loading" or section.get("isLoadingMore")
+            if busy:
+                label += self.glyphs.ellipsis
+            self.put(3 + i, 1, label[: side - 1].ljust(side - 1), curses.A_REVERSE if i == self.section else 0)
+        section = self.current_section()
+        if section is None:
+            self.put(3, side + 2, f"Loading{self.glyphs.ellipsis}")
+            return
+        movies_phase = section.get("movies") or {}
+        name = section.get("section", "")
+        title = SECTION_TITLES.get(name, name)
+        info = f"{title}: {len(movies_of(movies_phase))} movies, {section.get('pagesLoaded', 0)} page(s)"
+        if section.get("isLoadingMore"):
+            info += f", loading more{self.glyphs.ellipsis}"
+        elif section.get("isExhausted"):
+            info += ", all loaded"
+        error = section.get("loadMoreError")
+        if error:
+            info += f", more failed: {error.get('code')}"
+        self.put(2, side + 1, info, curses.A_BOLD)
+        if not self.draw_phase_message(4, side + 2, movies_phase, title):
+            movies = movies_of(movies_phase)
+            if movies:
+                self.draw_movies(3, rows - 4, cols, movies, self.current_cursor(), x=side)
+
+    def draw_favorites(self, rows: int, cols: int) -> None:
+        if "favorites" in self.unavailable:
+            self.put(3, 2, self.unavailable["favorites"])
+            return
+        favorites = self.favorites_state.get("favorites") or {"phase": "idle"}
+        error = self.favorites_state.get("removalError")
+        if error:
+            self.put(2, 1, f"Could not remove: {error.get('code')}: {error.get('message')}", curses.A_BOLD)
+        else:
+            self.put(2, 1, "Your favorites", curses.A_BOLD)
+        if self.draw_phase_message(4, 2, favorites, "favorites"):
+            return
+        movies = movies_of(favorites)
+        if movies:
+            self.draw_movies(4, rows - 5, cols, movies, self.cursor("favorites"))
+        else:
+            self.put(4, 2, "No favorites yet: open a movie and press f.")
+
+    def draw_detail(self, rows: int, cols: int) -> None:
+        state = self.detail_state or {}
+        detail = state.get("detail") or {}
+        movie = detail.get("value") if phase_of(detail) == "loaded" else state.get("_movie")
+        heart = (f"{self.glyphs.star} Favorite" if state.get("isFavorite")
+                 else f"{self.glyphs.hollow} Not a favorite (f to add)")
+        if state.get("isSaving"):
+            heart = f"saving{self.glyphs.ellipsis} {heart}"
+        if movie:
+            year = f" ({movie.get('year', '')})"
+            title = self.clip(movie.get("title", ""), max(10, cols - len(heart) - len(year) - 5))
+            self.put(2, 1, title + year, curses.A_BOLD)
+        self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state.get("isFavorite") else 0)
+        if state.get("favoriteError"):
+            error = state["favoriteError"]
+            self.put(3, 1, f"Could not save the favorite: {error.get('code')}: {error.get('message')}")
+        if self.draw_phase_message(4, 2, detail, "the detail"):
+            return
+        if phase_of(detail) != "loaded" or not movie:
+            return
+        genres = ", ".join(movie.get("genres") or []) or "none listed"
+        mpaa = movie.get("mpaa") or "not rated"
+        minutes = movie.get("runtime") or 0
+        self.put(4, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
+        self.put(5, 2, f"Budget   {money(movie.get('budget'))}")
+        self.put(6, 2, f"Rating   {movie.get('rating', 0):.1f}/10 from {movie.get('votes', 0):,} votes")
+        distribution = [float(x) for x in (movie.get("ratingDistribution") or [])]
+        self.put(8, 2, "Rating distribution (share of votes per star rating)", curses.A_BOLD)
+        if not distribution:
+            self.put(9, 2, "no votes")
+            return
+        scale = 100.0 if max(distribution) <= 1.0 else 1.0  # fractions or percentages
+        peak = max(distribution) or 1.0
+        bar_width = max(5, cols - 20)
+        for i, share in enumerate(distribution[:10]):
+            y = 9 + (9 - i)  # 10 stars on top
+            if y >= rows - 1:
+                continue
+            cells = share / peak * bar_width
+            bar = self.glyphs.bar * int(cells) + (self.glyphs.half if cells - int(cells) >= 0.5 else "")
+            self.put(y, 2, f"{i + 1:>2}{self.glyphs.star} ")
+            self.put(y, 7, bar)
+            self.put(y, 8 + len(bar), f"{share * scale:.1f}%")
+
+
+class Terminal:
+    """The select loop: stdin, the runtime's fd and a SIGWINCH wake-up pipe."""
+
+    def __init__(self, stdscr: "curses.window", app: App) -> None:
+        self.screen = stdscr
+        self.app = app
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        os.set_blocking(self.wake_w, False)
+
+    def run(self) -> None:
+        previous_wakeup = signal.set_wakeup_fd(self.wake_w)
+        previous_handler = signal.signal(signal.SIGWINCH, lambda signum, frame: None)
+        try:
+            self.loop()
+        finally:
+            signal.signal(signal.SIGWINCH, previous_handler or signal.SIG_DFL)
+            signal.set_wakeup_fd(previous_wakeup)
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+
+    def resize(self) -> None:
+        try:
+            size = os.get_terminal_size(sys.stdin.fileno())
+        except OSError:
+            return
+        curses.resizeterm(size.lines, size.columns)
+        self.app.dirty = True
+
+    def loop(self) -> None:
+        app = self.app
+
+        stdin = sys.stdin.fileno()
+        runtime_fd = app.runtime.fileno()
+        self.screen.nodelay(True)
+        while app.running:
+            if app.dirty:
+                app.render()
+            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [])
+            if self.wake_r in readable:
+                try:
+                    while os.read(self.wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                self.resize()
+            if runtime_fd in readable:
+                app.runtime.dispatch()
+            if stdin in readable:
+                self.read_keys()
+
+    def read_keys(self) -> None:
+        while self.app.running:
+            try:
+                key = self.screen.get_wch()
+            except curses.error:
+                return  # nothing more buffered
+            # KEY_RESIZE comes from resizeterm (see resize): the screen already has its new
+            # size, so it only asks for a redraw (handle_key marks the app dirty).
+            self.app.handle_key(key)
+
+
+def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs) -> None:
+    curses.raw()           # Ctrl-Q and Ctrl-C arrive as keys
+    curses.noecho()
+    stdscr.keypad(True)
+    try:
+        curses.curs_set(0)
+    except curses.error:
+        pass
+    app = App(stdscr, runtime, glyphs)
+    Terminal(stdscr, app).run()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
+    parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
+    parser.add_argument("--catalog", help="catalog cache path (default: the library's cache)")
+    args = parser.parse_args(argv)
+
+    locale.setlocale(locale.LC_ALL, "")
+    os.environ.setdefault("ESCDELAY", "25")
+    utf8 = "utf" in (locale.getpreferredencoding(False) or "").lower()
+    path = Path(args.favorites) if args.favorites else favorites_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path)}
+    if args.catalog:
+        config["catalog"] = {"path": args.catalog}
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("cinematic-tui: needs a terminal", file=sys.stderr)
+        return 2
+    try:
+        runtime = cinematic.Runtime(config)
+    except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
+        print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
+        return 1
+    with runtime:
+        curses.wrapper(main_curses, runtime, Glyphs(utf8))
+    return 0
