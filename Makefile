@@ -26,7 +26,7 @@ C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 EXAMPLE := $(BUILD)/bin/cinematic-search
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin test-python demo bench install clean
+.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin test-python demo bench fuzz install clean
 
 all: lib
 
@@ -120,6 +120,15 @@ test-install:
 ## bench: search latency over the real catalog (medians and ratios, one run).
 bench: deps
 	$(SWIFT) run -c release cinematic-bench
+
+## fuzz: libFuzzer + AddressSanitizer over the C API's JSON entry points (FUZZ_SECONDS, default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build -c release --product cinematic-fuzz --scratch-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
+	@mkdir -p $(BUILD)/fuzz-corpus && cp -n Fuzz/corpus/* $(BUILD)/fuzz-corpus/
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp .build/fuzz/release/cinematic-fuzz $(BUILD)/fuzz-corpus \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(BUILD)/
 
 clean:
 	rm -rf .build $(BUILD)

@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
         .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures"], swiftSettings: strict),
+        // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
+        .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
         .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicFeatures"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
 
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit"], swiftSettings: strict),

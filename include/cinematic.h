@@ -156,7 +156,7 @@
  * any request with
  *     {"error":{"code":"network","message":"timed out"}}
  * An error code outside the closed set becomes "invalidResponse" (the message names the
- * code). When the core no longer needs an answer (the query was replaced or the store
+ * code); "notFound" carries the library's own message ("movie not found"). When the core no longer needs an answer (the query was replaced or the store
  * closed) the provider is called again with {"op":"cancel"} and the same id. A late answer
  * for a cancelled or answered request is accepted (CINEMATIC_OK) and dropped, so hosts that
  * ignore cancellation are safe. A request made while no provider is registered fails at once
@@ -223,8 +223,9 @@ void cinematic_free(void *p);
  *                | {"path": "/dir/catalog.sqlite"} (the embedded catalog cached at that path)
  *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
  *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
- *                WAL journaling), or {"path": "...", "read_only": true} (listing works,
- *                every change fails with a "storage" error)
+ *                WAL journaling), or {"path": "...", "read_only": true} (an existing
+ *                favorites file, opened read-only and never written or created: listing
+ *                works, every change fails with a "storage" error)
  *   "clock":     "system" (default) or "manual" (time moves only with
  *                cinematic_runtime_advance_clock; for tests)
  *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)

@@ -27,7 +27,14 @@ public final class SQLiteFavorites: FavoritesRepository {
     /// let favorites = try SQLiteFavorites.open(path: ":memory:")
     /// ```
     public static func open(path: String) throws(MovieError) -> SQLiteFavorites {
-        SQLiteFavorites(database: try FavoritesDatabase(path: path))
+        SQLiteFavorites(database: try FavoritesDatabase(path: path, readOnly: false))
+    }
+
+    /// Opens an existing favorites database read-only, touching nothing on disk: listing
+    /// works and every write throws `.storage`. Throws `.storage` when there is no favorites
+    /// database at `path`.
+    public static func openReadOnly(path: String) throws(MovieError) -> SQLiteFavorites {
+        SQLiteFavorites(database: try FavoritesDatabase(path: path, readOnly: true))
     }
 
     private init(database: sending FavoritesDatabase) { self.database = Mutex(database) }
@@ -110,9 +117,15 @@ final class FavoritesDatabase {
     var observers: [UInt64: AsyncStream<[Movie]>.Continuation] = [:]
     private var nextKey: UInt64 = 0
 
-    init(path: String) throws(MovieError) {
-        connection = try SQLiteConnection(path: path)
-        try Self.configure(connection)
+    init(path: String, readOnly: Bool) throws(MovieError) {
+        connection = try SQLiteConnection(path: path, readOnly: readOnly)
+        if readOnly {
+            guard try connection.userVersion() == Self.schemaVersion else {
+                throw .storage("\(path) holds no favorites database of schema version \(Self.schemaVersion)")
+            }
+        } else {
+            try Self.configure(connection)
+        }
         insert = try connection.prepare("""
             INSERT OR IGNORE INTO favorites (movie_id, title, year, runtime, rating, votes, genres, mpaa)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)

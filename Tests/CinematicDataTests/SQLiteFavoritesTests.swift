@@ -161,6 +161,26 @@ struct SQLiteFavoritesTests {
         #expect(await lists.next() == [favoriteMovie(3), favoriteMovie(1)])
     }
 
+    @Test("read-only opening lists what is stored, refuses every write and never writes the file")
+    func readOnlyOpening() async throws {
+        let path = try temporaryFavoritesPath()
+        do {
+            let favorites = try SQLiteFavorites.open(path: path)
+            try await favorites.add(favoriteMovie(1))
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let readOnly = try SQLiteFavorites.openReadOnly(path: path)
+        #expect(try await readOnly.list() == [favoriteMovie(1)])
+        await #expect(throws: MovieError.self) { try await readOnly.add(favoriteMovie(2)) }
+        await #expect(throws: MovieError.self) { try await readOnly.remove(id: 1) }
+        #expect(try await readOnly.list() == [favoriteMovie(1)])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        let missing = FileSystemPath.directory(of: path) + "/missing.sqlite"
+        #expect(throws: MovieError.self) { try SQLiteFavorites.openReadOnly(path: missing) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     @Test("a file database is in WAL mode: SQLite says so, the header says so, the -wal file exists")
     func walModeIsOn() async throws {
         let path = try temporaryFavoritesPath()
@@ -253,6 +273,11 @@ private func favoriteMovie(_ id: Int) -> Movie {
 }
 
 /// A fresh path in a new temporary directory.
+/// Path helpers for the tests.
+private enum FileSystemPath {
+    static func directory(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+}
+
 private func temporaryFavoritesPath() throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("favorites-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -48,8 +48,10 @@ struct SearchStoreTests {
 
         Self.type("voyage", into: store, clock: clock, pause: .milliseconds(200))
         // 200 ms after the last keystroke: nothing searched yet.
+        #expect(clock.sleeperCount == 1)
         #expect(repository.searchQueries == [])
         clock.advance(by: .milliseconds(49))
+        #expect(clock.sleeperCount == 1)
         #expect(repository.searchQueries == [])
         #expect(store.state == SearchState(query: "voyage"))
 
@@ -260,6 +262,7 @@ struct SearchStoreTests {
         store.send(.queryChanged("dune"))
         clock.advance(by: .milliseconds(250))
         clock.advance(by: .milliseconds(749))
+        #expect(clock.sleeperCount == 1, "still debouncing after 999 ms")
         #expect(repository.searchQueries == [])
         #expect(store.state == SearchState(query: "dune"))
 

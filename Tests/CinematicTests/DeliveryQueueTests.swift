@@ -10,10 +10,15 @@ struct DeliveryQueueTests {
         var all: [String] { entries.withLock { $0 } }
     }
 
+    /// An event that always calls the host.
+    func event(_ store: UInt64, _ body: @escaping @Sendable () -> Void) -> DeliveryQueue.Event {
+        DeliveryQueue.Event(store: store) { body(); return true }
+    }
+
     @Test func queuedEventsWaitForDrainInOrder() throws {
         let queue = try DeliveryQueue(mode: .queued)
         let log = Log()
-        for index in 0..<5 { queue.enqueue(.init(store: 1) { log.append("e\(index)") }) }
+        for index in 0..<5 { queue.enqueue(event(1) { log.append("e\(index)") }) }
         #expect(log.all.isEmpty)
         #expect(queue.drain() == 5)
         #expect(log.all == ["e0", "e1", "e2", "e3", "e4"])
@@ -23,9 +28,9 @@ struct DeliveryQueueTests {
     @Test func reentrantWorkRunsAfterTheCurrentCallback() throws {
         let queue = try DeliveryQueue(mode: .immediate)
         let log = Log()
-        queue.enqueue(.init(store: 1) {
+        queue.enqueue(event(1) {
             log.append("outer start")
-            queue.enqueue(.init(store: 1) { log.append("inner") })
+            queue.enqueue(event(1) { log.append("inner") })
             queue.deliverIfImmediate()
             log.append("outer end")
         })
@@ -36,8 +41,8 @@ struct DeliveryQueueTests {
     @Test func purgeDropsOnlyThatStoresEvents() throws {
         let queue = try DeliveryQueue(mode: .queued)
         let log = Log()
-        queue.enqueue(.init(store: 1) { log.append("one") })
-        queue.enqueue(.init(store: 2) { log.append("two") })
+        queue.enqueue(event(1) { log.append("one") })
+        queue.enqueue(event(2) { log.append("two") })
         queue.purge(store: 1)
         _ = queue.drain()
         #expect(log.all == ["two"])
@@ -46,9 +51,9 @@ struct DeliveryQueueTests {
     @Test func closeDropsEverythingForGood() throws {
         let queue = try DeliveryQueue(mode: .queued)
         let log = Log()
-        queue.enqueue(.init(store: 1) { log.append("before") })
+        queue.enqueue(event(1) { log.append("before") })
         queue.close()
-        queue.enqueue(.init(store: 1) { log.append("after") })
+        queue.enqueue(event(1) { log.append("after") })
         #expect(queue.drain() == 0)
         #expect(log.all.isEmpty)
     }
@@ -57,7 +62,7 @@ struct DeliveryQueueTests {
         let queue = try DeliveryQueue(mode: .queued)
         let inside = Mutex(false)
         #expect(!queue.isDeliveringOnCurrentThread)
-        queue.enqueue(.init(store: 1) { inside.withLock { $0 = queue.isDeliveringOnCurrentThread } })
+        queue.enqueue(event(1) { inside.withLock { $0 = queue.isDeliveringOnCurrentThread } })
         _ = queue.drain()
         #expect(inside.withLock { $0 })
     }

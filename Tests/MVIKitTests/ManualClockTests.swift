@@ -85,7 +85,7 @@ struct ManualClockTests {
         await waitUntil { clock.sleeperCount == 1 }
         task.cancel()
         #expect(clock.sleeperCount == 0)
-        await task.value
+        await waitUntil { woke.count == 1 }
         #expect(woke.values == ["sleeper cancelled"])
         clock.advance(by: .seconds(2))
         #expect(woke.values == ["sleeper cancelled"])
@@ -106,7 +106,7 @@ struct ManualClockTests {
         }
         task.cancel()
         started.open()
-        await task.value
+        await waitUntil { outcome.value != nil }
         #expect(outcome.value == "cancelled")
         #expect(clock.sleeperCount == 0)
     }
@@ -141,15 +141,15 @@ struct ManualClockTests {
         let clock = ManualClock()
         clock.advance(by: .seconds(10))
         let woke = Flag()
-        let task = Task {
+        Task {
             try? await clock.sleep(for: .milliseconds(250))
             woke.set()
         }
         await waitUntil { clock.sleeperCount == 1 }
         clock.advance(by: .milliseconds(249))
         #expect(clock.sleeperCount == 1)
+        #expect(!woke.isSet)
         clock.advance(by: .milliseconds(1))
-        await task.value
-        #expect(woke.isSet)
+        await waitUntil("woke exactly at its deadline") { woke.isSet }
     }
 }

@@ -576,6 +576,17 @@ static inline const char *recorder_state(recorder *r, int index) {
     return state;
 }
 
+/* The index of the first state identical to the one before it, or -1: the header promises
+ * each distinct state once, so a callback never repeats its previous state. */
+static inline int recorder_first_repeat(recorder *r) {
+    pthread_mutex_lock(&r->lock);
+    int n = r->count < RECORDER_MAX ? r->count : RECORDER_MAX, repeat = -1;
+    for (int i = 1; i < n && repeat < 0; i++)
+        if (strcmp(r->states[i], r->states[i - 1]) == 0) repeat = i;
+    pthread_mutex_unlock(&r->lock);
+    return repeat;
+}
+
 /* Opens a runtime with config, failing the test (and returning NULL) if it cannot. */
 static inline cinematic_runtime *open_runtime(const char *config) {
     cinematic_runtime *rt = NULL;
@@ -592,6 +603,76 @@ static inline cinematic_store *open_search(cinematic_runtime *rt) {
     int rc = cinematic_store_open(rt, "search", NULL, &store);
     if (!h_record(rc == CINEMATIC_OK && store != NULL, __FILE__, __LINE__,
                   "cinematic_store_open(search): %s", cinematic_status_name(rc)))
+        return NULL;
+    return store;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Feature-test helpers (Discover, Favorites, Detail)                                     */
+
+/* The number at path, or fallback. */
+static inline double json_double(const char *json, const char *path, double fallback) {
+    char buf[64];
+    if (!json_get(json, path, buf, sizeof buf)) return fallback;
+    char *end;
+    double value = strtod(buf, &end);
+    return *end == '\0' && end != buf ? value : fallback;
+}
+
+/* Milliseconds on a monotonic clock. */
+static inline long long h_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A condition on a state (a JSON document). */
+typedef int (*state_pred)(const char *state, void *ctx);
+
+/* Bounded polling, for the stores that never settle (favorites and detail observe the
+ * favorites after "task"): reads the state every 5 ms until pred holds or timeout_ms passes.
+ * Returns the last state read (owned: cinematic_free), so the caller asserts on it, which
+ * fails when the wait timed out. *ok (optional) tells whether pred held. */
+static inline char *wait_state(cinematic_store *store, state_pred pred, void *ctx, int timeout_ms, int *ok) {
+    long long deadline = h_now_ms() + timeout_ms;
+    char *state = NULL;
+    int held = 0;
+    for (;;) {
+        if (cinematic_store_state(store, &state) != CINEMATIC_OK) state = NULL;
+        held = state != NULL && pred(state, ctx);
+        if (held || h_now_ms() >= deadline) break;
+        cinematic_free(state);
+        state = NULL;
+        h_sleep_ms(5);
+    }
+    if (ok) *ok = held;
+    return state;
+}
+
+typedef struct {
+    const char *path;
+    const char *expected;
+} h_json_expect;
+
+static inline int h_pred_json_eq(const char *state, void *ctx) {
+    const h_json_expect *e = ctx;
+    char buf[1024];
+    return json_get(state, e->path, buf, sizeof buf) && strcmp(buf, e->expected) == 0;
+}
+
+/* wait_state until the value at path has the raw text expected (strings without quotes). */
+static inline char *wait_json_eq(cinematic_store *store, const char *path, const char *expected, int timeout_ms) {
+    h_json_expect e = {path, expected};
+    return wait_state(store, h_pred_json_eq, &e, timeout_ms, NULL);
+}
+
+/* Opens a store of feature with args, failing the test (and returning NULL) if it cannot. */
+static inline cinematic_store *open_feature(cinematic_runtime *rt, const char *feature, const char *args) {
+    cinematic_store *store = NULL;
+    int rc = cinematic_store_open(rt, feature, args, &store);
+    if (!h_record(rc == CINEMATIC_OK && store != NULL, __FILE__, __LINE__,
+                  "cinematic_store_open(%s, %s): %s %s", feature, args ? args : "NULL",
+                  cinematic_status_name(rc), cinematic_last_error() ? cinematic_last_error() : ""))
         return NULL;
     return store;
 }

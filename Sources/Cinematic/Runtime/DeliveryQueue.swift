@@ -27,7 +27,8 @@ final class DeliveryQueue: @unchecked Sendable {
     /// ``runtimeEvents``.
     struct Event {
         let store: UInt64
-        let run: @Sendable () -> Void
+        /// Runs the callback; returns false when it decided not to call the host after all.
+        let run: @Sendable () -> Bool
     }
 
     let mode: DeliveryMode
@@ -81,7 +82,8 @@ final class DeliveryQueue: @unchecked Sendable {
         condition.locked { drainer.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
-    /// Runs waiting callbacks on this thread until none is left; returns how many ran.
+    /// Runs waiting callbacks on this thread until none is left; returns how many called the
+    /// host.
     /// Returns 0 at once when another thread is running callbacks.
     func drain() -> Int {
         var count = 0
@@ -90,9 +92,10 @@ final class DeliveryQueue: @unchecked Sendable {
             drainer = pthread_self()
             while let event = pop() {
                 running = event.store
-                condition.unlocked(event.run)
+                var ran = false
+                condition.unlocked { ran = event.run() }
                 running = nil
-                count += 1
+                if ran { count += 1 }
                 condition.broadcast()
             }
             drainer = nil

@@ -58,8 +58,9 @@ final class Runtime: Sendable {
         let queue = try DeliveryQueue(mode: config.delivery)
         self.queue = queue
         do {
-            favorites = try SQLiteFavorites.open(path: config.favorites)
-            if config.favoritesReadOnly { try favorites.setReadOnly(true) }
+            favorites = config.favoritesReadOnly
+                ? try SQLiteFavorites.openReadOnly(path: config.favorites)
+                : try SQLiteFavorites.open(path: config.favorites)
         } catch {
             throw APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)")
         }
@@ -80,12 +81,14 @@ final class Runtime: Sendable {
                 onRequest: { id, request in
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.request(id: id, json: HostRequestJSON.encode(request))
+                        return true
                     })
                     queue.deliverIfImmediate()
                 },
                 onCancel: { id in
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.cancel(id: id)
+                        return true
                     })
                     queue.deliverIfImmediate()
                 })

@@ -29,6 +29,20 @@ struct StateCallback: @unchecked Sendable {
     let handle: OpaquePointer
 }
 
+/// The last state one observation delivered (its events run one at a time).
+final class LastDelivered: Sendable {
+    private let last = Mutex<JSONFragment?>(nil)
+
+    /// Records `json`; false when it equals the last one delivered.
+    func replace(with json: JSONFragment) -> Bool {
+        last.withLock { last in
+            guard last != json else { return false }
+            last = json
+            return true
+        }
+    }
+}
+
 /// A typed ``Store`` with its codec, delivering states through its runtime's queue.
 final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     let serial: UInt64
@@ -61,9 +75,15 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         queue.purge(store: serial)
         guard let callback else { return }
         let codec = codec, serial = serial, queue = queue
+        // States that differ only in fields the wire format leaves out encode alike: the host
+        // gets each distinct JSON state once.
+        let lastDelivered = LastDelivered()
         let next = store.observe(emitCurrent: true) { state in
             queue.enqueue(DeliveryQueue.Event(store: serial) {
-                codec.encodeState(state).text.withCString { callback.function(callback.userdata, callback.handle, $0) }
+                let json = codec.encodeState(state)
+                guard lastDelivered.replace(with: json) else { return false }
+                json.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
+                return true
             })
         }
         observation.withLock { $0 = next }

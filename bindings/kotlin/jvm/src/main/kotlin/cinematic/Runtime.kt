@@ -73,8 +73,9 @@ class Runtime(config: String? = null) : AutoCloseable {
     }
 
     /**
-     * Opens a store of [feature] ("search"; see cinematic.h) with its JSON [argsJson] (null
-     * when the feature takes none).
+     * Opens a store of [feature] ("search", "discover", "favorites" or "detail"; see
+     * cinematic.h) with its JSON [argsJson] (null when the feature takes none; "detail" needs
+     * `{"movie_id":15249}`).
      *
      * @throws CinematicException "unknown_feature", "json"/"invalid" for bad args, "closed".
      */
