@@ -31,6 +31,9 @@ public final class ManualClock: Clock, Sendable {
     private struct Timeline {
         var now = Instant(offset: .zero)
         var sleepers: [UInt64: Sleeper] = [:]
+        /// Keys handed out whose continuation is not registered yet.
+        var starting: Set<UInt64> = []
+        /// Starting keys whose task was cancelled before the continuation was registered.
         var cancelledBeforeSleeping: Set<UInt64> = []
         var nextKey: UInt64 = 0
     }
@@ -55,11 +58,13 @@ public final class ManualClock: Clock, Sendable {
         try Task.checkCancellation()
         let key = timeline.withLock { timeline -> UInt64 in
             timeline.nextKey += 1
+            timeline.starting.insert(timeline.nextKey)
             return timeline.nextKey
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow = timeline.withLock { timeline -> (any Error)?? in
+                    timeline.starting.remove(key)
                     if timeline.cancelledBeforeSleeping.remove(key) != nil { return .some(CancellationError()) }
                     if deadline <= timeline.now { return .some(nil) }
                     timeline.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
@@ -74,7 +79,8 @@ public final class ManualClock: Clock, Sendable {
         } onCancel: {
             let sleeper = timeline.withLock { timeline -> Sleeper? in
                 if let sleeper = timeline.sleepers.removeValue(forKey: key) { return sleeper }
-                timeline.cancelledBeforeSleeping.insert(key)
+                // Not sleeping yet: remember it for the registration. Already woken: nothing to do.
+                if timeline.starting.contains(key) { timeline.cancelledBeforeSleeping.insert(key) }
                 return nil
             }
             sleeper?.continuation.resume(throwing: CancellationError())

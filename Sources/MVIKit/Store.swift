@@ -93,13 +93,18 @@ public final class Store<R: Reducer>: Sendable {
     public var states: AsyncStream<State> {
         AsyncStream { continuation in
             let observation = observe(emitCurrent: true) { continuation.yield($0) }
-            let closed = core.withLock { core -> Bool in
-                guard !core.isClosed else { return true }
-                core.finishers.append { continuation.finish() }
-                return false
+            let finisher = core.withLock { core -> UInt64? in
+                guard !core.isClosed else { return nil }
+                return core.addFinisher { continuation.finish() }
             }
-            if closed { continuation.finish() }
-            continuation.onTermination = { _ in observation.cancel() }
+            guard let finisher else {
+                continuation.finish()
+                return
+            }
+            continuation.onTermination = { [weak self] _ in
+                observation.cancel()
+                _ = self?.core.withLock { $0.finishers.removeValue(forKey: finisher) }
+            }
         }
     }
 

@@ -12,7 +12,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     var holders: [EffectID: UInt64] = [:]
     var observers: [UInt64: @Sendable (State) -> Void] = [:]
     var settleWaiters: [UInt64: @Sendable () -> Void] = [:]
-    var finishers: [@Sendable () -> Void] = []
+    var finishers: [UInt64: @Sendable () -> Void] = [:]
     var history: HistoryRing<State, Intent>?
     private var nextKey: UInt64 = 0
 
@@ -80,6 +80,12 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         return key
     }
 
+    mutating func addFinisher(_ finisher: @escaping @Sendable () -> Void) -> UInt64 {
+        let key = makeKey()
+        finishers[key] = finisher
+        return key
+    }
+
     mutating func addSettleWaiter(_ waiter: @escaping @Sendable () -> Void) -> UInt64 {
         let key = makeKey()
         settleWaiters[key] = waiter
@@ -94,9 +100,9 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         records = [:]
         holders = [:]
         observers = [:]
-        let callbacks = Array(settleWaiters.values) + finishers
+        let callbacks = Array(settleWaiters.values) + Array(finishers.values)
         settleWaiters = [:]
-        finishers = []
+        finishers = [:]
         return (tasks, callbacks)
     }
 

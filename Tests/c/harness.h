@@ -677,4 +677,44 @@ static inline cinematic_store *open_feature(cinematic_runtime *rt, const char *f
     return store;
 }
 
+/* One feature's store on a runtime whose catalog provider records every call, with every
+ * state the store delivers recorded. */
+typedef struct {
+    cinematic_runtime *rt;
+    cinematic_store *store;
+    provider provider;
+    recorder states;
+} fixture;
+
+static inline void fixture_open(fixture *f, const char *config, int provider_mode, const char *feature, const char *args) {
+    f->rt = open_runtime(config);
+    provider_init(&f->provider, f->rt, provider_mode);
+    recorder_init(&f->states);
+    CHECK_STATUS(cinematic_runtime_set_provider(f->rt, provider_fn, &f->provider), CINEMATIC_OK);
+    f->store = open_feature(f->rt, feature, args);
+    CHECK_STATUS(cinematic_store_observe(f->store, recorder_fn, &f->states), CINEMATIC_OK);
+}
+
+/* fixture_close flags. */
+enum { FIXTURE_STRICT = 0, FIXTURE_RUNTIME_MAY_BE_CLOSED = 1 };
+
+/* Closes the runtime (with FIXTURE_RUNTIME_MAY_BE_CLOSED a test may have closed it already)
+ * and checks that no two callbacks ever overlapped. */
+static inline void fixture_close(fixture *f, int flags) {
+    int rc = cinematic_runtime_close(f->rt);
+    if (flags & FIXTURE_RUNTIME_MAY_BE_CLOSED) CHECK(rc == CINEMATIC_OK || rc == CINEMATIC_ERR_CLOSED);
+    else CHECK_EQ_INT(rc, CINEMATIC_OK);
+    CHECK_EQ_INT(atomic_load(&f->provider.overlaps), 0);
+    CHECK_EQ_INT(atomic_load(&f->states.overlaps), 0);
+    provider_destroy(&f->provider);
+    recorder_destroy(&f->states);
+}
+
+/* How many effects the store has in flight. */
+static inline int pending(cinematic_store *store) {
+    int count = -1;
+    CHECK_STATUS(cinematic_store_pending_effects(store, &count), CINEMATIC_OK);
+    return count;
+}
+
 #endif /* CINEMATIC_TEST_HARNESS_H */

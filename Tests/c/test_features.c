@@ -15,11 +15,6 @@ static const char *const sections[NSECTIONS] = {"popular", "topRated", "Action",
                                                  "Drama",   "Documentary", "Romance", "Short"};
 enum { POPULAR = 0, TOP_RATED = 1, ACTION = 2, COMEDY = 4, DRAMA = 5 };
 
-static int pending(cinematic_store *store) {
-    int count = -1;
-    CHECK_STATUS(cinematic_store_pending_effects(store, &count), CINEMATIC_OK);
-    return count;
-}
 
 /* "sections[i]<suffix>" into buf. */
 static const char *spath(char *buf, size_t size, int i, const char *suffix) {
@@ -224,29 +219,6 @@ static void test_discover_embedded_load_more(void) {
 /* ------------------------------------------------------------------------------------ */
 /* Discover, host catalog                                                                */
 
-typedef struct {
-    cinematic_runtime *rt;
-    cinematic_store *store;
-    provider provider;
-    recorder states;
-} fixture;
-
-static void setup(fixture *f, const char *config, const char *feature, const char *args) {
-    f->rt = open_runtime(config);
-    provider_init(&f->provider, f->rt, PROVIDER_HOLD);
-    recorder_init(&f->states);
-    CHECK_STATUS(cinematic_runtime_set_provider(f->rt, provider_fn, &f->provider), CINEMATIC_OK);
-    f->store = open_feature(f->rt, feature, args);
-    CHECK_STATUS(cinematic_store_observe(f->store, recorder_fn, &f->states), CINEMATIC_OK);
-}
-
-static void teardown(fixture *f) {
-    CHECK_STATUS(cinematic_runtime_close(f->rt), CINEMATIC_OK);
-    CHECK_EQ_INT(atomic_load(&f->provider.overlaps), 0);
-    CHECK_EQ_INT(atomic_load(&f->states.overlaps), 0);
-    provider_destroy(&f->provider);
-    recorder_destroy(&f->states);
-}
 
 /* The index of the section a discover request asks for, or -1. */
 static int request_section(const provider_call *call) {
@@ -286,7 +258,7 @@ static void movies_json(char *buf, size_t size, int base, int n, const char *tag
 
 static void test_discover_host_duplicate_suppression_and_refresh(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, "discover", NULL);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "discover", NULL);
     CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"task\"}"), CINEMATIC_OK);
     char *state = state_of(f.store);
     char p[128];
@@ -397,14 +369,14 @@ static void test_discover_host_duplicate_suppression_and_refresh(void) {
     CHECK_EQ_INT(json_int(state, "sections[0].movies.value[0].id", -1), 100);
     cinematic_free(state);
     CHECK_EQ_INT(provider_count(&f.provider, "cancel"), NSECTIONS);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Paging with a host: page 2 is requested, content stays while it loads, a failed page sets
  * loadMoreError only, and loadMore is ignored while the section is busy. */
 static void test_discover_host_load_more(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, "discover", NULL);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "discover", NULL);
     CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"task\"}"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "discover", NSECTIONS, 5000));
     uint64_t ids[NSECTIONS];
@@ -475,7 +447,7 @@ static void test_discover_host_load_more(void) {
     CHECK_JSON_EQ(state, "sections[4].isLoadingMore", "false");
     CHECK_JSON_EQ(state, "sections[4].loadMoreError", "null");
     cinematic_free(state);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -571,7 +543,7 @@ static void test_detail_args_invalid(void) {
 /* The detail of a host catalog: requested with {"op":"movie","id":N}. */
 static void test_detail_host_catalog(void) {
     fixture f;
-    setup(&f, "{\"catalog\":\"host\"}", "detail", "{\"movie_id\":15249}");
+    fixture_open(&f, "{\"catalog\":\"host\"}", PROVIDER_HOLD, "detail", "{\"movie_id\":15249}");
     CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"task\"}"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "movie", 1, 5000));
     provider_call call = {0};
@@ -648,7 +620,7 @@ static void test_detail_host_catalog(void) {
     CHECK_JSON_EQ(state, "detail.value.budget", "1000");
     cinematic_free(state);
     CHECK_EQ_INT(provider_count(&f.provider, "cancel"), 0);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* ------------------------------------------------------------------------------------ */

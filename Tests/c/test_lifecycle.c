@@ -10,34 +10,6 @@
 #define HOST_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\"}"
 #define QUEUED_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\",\"delivery\":\"queued\"}"
 
-typedef struct {
-    cinematic_runtime *rt;
-    cinematic_store *store;
-    provider provider;
-    recorder states;
-} fixture;
-
-static void setup(fixture *f, const char *config, int mode) {
-    f->rt = open_runtime(config);
-    provider_init(&f->provider, f->rt, mode);
-    recorder_init(&f->states);
-    CHECK_STATUS(cinematic_runtime_set_provider(f->rt, provider_fn, &f->provider), CINEMATIC_OK);
-    f->store = open_search(f->rt);
-    CHECK_STATUS(cinematic_store_observe(f->store, recorder_fn, &f->states), CINEMATIC_OK);
-}
-
-static void teardown(fixture *f) {
-    int rc = cinematic_runtime_close(f->rt);
-    CHECK(rc == CINEMATIC_OK || rc == CINEMATIC_ERR_CLOSED);
-    provider_destroy(&f->provider);
-    recorder_destroy(&f->states);
-}
-
-static int pending(cinematic_store *store) {
-    int count = -1;
-    CHECK_STATUS(cinematic_store_pending_effects(store, &count), CINEMATIC_OK);
-    return count;
-}
 
 static long long now_ms(void) {
     struct timespec t;
@@ -59,7 +31,7 @@ static void check_store_closed(cinematic_store *store) {
 
 static void test_close_store_with_pending_debounce(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     cinematic_store *other = open_search(f.rt);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_EQ_INT(pending(f.store), 1);
@@ -78,12 +50,12 @@ static void test_close_store_with_pending_debounce(void) {
     CHECK(provider_call_at(&f.provider, "search", 0, &call));
     CHECK_STR_EQ(call.query, "alien");
     check_store_closed(f.store);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 static void test_close_store_with_held_request(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "search", 1, 5000));
@@ -112,13 +84,13 @@ static void test_close_store_with_held_request(void) {
     CHECK(provider_call_at(&f.provider, "search", 1, &call));
     CHECK_STATUS(cinematic_runtime_respond(f.rt, call.id, "{\"movies\":[]}"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(other, 5000), CINEMATIC_OK);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 /* Queued: states that wait for a closed store never run. */
 static void test_close_store_drops_queued_states(void) {
     fixture f;
-    setup(&f, QUEUED_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, QUEUED_CONFIG, PROVIDER_HOLD, "search", NULL);
     recorder other_states;
     recorder_init(&other_states);
     cinematic_store *other = open_search(f.rt);
@@ -135,13 +107,13 @@ static void test_close_store_drops_queued_states(void) {
     h_sleep_ms(20);
     CHECK_STATUS(cinematic_runtime_dispatch(f.rt, NULL), CINEMATIC_OK);
     CHECK_EQ_INT(recorder_count(&f.states), 0);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
     recorder_destroy(&other_states);
 }
 
 static void test_close_runtime_with_effects_in_flight(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     cinematic_store *debouncing = open_search(f.rt);
     recorder debouncing_states;
     recorder_init(&debouncing_states);
@@ -172,7 +144,7 @@ static void test_close_runtime_with_effects_in_flight(void) {
     check_store_closed(f.store);
     check_store_closed(debouncing);
     CHECK_STATUS(cinematic_runtime_close(f.rt), CINEMATIC_ERR_CLOSED);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
     recorder_destroy(&debouncing_states);
 }
 
@@ -180,23 +152,23 @@ static void test_close_runtime_with_effects_in_flight(void) {
  * closed by cinematic_runtime_close." */
 static void test_close_queued_runtime(void) {
     fixture f;
-    setup(&f, QUEUED_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, QUEUED_CONFIG, PROVIDER_HOLD, "search", NULL);
     int fd = -1;
     CHECK_STATUS(cinematic_runtime_fd(f.rt, &fd), CINEMATIC_OK);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK); /* states wait in the queue */
     CHECK_STATUS(cinematic_runtime_close(f.rt), CINEMATIC_OK);
     errno = 0;
     CHECK_MSG(fcntl(fd, F_GETFD) == -1 && errno == EBADF, "fd %d still open after cinematic_runtime_close", fd);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 
-    setup(&f, QUEUED_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, QUEUED_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK); /* the request waits in the queue too */
     CHECK_STATUS(cinematic_runtime_close(f.rt), CINEMATIC_OK);
     h_sleep_ms(20);
     CHECK_EQ_INT(recorder_count(&f.states), 0);
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 0);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 /* The same from inside a callback: when cinematic_runtime_close returns, the descriptor is
@@ -403,7 +375,7 @@ static void test_double_close(void) {
 
 static void test_settle_timeout(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(cinematic_store_settle(f.store, 0), CINEMATIC_OK); /* nothing in flight */
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     long long start = now_ms();
@@ -423,7 +395,7 @@ static void test_settle_timeout(void) {
     cinematic_free(state);
     CHECK_STATUS(cinematic_store_settle(f.store, -1), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, INT32_MIN), CINEMATIC_OK);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 /* A host answers from another thread while the test waits in settle(-1). */
@@ -443,7 +415,7 @@ static void *answerer_main(void *arg) {
 
 static void test_settle_waits_for_answer_from_another_thread(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     answerer_arg a = {&f};
     pthread_t thread;
     pthread_create(&thread, NULL, answerer_main, &a);
@@ -454,12 +426,12 @@ static void test_settle_waits_for_answer_from_another_thread(void) {
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "results.value[0].title", "Async");
     cinematic_free(state);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 static void test_pending_effects_counts(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_EQ_INT(pending(f.store), 0);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_EQ_INT(pending(f.store), 1);
@@ -489,7 +461,7 @@ static void test_pending_effects_counts(void) {
     CHECK_STATUS(cinematic_runtime_respond(f.rt, second.id, "{\"movies\":[]}"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
     CHECK_EQ_INT(pending(f.store), 0);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 /* Opening and closing many runtimes and stores leaves everything working. */
@@ -507,14 +479,14 @@ static void test_open_close_cycles(void) {
         if (rc != CINEMATIC_OK) { CHECK_EQ_INT(rc, CINEMATIC_OK); break; }
     }
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "results.phase", "loaded");
     cinematic_free(state);
-    teardown(&f);
+    fixture_close(&f, FIXTURE_RUNTIME_MAY_BE_CLOSED);
 }
 
 int main(void) {

@@ -6,36 +6,6 @@
 
 #define HOST_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\"}"
 
-typedef struct {
-    cinematic_runtime *rt;
-    cinematic_store *store;
-    provider provider;
-    recorder states;
-} fixture;
-
-static void setup(fixture *f, const char *config, int mode) {
-    f->rt = open_runtime(config);
-    provider_init(&f->provider, f->rt, mode);
-    recorder_init(&f->states);
-    CHECK_STATUS(cinematic_runtime_set_provider(f->rt, provider_fn, &f->provider), CINEMATIC_OK);
-    f->store = open_search(f->rt);
-    CHECK_STATUS(cinematic_store_observe(f->store, recorder_fn, &f->states), CINEMATIC_OK);
-}
-
-static void teardown(fixture *f) {
-    CHECK_STATUS(cinematic_runtime_close(f->rt), CINEMATIC_OK);
-    CHECK_EQ_INT(atomic_load(&f->provider.respond_errors), 0);
-    CHECK_EQ_INT(atomic_load(&f->provider.overlaps), 0);
-    CHECK_EQ_INT(atomic_load(&f->states.overlaps), 0);
-    provider_destroy(&f->provider);
-    recorder_destroy(&f->states);
-}
-
-static int pending(cinematic_store *store) {
-    int count = -1;
-    CHECK_STATUS(cinematic_store_pending_effects(store, &count), CINEMATIC_OK);
-    return count;
-}
 
 /* True when any state the observer received contains text. */
 static int any_state_contains(recorder *r, const char *text) {
@@ -49,7 +19,7 @@ static int any_state_contains(recorder *r, const char *text) {
 /* Promise 1: keystrokes collapse into one request, for the last query. */
 static void test_keystrokes_collapse(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     const char *typed[] = {"v", "vo", "voy", "voya", "voyag", "voyage"};
     for (int i = 0; i < 6; i++) {
         CHECK_STATUS(send_query(f.store, typed[i]), CINEMATIC_OK);
@@ -89,13 +59,14 @@ static void test_keystrokes_collapse(void) {
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 10000), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 1);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* The query is trimmed before it is searched; whitespace does not make a query searchable. */
 static void test_query_is_trimmed(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "   d  "), CINEMATIC_OK);
     CHECK_EQ_INT(pending(f.store), 0);
     CHECK_STATUS(send_query(f.store, "  du\\t"), CINEMATIC_OK);
@@ -108,13 +79,14 @@ static void test_query_is_trimmed(void) {
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "query", "  du\\t"); /* the state keeps the query as typed */
     cinematic_free(state);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Promise 2: a short query resets at once and cancels the pending search. */
 static void test_short_query_resets(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_AUTO);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
     CHECK_EQ_INT(pending(f.store), 1);
     CHECK_STATUS(send_query(f.store, "d"), CINEMATIC_OK);
@@ -144,14 +116,15 @@ static void test_short_query_resets(void) {
     state = state_of(f.store);
     CHECK_JSON_EQ(state, "results.phase", "idle");
     cinematic_free(state);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Promise 2 with the request already in flight: idle at once, a cancel for it, and its late
  * answer is dropped. */
 static void test_short_query_cancels_request_in_flight(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "search", 1, 5000));
@@ -182,13 +155,14 @@ static void test_short_query_cancels_request_in_flight(void) {
     CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}}");
     cinematic_free(state);
     CHECK(!any_state_contains(&f.states, "Late du"));
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Promise 3: a stale answer that arrives after the current one is dropped. */
 static void test_stale_answer_dropped(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "search", 1, 5000));
@@ -252,13 +226,14 @@ static void test_stale_answer_dropped(void) {
     CHECK_EQ_INT(provider_count(&f.provider, "cancel"), 1);
     CHECK(!any_state_contains(&f.states, "failed"));
     CHECK(!provider_has(&f.provider, "cancel", dune.id));
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Promise 3, other order: the stale answer arrives while the current request is in flight. */
 static void test_stale_answer_before_current_dropped(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK); /* no debounce */
     CHECK(provider_wait(&f.provider, "search", 1, 5000));
@@ -288,7 +263,8 @@ static void test_stale_answer_before_current_dropped(void) {
     CHECK_JSON_EQ(state, "results.value[0].title", "Dune");
     cinematic_free(state);
     CHECK(!any_state_contains(&f.states, "Stale"));
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Answers a held search for query (via submitted) with answer; returns the state. */
@@ -308,7 +284,7 @@ static char *answer_search(fixture *f, const char *query, const char *answer, in
 /* Promise 4: failures are typed. */
 static void test_failures_are_typed(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     char *state = answer_search(&f, "dune", "{\"error\":{\"code\":\"network\",\"message\":\"timed out\"}}", CINEMATIC_OK);
     CHECK_JSON_EQ(state, "query", "dune");
     CHECK_JSON_EQ(state, "results.phase", "failed");
@@ -342,14 +318,15 @@ static void test_failures_are_typed(void) {
     CHECK_JSON_EQ(state, "results.phase", "loaded");
     CHECK_JSON_EQ(state, "results.value[0].title", "Dune");
     cinematic_free(state);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* Answers that cannot be decoded fail the request with invalidResponse (nothing waits
  * forever) and return the decoding status; unknown members in answers are ignored. */
 static void test_bad_answers(void) {
     fixture f;
-    setup(&f, HOST_CONFIG, PROVIDER_HOLD);
+    fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     char *state = answer_search(&f, "dune", "{\"movies\":\"nope\"}", CINEMATIC_ERR_INVALID);
     CHECK_JSON_EQ(state, "results.phase", "failed");
     CHECK_JSON_EQ(state, "results.error.code", "invalidResponse");
@@ -388,7 +365,8 @@ static void test_bad_answers(void) {
     CHECK_STR_CONTAINS(state, "{\"id\":20545,\"title\":\"The Godfather\",\"year\":1972,\"runtime\":175,"
                               "\"rating\":9.1,\"votes\":122755,\"genres\":[\"Drama\"],\"mpaa\":\"R\"}");
     cinematic_free(state);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* A request made while no provider is registered fails at once with "network". */
@@ -429,7 +407,7 @@ static void test_no_provider_fails_with_network(void) {
 /* The debounce comes from the runtime config. */
 static void test_configured_debounce(void) {
     fixture f;
-    setup(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":1000}}", PROVIDER_AUTO);
+    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":1000}}", PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 999), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 30), CINEMATIC_ERR_TIMEOUT);
@@ -437,16 +415,18 @@ static void test_configured_debounce(void) {
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 1), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 1);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 
-    setup(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":0}}", PROVIDER_AUTO);
+    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":0}}", PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK); /* no clock needed */
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 1);
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "results.phase", "loaded");
     cinematic_free(state);
-    teardown(&f);
+    CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
+    fixture_close(&f, FIXTURE_STRICT);
 }
 
 /* The embedded catalog: "dune" finds Dune (1984) first. */
