@@ -37,10 +37,12 @@ let package = Package(
         .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
         .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicFeatures"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
 
-        .testTarget(name: "MVIKitTests", dependencies: ["MVIKit"], swiftSettings: strict),
-        .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain"], swiftSettings: strict),
+        // Helpers shared by the test targets: bounded waits, recorders, catalog doubles.
+        .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
+        .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData"], swiftSettings: strict),
-        .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures"], swiftSettings: strict),
+        .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicTests", dependencies: ["Cinematic"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

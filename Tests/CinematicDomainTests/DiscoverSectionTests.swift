@@ -1,5 +1,6 @@
 import CinematicDomain
 import Testing
+import CinematicTestSupport
 
 @Suite("DiscoverSection")
 struct DiscoverSectionTests {

@@ -1,5 +1,6 @@
 import CinematicDomain
 import Testing
+import CinematicTestSupport
 
 @Suite("MovieError")
 struct MovieErrorTests {

@@ -3,6 +3,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// Pure transitions of the Detail reducer, asserted on whole states.
 @Suite("Detail reducer")

@@ -2,6 +2,7 @@ import CinematicFeatures
 import CinematicDomain
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// Pure transitions of the Discover reducer, asserted on whole states.
 @Suite("Discover reducer")

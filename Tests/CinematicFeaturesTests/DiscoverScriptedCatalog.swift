@@ -2,6 +2,7 @@ import CinematicDomain
 import MVIKit
 import Synchronization
 import Testing
+import CinematicTestSupport
 
 /// A scripted in-memory catalog for the Discover and Detail tests (never the real catalog).
 ///

@@ -2,6 +2,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// The Discover loop end to end over a scripted catalog: request-shaped work, so `settle()`
 /// (bounded by `settleWithin`, so a broken guard fails instead of hanging).

@@ -2,6 +2,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// Pure transitions of the Favorites reducer, asserted on whole states.
 @Suite("Favorites reducer")

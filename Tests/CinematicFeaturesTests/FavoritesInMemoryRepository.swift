@@ -1,5 +1,6 @@
 import CinematicDomain
 import Synchronization
+import CinematicTestSupport
 
 /// An in-memory favorites repository for the feature tests, honouring the protocol's contract
 /// (no duplicates, most recent first, observe yields at once and after each change), with

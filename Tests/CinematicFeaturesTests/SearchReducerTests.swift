@@ -2,6 +2,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// The reducer alone: pure transitions, compared as whole states.
 @Suite("SearchReducer: transitions")

@@ -2,6 +2,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// The Search store against scripted catalogs, with time on a `ManualClock` (never real sleeps).
 /// Seed 004's four promises, plus `submitted` and a configurable debounce.

@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// `Effect` values: `none`, `merge` and `map`.
 @Suite("Effect: none, merge, map")

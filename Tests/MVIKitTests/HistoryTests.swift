@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// The bounded debug history and time travel.
 @Suite("Store: debug history")

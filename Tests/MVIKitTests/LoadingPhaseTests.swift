@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 enum SampleFailure: Error, Equatable {
     case offline

@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 @Suite("ManualClock")
 struct ManualClockTests {

@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 struct CounterState: Equatable, Sendable {
     var count = 0

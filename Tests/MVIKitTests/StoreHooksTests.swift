@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// `pendingEffectCount` and the `didReduce` delivery hook.
 @Suite("Store: pendingEffectCount and didReduce")

@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// `close()` and deinit stop every effect, long-lived streams included.
 @Suite("Store: close and deinit")

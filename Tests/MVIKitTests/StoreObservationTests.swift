@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// Observers see each distinct state exactly once, in order.
 @Suite("Store: observation")

@@ -1,6 +1,7 @@
 import Dispatch
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// `send` reduces synchronously; effects report back through `send`, and the store alone decides
 /// (inside its lock) whether an effect is still current.

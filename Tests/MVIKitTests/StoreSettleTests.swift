@@ -1,5 +1,6 @@
 import MVIKit
 import Testing
+import CinematicTestSupport
 
 /// The test hooks: `settle()`, `hasPendingEffects` and `whenSettled`.
 @Suite("Store: settle, hasPendingEffects, whenSettled")

@@ -1,5 +1,6 @@
 import MVIKit
 import Synchronization
+import CinematicTestSupport
 
 /// Counts the effects a store is still running, including effects the store has already
 /// replaced or cancelled but whose tasks, ignoring cancellation, carry on.

@@ -1,5 +1,6 @@
 import CinematicDomain
 import Synchronization
+import CinematicTestSupport
 
 /// The scripted catalog of seed 004: every search is held until the test releases it, in any
 /// order, and it IGNORES cancellation, like a network layer that answers late. A cancelled

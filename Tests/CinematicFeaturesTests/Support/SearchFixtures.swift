@@ -1,4 +1,5 @@
 import CinematicDomain
+import CinematicTestSupport
 
 /// Small, recognisable result lists for the search tests.
 enum SearchFixtures {

@@ -1,4 +1,5 @@
 import Synchronization
+import CinematicTestSupport
 
 /// A one-shot gate that effects wait on. It deliberately IGNORES task cancellation, like a
 /// network layer that answers late: a cancelled effect waiting here carries on once opened.

@@ -1,4 +1,5 @@
 import MVIKit
+import CinematicTestSupport
 
 /// The state of the scriptable test feature.
 struct ScriptState: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Dispatch
+import CinematicTestSupport
 
 /// A task executor that runs jobs one at a time, in the order they were enqueued. Tasks that
 /// prefer it resume in exactly the order their continuations were resumed, which makes wake-up

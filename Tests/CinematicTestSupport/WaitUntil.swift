@@ -4,7 +4,7 @@ import Testing
 /// Records a test failure (and returns false) when the condition never holds: a bounded wait,
 /// never a sleep-and-hope.
 @discardableResult
-func waitUntil(
+public func waitUntil(
     _ comment: Comment? = nil,
     timeout: Duration = .seconds(5),
     sourceLocation: SourceLocation = #_sourceLocation,

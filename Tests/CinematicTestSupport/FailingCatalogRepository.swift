@@ -1,0 +1,20 @@
+import CinematicDomain
+import Synchronization
+
+/// A catalog whose every call fails with `error`; it records the search queries it refused.
+public final class FailingCatalogRepository: MovieCatalogRepository {
+    let error: MovieError
+    private let queries = Mutex<[String]>([])
+
+    public init(error: MovieError) { self.error = error }
+
+    public var searchQueries: [String] { queries.withLock { $0 } }
+
+    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+        queries.withLock { $0.append(query) }
+        throw error
+    }
+
+    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] { throw error }
+    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw error }
+}
