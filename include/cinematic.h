@@ -2,9 +2,9 @@
  * cinematic.h: the C API of libcinematic (Cinematic Core).
  *
  * libcinematic runs a movie app's features (Search, Discover, Favorites, Detail) as MVI
- * stores: a host sends intents as JSON strings, reads states as JSON
- * strings, and the effects (debounces, catalog queries, favorites writes) run inside the
- * library and report back through callbacks.
+ * stores: a host sends intents as JSON strings, reads states as JSON strings, and the
+ * effects (debounces, catalog queries, favorites writes) run inside the library and report
+ * back through callbacks.
  *
  *     cinematic_runtime *rt;
  *     cinematic_store *search;
@@ -48,8 +48,9 @@
  * documents nested more than 2048 levels deep (the innermost value counts as a level) give
  * CINEMATIC_ERR_JSON. A well-formed document that is not a valid intent, config or argument
  * (including a top-level scalar such as 42 or null) gives CINEMATIC_ERR_INVALID naming the
- * offending path ("$" for the document itself). Unknown keys in configs, arguments and intents are errors (typos surface
- * at once); unknown keys in provider answers are ignored (forward compatibility).
+ * offending path ("$" for the document itself). Unknown keys in configs, arguments and
+ * intents are errors (typos surface at once); unknown keys in provider answers are ignored
+ * (forward compatibility).
  *
  * Threads. Every function may be called from any thread. cinematic_store_send reduces
  * before it returns: a cinematic_store_state right after it sees the intent applied.
@@ -63,10 +64,10 @@
  * cinematic_runtime_set_provider returns.
  *   "immediate" (default): callbacks run on a library thread, synchronously: on the thread
  *       that called the function that caused them (cinematic_store_send for the states it
- *       causes, cinematic_store_observe for the first state, cinematic_runtime_respond for
- *       the states an answer causes), on an effect's worker thread for work that effects
- *       produce; or, when another thread is delivering at that moment, on that thread. Do
- *       not hold a lock the callback needs while calling the library.
+ *       causes, cinematic_store_observe for the first state), on an effect's worker thread
+ *       for work that effects produce (including the states a provider's answer causes);
+ *       or, when another thread is delivering at that moment, on that thread. Do not hold a
+ *       lock the callback needs while calling the library.
  *   "queued": callbacks wait in a queue. The file descriptor from cinematic_runtime_fd is
  *       readable while anything waits; cinematic_runtime_dispatch runs the waiting callbacks
  *       on the calling thread. This is how a UI thread, asyncio (loop.add_reader), Tk
@@ -156,12 +157,13 @@
  * any request with
  *     {"error":{"code":"network","message":"timed out"}}
  * An error code outside the closed set becomes "invalidResponse" (the message names the
- * code); "notFound" carries the library's own message ("movie not found"). When the core no longer needs an answer (the query was replaced or the store
- * closed) the provider is called again with {"op":"cancel"} and the same id. A late answer
- * for a cancelled or answered request is accepted (CINEMATIC_OK) and dropped, so hosts that
- * ignore cancellation are safe. A request made while no provider is registered fails at once
- * with "network". Movies from a host need "id" and "title"; other fields default to 0, []
- * and null.
+ * code); "notFound" carries the library's own message ("movie not found"). When the core
+ * no longer needs an answer (the query was replaced or the store closed) the provider is
+ * called again with {"op":"cancel"} and the same id. A late answer for a cancelled or
+ * answered request is accepted (CINEMATIC_OK) and dropped, so hosts that ignore
+ * cancellation are safe. A request made while no provider is registered fails at once with
+ * "network". Movies from a host need "id" and "title"; other fields default to 0, [] and
+ * null.
  */
 #ifndef CINEMATIC_H
 #define CINEMATIC_H
@@ -182,11 +184,13 @@ extern "C" {
 enum {
     CINEMATIC_OK = 0,                /**< Success. */
     CINEMATIC_ERR_JSON = 1,          /**< Input is not well-formed JSON / valid UTF-8 ("json"). */
-    CINEMATIC_ERR_INVALID = 2,       /**< Well-formed, but not a valid intent, config or argument ("invalid"). */
+    CINEMATIC_ERR_INVALID = 2,       /**< Well-formed, but not a valid intent, config or
+                                          argument ("invalid"). */
     CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name ("unknown_feature"). */
     CINEMATIC_ERR_IO = 4,            /**< A file or system resource failed ("io"). */
     CINEMATIC_ERR_CLOSED = 5,        /**< The handle was closed ("closed"). */
-    CINEMATIC_ERR_MISUSE = 6,        /**< NULL or foreign handle, NULL required pointer, wrong mode or thread ("misuse"). */
+    CINEMATIC_ERR_MISUSE = 6,        /**< NULL or foreign handle, NULL required pointer,
+                                          wrong mode or thread ("misuse"). */
     CINEMATIC_ERR_TIMEOUT = 7,       /**< A wait ran out of time ("timeout"). */
     CINEMATIC_ERR_TOO_LARGE = 8      /**< Input larger than 1 MiB ("too_large"). */
 };
@@ -309,9 +313,9 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
 /* Stores                                                                                */
 
 /**
- * Opens a store of feature ("search", "discover", "favorites", "detail"; see FEATURES) with args_json (borrowed; NULL when the
- * feature takes none). *out (required) receives a store to close with cinematic_store_close
- * (or implicitly with its runtime).
+ * Opens a store of feature ("search", "discover", "favorites", "detail"; see FEATURES)
+ * with args_json (borrowed; NULL when the feature takes none). *out (required) receives a
+ * store to close with cinematic_store_close (or implicitly with its runtime).
  * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /
  * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out);
  * CINEMATIC_ERR_CLOSED (the runtime is closed).

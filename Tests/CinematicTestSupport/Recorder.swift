@@ -35,4 +35,7 @@ public final class Slot<Value: Sendable>: Sendable {
     public var value: Value? { storage.withLock { $0 } }
 
     public func store(_ value: Value) { storage.withLock { $0 = value } }
+
+    /// Empties the slot (e.g. to break a reference cycle a test built on purpose).
+    public func clear() { storage.withLock { $0 = nil } }
 }

@@ -37,6 +37,7 @@ struct StoreHooksTests {
         }))
         await store.settle(within: .seconds(5))
         #expect(seen.values == [ScriptState(value: 1), ScriptState(value: 1), ScriptState(value: 1), ScriptState(value: 2)])
+        storeSlot.clear()                       // the hook captured the store through the slot
     }
 
     @Test func didReduceDoesNotRunForDroppedOrIgnoredIntents() async throws {
