@@ -115,7 +115,9 @@ test-install:
 	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$2 ~ /[A-Z]/ && $$3 !~ /^cinematic_/')" || { echo "symbols other than cinematic_* are exported"; exit 1; }
 	LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search godfather | tee $(INSTALL_CHECK)/out
 	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out || { echo "installed library did not find The Godfather"; exit 1; }
-	@echo "install check: 1 passed, 0 failed"
+	XDG_CACHE_HOME=/proc/cinematic-unwritable LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search dune > $(INSTALL_CHECK)/out-fallback
+	@grep -q '^Dune  *1984' $(INSTALL_CHECK)/out-fallback || { echo "with an unwritable cache directory the catalog was not found"; exit 1; }
+	@echo "install check: 2 passed, 0 failed"
 
 ## bench: search latency over the real catalog (medians and ratios, one run).
 bench: deps

@@ -223,7 +223,8 @@ void cinematic_free(void *p);
 /**
  * Opens a runtime. config_json (borrowed; NULL for all defaults) is an object with any of:
  *   "catalog":   "embedded" (default: the built-in 58,788-film catalog, cached as SQLite
- *                under $XDG_CACHE_HOME/cinematic or ~/.cache/cinematic, built on first use)
+ *                under $XDG_CACHE_HOME/cinematic or ~/.cache/cinematic, or, when that
+ *                cannot be written, /tmp/cinematic-cache-<uid>; built on first use, ~1.5 s)
  *                | {"path": "/dir/catalog.sqlite"} (the embedded catalog cached at that path)
  *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
  *   "favorites": ":memory:" (default), a file path (its directory must exist; created with

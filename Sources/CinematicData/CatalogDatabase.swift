@@ -18,14 +18,20 @@ public enum CatalogDatabase {
     }()
 
     /// Where the catalog is cached when no path is configured:
-    /// `$XDG_CACHE_HOME/cinematic/`, else `~/.cache/cinematic/`, else `/tmp/cinematic-cache/`,
-    /// in a file named after the fingerprint (so new data gets a new file).
+    /// `$XDG_CACHE_HOME/cinematic/`, else `~/.cache/cinematic/`, in a file named after the
+    /// fingerprint (so new data gets a new file). See ``fallbackPath`` for a read-only home.
     public static var defaultPath: String {
         let base = FileSystem.environment("XDG_CACHE_HOME")
             ?? FileSystem.environment("HOME").map { $0 + "/.cache" }
-            ?? "/tmp/cinematic-cache"
+            ?? fallbackDirectory
         return base + "/cinematic/catalog-\(fingerprint).sqlite"
     }
+
+    /// Where the catalog goes when the default location cannot be written (a read-only or
+    /// missing home): a per-user directory under /tmp.
+    public static var fallbackPath: String { fallbackDirectory + "/cinematic/catalog-\(fingerprint).sqlite" }
+
+    private static var fallbackDirectory: String { "/tmp/cinematic-cache-\(FileSystem.userID)" }
 
     /// Serializes builds within the process: two runtimes opening at once build once.
     private static let buildLock = Mutex(())

@@ -41,6 +41,9 @@ enum FileSystem {
     /// Deletes the file at `path`, ignoring a missing file.
     static func remove(_ path: String) { unlink(path) }
 
+    /// The real user id, for per-user directories.
+    static var userID: Int { Int(getuid()) }
+
     /// This process's id, for unique temporary names.
     static var processID: Int { Int(getpid()) }
 

@@ -9,10 +9,15 @@ import Synchronization
 /// ``MovieError/storage(_:)`` carrying SQLite's message. All methods are thread-safe: the
 /// connection lives behind a `Mutex`.
 ///
+/// Versions (see ``FavoritesSnapshot``) count the changes committed through this instance:
+/// the favorites found at open are version 1, each committed change adds 1 (a no-op or failed
+/// write adds nothing). The counter lives under the same lock as the connection, so versions
+/// follow commit order.
+///
 /// ```swift
 /// let favorites = try SQLiteFavorites.open(path: "/data/favorites.sqlite")  // or ":memory:"
-/// try await favorites.add(movie)
-/// for await list in favorites.observe() { render(list) }   // current list, then each change
+/// let version = try await favorites.add(movie)
+/// for await snapshot in favorites.observe() { render(snapshot.movies) }   // current, then each change
 /// ```
 public final class SQLiteFavorites: FavoritesRepository {
     private let database: Mutex<FavoritesDatabase>
@@ -45,14 +50,18 @@ public final class SQLiteFavorites: FavoritesRepository {
         for continuation in continuations { continuation.finish() }
     }
 
-    /// Adds `movie` as the most recent favorite; a no-op (no notification) when it already is
-    /// a favorite, whose original position is kept.
-    public func add(_ movie: Movie) async throws(MovieError) {
+    /// Adds `movie` as the most recent favorite; a no-op (no notification, same version) when
+    /// it already is a favorite, whose original position is kept. Returns the version right
+    /// after the call.
+    @discardableResult
+    public func add(_ movie: Movie) async throws(MovieError) -> UInt64 {
         try database.withLock { database throws(MovieError) in try database.add(movie) }
     }
 
-    /// Removes the favorite with `id`; a no-op (no notification) when absent.
-    public func remove(id: Int) async throws(MovieError) {
+    /// Removes the favorite with `id`; a no-op (no notification, same version) when absent.
+    /// Returns the version right after the call.
+    @discardableResult
+    public func remove(id: Int) async throws(MovieError) -> UInt64 {
         try database.withLock { database throws(MovieError) in try database.remove(id: id) }
     }
 
@@ -61,16 +70,16 @@ public final class SQLiteFavorites: FavoritesRepository {
         try database.withLock { database throws(MovieError) in try database.readAll() }
     }
 
-    /// Yields the current list at once, then the new list after every change committed through
-    /// this instance, in commit order. Only the newest undelivered list is buffered (a slow
-    /// consumer skips intermediate lists, never the last one). Ends when the consuming task is
-    /// cancelled or this repository is deallocated.
+    /// Yields the current snapshot at once, then a new snapshot after every change committed
+    /// through this instance, in commit order (versions strictly increasing). Only the newest
+    /// undelivered snapshot is buffered (a slow consumer skips intermediate ones, never the
+    /// last one). Ends when the consuming task is cancelled or this repository is deallocated.
     ///
     /// ```swift
-    /// for await favorites in repository.observe() { await send(.favoritesChanged(favorites)) }
+    /// for await snapshot in repository.observe() { await send(.favoritesChanged(snapshot)) }
     /// ```
-    public func observe() -> AsyncStream<[Movie]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [Movie].self, bufferingPolicy: .bufferingNewest(1))
+    public func observe() -> AsyncStream<FavoritesSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FavoritesSnapshot.self, bufferingPolicy: .bufferingNewest(1))
         let key = database.withLock { $0.addObserver(continuation) }
         continuation.onTermination = { [weak self] _ in
             // The removed continuation is released after the lock is left.
@@ -102,8 +111,9 @@ public final class SQLiteFavorites: FavoritesRepository {
     }
 }
 
-/// The favorites connection, its statements, the last committed list and the observers. Only
-/// used inside ``SQLiteFavorites``' lock, which is what orders notifications with commits.
+/// The favorites connection, its statements, the last committed snapshot and the observers.
+/// Only used inside ``SQLiteFavorites``' lock, which is what orders versions and
+/// notifications with commits.
 final class FavoritesDatabase {
     /// The schema version stored in `PRAGMA user_version`.
     static let schemaVersion = 1
@@ -112,9 +122,9 @@ final class FavoritesDatabase {
     private let insert: SQLiteStatement
     private let delete: SQLiteStatement
     private let selectAll: SQLiteStatement
-    /// The list as of the last commit made through this connection.
-    private var current: [Movie] = []
-    var observers: [UInt64: AsyncStream<[Movie]>.Continuation] = [:]
+    /// The snapshot as of the last commit made through this connection (version 1: as opened).
+    private var current = FavoritesSnapshot(version: 1, movies: [])
+    var observers: [UInt64: AsyncStream<FavoritesSnapshot>.Continuation] = [:]
     private var nextKey: UInt64 = 0
 
     init(path: String, readOnly: Bool) throws(MovieError) {
@@ -134,7 +144,7 @@ final class FavoritesDatabase {
         selectAll = try connection.prepare("""
             SELECT movie_id, title, year, runtime, rating, votes, genres, mpaa FROM favorites ORDER BY position DESC
             """)
-        current = try readAll()
+        current = FavoritesSnapshot(version: 1, movies: try readAll())
     }
 
     /// WAL journal, full sync on commit, and the schema (created once, versioned).
@@ -173,7 +183,7 @@ final class FavoritesDatabase {
         }
     }
 
-    func add(_ movie: Movie) throws(MovieError) {
+    func add(_ movie: Movie) throws(MovieError) -> UInt64 {
         try write { () throws(MovieError) in
             try insert.run([
                 .int(movie.id), .text(movie.title), .int(movie.year), .int(movie.runtime),
@@ -183,20 +193,23 @@ final class FavoritesDatabase {
         }
     }
 
-    func remove(id: Int) throws(MovieError) {
+    func remove(id: Int) throws(MovieError) -> UInt64 {
         try write { () throws(MovieError) in try delete.run([.int(id)]) }
     }
 
     /// Runs `change` in a transaction that also reads back the new list; after the commit,
-    /// and only if a row changed, remembers the list and yields it to every observer.
-    private func write(_ change: () throws(MovieError) -> Void) throws(MovieError) {
+    /// and only if a row changed, bumps the version, remembers the snapshot and yields it to
+    /// every observer. Returns the version after the call (unchanged when nothing changed or
+    /// the write threw).
+    private func write(_ change: () throws(MovieError) -> Void) throws(MovieError) -> UInt64 {
         let changed = try connection.transaction { () throws(MovieError) -> [Movie]? in
             try change()
             return connection.changes > 0 ? try readAll() : nil
         }
-        guard let changed else { return }
-        current = changed
-        for continuation in observers.values { continuation.yield(changed) }
+        guard let changed else { return current.version }
+        current = FavoritesSnapshot(version: current.version + 1, movies: changed)
+        for continuation in observers.values { continuation.yield(current) }
+        return current.version
     }
 
     func readAll() throws(MovieError) -> [Movie] {
@@ -211,15 +224,15 @@ final class FavoritesDatabase {
         return movies
     }
 
-    /// Registers an observer and yields it the current list.
-    func addObserver(_ continuation: AsyncStream<[Movie]>.Continuation) -> UInt64 {
+    /// Registers an observer and yields it the current snapshot.
+    func addObserver(_ continuation: AsyncStream<FavoritesSnapshot>.Continuation) -> UInt64 {
         nextKey &+= 1
         observers[nextKey] = continuation
         continuation.yield(current)
         return nextKey
     }
 
-    func takeObservers() -> [AsyncStream<[Movie]>.Continuation] {
+    func takeObservers() -> [AsyncStream<FavoritesSnapshot>.Continuation] {
         defer { observers = [:] }
         return Array(observers.values)
     }

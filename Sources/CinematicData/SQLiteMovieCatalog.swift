@@ -22,6 +22,18 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         return try SQLiteMovieCatalog(path: path)
     }
 
+    /// Opens the catalog at its default location, or, when that cannot be written (a
+    /// read-only home), at ``CatalogDatabase/fallbackPath``. Throws the first location's
+    /// error when both fail.
+    public static func openDefault() throws(MovieError) -> SQLiteMovieCatalog {
+        do {
+            return try open(path: CatalogDatabase.defaultPath)
+        } catch {
+            guard let catalog = try? open(path: CatalogDatabase.fallbackPath) else { throw error }
+            return catalog
+        }
+    }
+
     private init(path: String) throws(MovieError) { queries = Mutex(try CatalogQueries(path: path)) }
 
     public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {

@@ -59,11 +59,11 @@ struct SQLiteFavoritesTests {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
         try await favorites.add(favoriteMovie(1))
         var lists = favorites.observe().makeAsyncIterator()
-        #expect(await lists.next() == [favoriteMovie(1)])
+        #expect(await lists.next()?.movies == [favoriteMovie(1)])
         try await favorites.add(favoriteMovie(2))
-        #expect(await lists.next() == [favoriteMovie(2), favoriteMovie(1)])
+        #expect(await lists.next()?.movies == [favoriteMovie(2), favoriteMovie(1)])
         try await favorites.remove(id: 1)
-        #expect(await lists.next() == [favoriteMovie(2)])
+        #expect(await lists.next()?.movies == [favoriteMovie(2)])
     }
 
     @Test("a write that changes nothing notifies no one")
@@ -87,11 +87,11 @@ struct SQLiteFavoritesTests {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
         var first = favorites.observe().makeAsyncIterator()
         var second = favorites.observe().makeAsyncIterator()
-        #expect(await first.next() == [])
-        #expect(await second.next() == [])
+        #expect(await first.next()?.movies == [])
+        #expect(await second.next()?.movies == [])
         try await favorites.add(favoriteMovie(5))
-        #expect(await first.next() == [favoriteMovie(5)])
-        #expect(await second.next() == [favoriteMovie(5)])
+        #expect(await first.next()?.movies == [favoriteMovie(5)])
+        #expect(await second.next()?.movies == [favoriteMovie(5)])
     }
 
     @Test("a change is committed before observers hear of it")
@@ -101,7 +101,7 @@ struct SQLiteFavoritesTests {
         var lists = favorites.observe().makeAsyncIterator()
         _ = await lists.next()
         try await favorites.add(favoriteMovie(1))
-        #expect(await lists.next() == [favoriteMovie(1)])
+        #expect(await lists.next()?.movies == [favoriteMovie(1)])
         // A second connection sees the row: it is in the database, not only in memory.
         let other = try SQLiteFavorites.open(path: path)
         #expect(try await other.list() == [favoriteMovie(1)])
@@ -125,7 +125,7 @@ struct SQLiteFavoritesTests {
     func concurrentWritersEndConsistent() async throws {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
         let observed = LastList()
-        let consumer = Task { for await list in favorites.observe() { observed.set(list) } }
+        let consumer = Task { for await snapshot in favorites.observe() { observed.set(snapshot.movies) } }
         defer { consumer.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
@@ -143,6 +143,92 @@ struct SQLiteFavoritesTests {
         try await pollUntil { observed.get() == stored }
     }
 
+    // MARK: Versions
+
+    @Test("versions start at 1 and add 1 per committed change; add and remove return the new version")
+    func versionsCountChanges() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        var snapshots = favorites.observe().makeAsyncIterator()
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 1, movies: []))
+        #expect(try await favorites.add(favoriteMovie(1)) == 2)
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 2, movies: [favoriteMovie(1)]))
+        #expect(try await favorites.add(favoriteMovie(2)) == 3)
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 3, movies: [favoriteMovie(2), favoriteMovie(1)]))
+        #expect(try await favorites.remove(id: 1) == 4)
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 4, movies: [favoriteMovie(2)]))
+    }
+
+    @Test("a no-op add or remove returns the unchanged version and notifies no one")
+    func noOpKeepsTheVersion() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        #expect(try await favorites.add(favoriteMovie(1)) == 2)
+        let recorder = ListRecorder(favorites.observe())
+        defer { recorder.stop() }
+        try await pollUntil { recorder.snapshots.count == 1 }
+        #expect(try await favorites.add(favoriteMovie(1)) == 2)     // already there
+        #expect(try await favorites.remove(id: 42) == 2)            // absent
+        #expect(try await favorites.remove(id: 1) == 3)
+        #expect(try await favorites.remove(id: 1) == 3)             // gone already
+        try await pollUntil { recorder.snapshots.count == 2 }
+        try await Task.sleep(for: .milliseconds(50))   // a wrong notification would arrive by now
+        #expect(recorder.snapshots == [FavoritesSnapshot(version: 2, movies: [favoriteMovie(1)]),
+                                       FavoritesSnapshot(version: 3, movies: [])])
+    }
+
+    @Test("a failed write keeps the version; the next committed change takes the next one")
+    func failedWriteKeepsTheVersion() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        try await favorites.add(favoriteMovie(1))
+        try favorites.setReadOnly(true)
+        await #expect(throws: MovieError.self) { try await favorites.add(favoriteMovie(2)) }
+        await #expect(throws: MovieError.self) { try await favorites.remove(id: 1) }
+        try favorites.setReadOnly(false)
+        var snapshots = favorites.observe().makeAsyncIterator()
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 2, movies: [favoriteMovie(1)]))
+        #expect(try await favorites.add(favoriteMovie(2)) == 3)
+        #expect(await snapshots.next()?.version == 3)
+    }
+
+    @Test("versions are per instance: a reopened file starts again at 1 with what it holds")
+    func versionsRestartPerInstance() async throws {
+        let path = try temporaryFavoritesPath()
+        do {
+            let favorites = try SQLiteFavorites.open(path: path)
+            #expect(try await favorites.add(favoriteMovie(1)) == 2)
+            #expect(try await favorites.add(favoriteMovie(2)) == 3)
+        }
+        let reopened = try SQLiteFavorites.open(path: path)
+        var snapshots = reopened.observe().makeAsyncIterator()
+        #expect(await snapshots.next() == FavoritesSnapshot(version: 1, movies: [favoriteMovie(2), favoriteMovie(1)]))
+        #expect(try await reopened.remove(id: 2) == 2)
+    }
+
+    @Test("concurrent writers: every observer sees strictly increasing versions, ending on the last write's")
+    func concurrentVersionsIncrease() async throws {
+        let favorites = try SQLiteFavorites.open(path: ":memory:")
+        let recorder = ListRecorder(favorites.observe())
+        defer { recorder.stop() }
+        try await pollUntil { recorder.snapshots.count == 1 }
+        let returned = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var versions: [UInt64] = []
+                    for step in 0..<25 {
+                        let id = (worker * 7 + step) % 10
+                        versions.append(step % 3 == 2 ? try await favorites.remove(id: id) : try await favorites.add(favoriteMovie(id)))
+                    }
+                    return versions
+                }
+            }
+            return try await group.reduce(into: [UInt64]()) { $0 += $1 }
+        }
+        let last = try #require(returned.max())
+        try await pollUntil { recorder.versions.last == last }
+        let versions = recorder.versions
+        #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(recorder.lists.last == (try await favorites.list()))
+    }
+
     // MARK: Persistence and WAL
 
     @Test("favorites persist across reopening the file, in order")
@@ -158,7 +244,7 @@ struct SQLiteFavoritesTests {
         let reopened = try SQLiteFavorites.open(path: path)
         #expect(try await reopened.list() == [favoriteMovie(3), favoriteMovie(1)])
         var lists = reopened.observe().makeAsyncIterator()
-        #expect(await lists.next() == [favoriteMovie(3), favoriteMovie(1)])
+        #expect(await lists.next()?.movies == [favoriteMovie(3), favoriteMovie(1)])
     }
 
     @Test("read-only opening lists what is stored, refuses every write and never writes the file")
@@ -297,20 +383,22 @@ private func pollUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool,
     }
 }
 
-/// Records every list a stream delivers, from a task that is always waiting for the next
+/// Records every snapshot a stream delivers, from a task that is always waiting for the next
 /// one (so no delivery is coalesced away).
 private final class ListRecorder: Sendable {
-    private let recorded = Mutex<[[Movie]]>([])
+    private let recorded = Mutex<[FavoritesSnapshot]>([])
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(_ stream: AsyncStream<[Movie]>) {
-        let consumer = Task { for await list in stream { self.record(list) } }
+    init(_ stream: AsyncStream<FavoritesSnapshot>) {
+        let consumer = Task { for await snapshot in stream { self.record(snapshot) } }
         task.withLock { $0 = consumer }
     }
 
-    var lists: [[Movie]] { recorded.withLock { $0 } }
+    var snapshots: [FavoritesSnapshot] { recorded.withLock { $0 } }
+    var lists: [[Movie]] { snapshots.map(\.movies) }
+    var versions: [UInt64] { snapshots.map(\.version) }
 
-    private func record(_ list: [Movie]) { recorded.withLock { $0.append(list) } }
+    private func record(_ snapshot: FavoritesSnapshot) { recorded.withLock { $0.append(snapshot) } }
 
     func stop() { task.withLock { $0?.cancel() } }
 }

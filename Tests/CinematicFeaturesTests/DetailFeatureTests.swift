@@ -18,9 +18,16 @@ struct DetailReducerTests {
     }
 
     /// The detail of movie 7, loaded, with the given favorite fields.
-    func loaded(isFavorite: Bool = false, error: MovieError? = nil, saving: Bool? = nil, stored: Bool = false) -> DetailState {
+    func loaded(isFavorite: Bool = false, error: MovieError? = nil, saving: Bool? = nil, stored: Bool = false,
+                version: UInt64 = 0) -> DetailState {
         DetailState(movieID: 7, detail: .loaded(detail), isFavorite: isFavorite, favoriteError: error,
-                    savingFavorite: saving, storedFavorite: stored)
+                    savingFavorite: saving, storedFavorite: stored, storedVersion: version)
+    }
+
+    /// The favorites at `version`: movie 7 among them when `withSeven`.
+    func snapshot(_ version: UInt64, withSeven: Bool) -> FavoritesSnapshot {
+        FavoritesSnapshot(version: version, movies: withSeven ? [DiscoverFixtures.movie(3), DiscoverFixtures.movie(7)]
+                                                              : [DiscoverFixtures.movie(3)])
     }
 
     @Test("task loads; a repeated task while loading or loaded does nothing; after a failure it retries")
@@ -71,15 +78,15 @@ struct DetailReducerTests {
 
     @Test("a completed write that matches the wish ends saving")
     func savedMatchingWish() {
-        let (state, effect) = reduce(loaded(isFavorite: true, saving: true), .favoriteSaved(isFavorite: true))
-        #expect(state == loaded(isFavorite: true, stored: true))
+        let (state, effect) = reduce(loaded(isFavorite: true, saving: true, version: 1), .favoriteSaved(version: 2, isFavorite: true))
+        #expect(state == loaded(isFavorite: true, stored: true, version: 2))
         #expect(effect.isNone)
     }
 
     @Test("a completed write that no longer matches the wish writes the wish next")
     func savedStaleWishWritesAgain() {
-        let (state, effect) = reduce(loaded(isFavorite: false, saving: true), .favoriteSaved(isFavorite: true))
-        #expect(state == loaded(isFavorite: false, saving: false, stored: true))
+        let (state, effect) = reduce(loaded(isFavorite: false, saving: true, version: 1), .favoriteSaved(version: 2, isFavorite: true))
+        #expect(state == loaded(isFavorite: false, saving: false, stored: true, version: 2))
         #expect(!effect.isNone)
     }
 
@@ -93,14 +100,69 @@ struct DetailReducerTests {
 
     @Test("stored changes move the heart when no write is in flight, and only the stored value during one")
     func favoritesChanged() {
-        let withSeven = [DiscoverFixtures.movie(3), DiscoverFixtures.movie(7)]
-        #expect(reduce(loaded(), .favoritesChanged(withSeven)).0 == loaded(isFavorite: true, stored: true))
-        #expect(reduce(loaded(isFavorite: true, stored: true), .favoritesChanged([])).0 == loaded())
-        #expect(reduce(loaded(isFavorite: false, saving: false, stored: false), .favoritesChanged(withSeven)).0
-                == loaded(isFavorite: false, saving: false, stored: true))
+        #expect(reduce(loaded(), .favoritesChanged(snapshot(1, withSeven: true))).0 == loaded(isFavorite: true, stored: true, version: 1))
+        #expect(reduce(loaded(isFavorite: true, stored: true, version: 1), .favoritesChanged(snapshot(2, withSeven: false))).0
+                == loaded(version: 2))
+        #expect(reduce(loaded(isFavorite: false, saving: false, stored: false, version: 1), .favoritesChanged(snapshot(2, withSeven: true))).0
+                == loaded(isFavorite: false, saving: false, stored: true, version: 2))
         // Before the detail loads, the heart already follows storage.
-        #expect(reduce(DetailState(movieID: 7, detail: .loading), .favoritesChanged(withSeven)).0
-                == DetailState(movieID: 7, detail: .loading, isFavorite: true, storedFavorite: true))
+        #expect(reduce(DetailState(movieID: 7, detail: .loading), .favoritesChanged(snapshot(1, withSeven: true))).0
+                == DetailState(movieID: 7, detail: .loading, isFavorite: true, storedFavorite: true, storedVersion: 1))
+    }
+
+    // MARK: Versions: reports about storage arrive in no fixed order
+
+    @Test("a change seen while saving updates the stored value, not the heart")
+    func changeWhileSavingKeepsTheHeart() {
+        let (added, none) = reduce(loaded(isFavorite: true, saving: true, version: 1), .favoritesChanged(snapshot(2, withSeven: true)))
+        #expect(added == loaded(isFavorite: true, saving: true, stored: true, version: 2))
+        #expect(none.isNone)
+        let (removed, _) = reduce(added, .favoritesChanged(snapshot(3, withSeven: false)))
+        #expect(removed == loaded(isFavorite: true, saving: true, stored: false, version: 3))
+    }
+
+    @Test("a write result older than a snapshot already seen keeps the newer stored value, and the heart shows it")
+    func olderSaveResultLoses() {
+        // This store's add committed as version 2; another store removed the movie (version 3),
+        // whose snapshot arrived first.
+        let (state, effect) = reduce(loaded(isFavorite: true, saving: true, stored: false, version: 3),
+                                     .favoriteSaved(version: 2, isFavorite: true))
+        #expect(state == loaded(isFavorite: false, stored: false, version: 3))
+        #expect(effect.isNone)
+        // The same version as the snapshot's: nothing newer to learn, the heart settles on it.
+        let (same, _) = reduce(loaded(isFavorite: true, saving: true, stored: true, version: 2),
+                               .favoriteSaved(version: 2, isFavorite: true))
+        #expect(same == loaded(isFavorite: true, stored: true, version: 2))
+    }
+
+    @Test("a write result newer than every snapshot seen sets the stored value; a later, older snapshot is ignored")
+    func olderSnapshotLoses() {
+        let (saved, _) = reduce(loaded(isFavorite: false, saving: false, stored: true, version: 2),
+                                .favoriteSaved(version: 3, isFavorite: false))
+        #expect(saved == loaded(isFavorite: false, stored: false, version: 3))
+        // The observation had already taken version 2 off its stream before the result arrived.
+        let (stale, effect) = reduce(saved, .favoritesChanged(snapshot(2, withSeven: true)))
+        #expect(stale == saved)
+        #expect(effect.isNone)
+    }
+
+    @Test("a tap during a write: the second write happens only when the wish differs from what is stored")
+    func toggleDuringWriteWritesOnlyWhenNeeded() {
+        // The wish (false) differs from what the write stored (true): write it.
+        let (needed, write) = reduce(loaded(isFavorite: false, saving: true, version: 1), .favoriteSaved(version: 2, isFavorite: true))
+        #expect(needed == loaded(isFavorite: false, saving: false, stored: true, version: 2))
+        #expect(!write.isNone)
+        // Another store already removed the movie (version 3): the wish is stored, nothing to write.
+        let (done, none) = reduce(loaded(isFavorite: false, saving: true, stored: false, version: 3),
+                                  .favoriteSaved(version: 2, isFavorite: true))
+        #expect(done == loaded(isFavorite: false, stored: false, version: 3))
+        #expect(none.isNone)
+        // Tap, tap, tap during the write: the last wish is what was written; nothing more to do.
+        var state = loaded(isFavorite: true, saving: true, version: 1)
+        for _ in 0..<2 { _ = reducer.reduce(&state, .favoriteToggled) }
+        let (settled, nothing) = reduce(state, .favoriteSaved(version: 2, isFavorite: true))
+        #expect(settled == loaded(isFavorite: true, stored: true, version: 2))
+        #expect(nothing.isNone)
     }
 }
 
@@ -118,7 +180,7 @@ struct DetailStoreTests {
     /// Sends task and waits for the detail and the first favorites report.
     func start(_ store: Store<DetailReducer>, observers: @escaping () -> Int) async {
         store.send(.task)
-        await waitUntil { store.state.detail.value != nil && observers() == 1 }
+        await waitUntil { store.state.detail.value != nil && observers() == 1 && store.state.storedVersion > 0 }
     }
 
     @Test("an unknown id fails with notFound")
@@ -127,8 +189,8 @@ struct DetailStoreTests {
                           reducer: DetailReducer(catalog: ScriptedCatalog(details: [detail]), favorites: InMemoryFavorites()))
         defer { store.close() }
         store.send(.task)
-        await waitUntil { !store.state.detail.isLoading }
-        #expect(store.state == DetailState(movieID: 404, detail: .failed(.notFound)))
+        await waitUntil { !store.state.detail.isLoading && store.state.storedVersion == 1 }
+        #expect(store.state == DetailState(movieID: 404, detail: .failed(.notFound), storedVersion: 1))
     }
 
     @Test("task loads the detail and the heart shows what is stored; a repeated task asks nothing twice")
@@ -138,7 +200,7 @@ struct DetailStoreTests {
         let store = makeStore(favorites, catalog: catalog)
         defer { store.close() }
         store.send(.task)
-        await waitUntil { store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: true, storedFavorite: true) }
+        await waitUntil { store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: true, storedFavorite: true, storedVersion: 1) }
         store.send(.task)
         try? await Task.sleep(for: .milliseconds(20))
         #expect(catalog.detailRequests == [7])
@@ -165,11 +227,11 @@ struct DetailStoreTests {
         defer { store.close() }
         await start(store) { favorites.observerCount }
         store.send(.favoriteToggled)
-        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: true, savingFavorite: true))
+        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: true, savingFavorite: true, storedVersion: 1))
         await waitUntil { favorites.heldWriteCount == 1 }
         favorites.releaseNewestWrite()
         await waitUntil { store.state.favoriteError != nil }
-        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), favoriteError: .storage("disk I/O error")))
+        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), favoriteError: .storage("disk I/O error"), storedVersion: 1))
         #expect(favorites.stored.isEmpty)
     }
 
@@ -188,7 +250,7 @@ struct DetailStoreTests {
         favorites.releaseNewestWrite()
         await waitUntil { store.state.favoriteError != nil }
         #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: true,
-                                           favoriteError: .storage("disk I/O error"), storedFavorite: true))
+                                           favoriteError: .storage("disk I/O error"), storedFavorite: true, storedVersion: 1))
     }
 
     @Test("a write-protected SQLite favorites database rolls back with SQLite's message")
@@ -201,7 +263,7 @@ struct DetailStoreTests {
         store.send(.favoriteToggled)
         await waitUntil { store.state.favoriteError != nil }
         #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail),
-                                           favoriteError: .storage("attempt to write a readonly database")))
+                                           favoriteError: .storage("attempt to write a readonly database"), storedVersion: 1))
         #expect(try await favorites.list().isEmpty)
     }
 
@@ -222,7 +284,7 @@ struct DetailStoreTests {
         await waitUntil { store.state.savingFavorite == nil && favorites.heldWriteCount == 0 }
         #expect(favorites.maxWritesInFlight == 1)
         #expect(favorites.stored.isEmpty)
-        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail)))
+        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), storedVersion: 3))
         #expect(favorites.writes == [.add(7), .remove(7)])     // coalesced: two writes for ten taps
     }
 
@@ -239,7 +301,12 @@ struct DetailStoreTests {
         await waitUntil { store.state.savingFavorite == nil && store.state.storedFavorite == wish }
         let stored = try await favorites.list()
         #expect(stored == (wish ? [detail.movie] : []))
-        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: wish, storedFavorite: wish))
+        // The store ends on the latest version, whichever of its reports came last.
+        let version = await currentVersion(favorites)
+        #expect(version >= 2)
+        await waitUntil { store.state.storedVersion == version }
+        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), isFavorite: wish, storedFavorite: wish,
+                                           storedVersion: version))
     }
 
     @Test("stores sharing one SQLite favorites see each other's changes: the heart adds, the list removes")
@@ -255,7 +322,7 @@ struct DetailStoreTests {
         await waitUntil { listStore.state.favorites == .loaded([detail.movie]) }
         listStore.send(.removed(movieID: 7))
         await waitUntil { !detailStore.state.isFavorite && detailStore.state.savingFavorite == nil }
-        #expect(detailStore.state == DetailState(movieID: 7, detail: .loaded(detail)))
+        #expect(detailStore.state == DetailState(movieID: 7, detail: .loaded(detail), storedVersion: 3))
         await waitUntil { listStore.state.favorites == .loaded([]) }
     }
 
@@ -269,4 +336,10 @@ struct DetailStoreTests {
         #expect(!store.hasPendingEffects)
         await waitUntil { favorites.observerCount == 0 }
     }
+}
+
+/// The version of `favorites` now: the first snapshot an observation yields.
+func currentVersion(_ favorites: some FavoritesRepository) async -> UInt64 {
+    for await snapshot in favorites.observe() { return snapshot.version }
+    return 0
 }

@@ -30,8 +30,10 @@ struct FavoritesReducerTests {
     @Test("a changed list replaces the shown one")
     func favoritesChangedLoads() {
         let list = [DiscoverFixtures.movie(2), DiscoverFixtures.movie(1)]
-        #expect(reduce(FavoritesState(favorites: .loading), .favoritesChanged(list)).0 == FavoritesState(favorites: .loaded(list)))
-        #expect(reduce(FavoritesState(favorites: .loaded(list)), .favoritesChanged([])).0 == FavoritesState(favorites: .loaded([])))
+        #expect(reduce(FavoritesState(favorites: .loading), .favoritesChanged(FavoritesSnapshot(version: 1, movies: list))).0
+                == FavoritesState(favorites: .loaded(list)))
+        #expect(reduce(FavoritesState(favorites: .loaded(list)), .favoritesChanged(FavoritesSnapshot(version: 2, movies: []))).0
+                == FavoritesState(favorites: .loaded([])))
     }
 
     @Test("removed starts the write and clears an old error; a failure is recorded, the list untouched")

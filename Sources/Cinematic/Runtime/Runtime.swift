@@ -70,7 +70,11 @@ final class Runtime: Sendable {
         switch config.catalog {
         case let .embedded(path):
             do {
-                catalog = try SQLiteMovieCatalog.open(path: path ?? CatalogDatabase.defaultPath)
+                if let path {
+                    catalog = try SQLiteMovieCatalog.open(path: path)
+                } else {
+                    catalog = try SQLiteMovieCatalog.openDefault()
+                }
             } catch {
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
             }

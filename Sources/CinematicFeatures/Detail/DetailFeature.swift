@@ -4,9 +4,11 @@ import MVIKit
 /// What the Detail screen of one movie renders.
 ///
 /// The heart is optimistic: ``isFavorite`` flips the moment the user taps and is written in
-/// the background. Two bookkeeping fields make that safe: ``savingFavorite`` (the value being
-/// written right now) and ``storedFavorite`` (the last value known to be stored, which a
-/// failed write rolls back to).
+/// the background. Three bookkeeping fields make that safe: ``savingFavorite`` (the value
+/// being written right now), ``storedFavorite`` (the newest value known to be stored, which a
+/// failed write rolls back to and a completed write settles on) and ``storedVersion`` (the
+/// favorites version ``storedFavorite`` comes from, so an older report never overwrites a
+/// newer one).
 public struct DetailState: Equatable, Sendable {
     /// The movie this screen shows.
     public let movieID: Int
@@ -20,8 +22,11 @@ public struct DetailState: Equatable, Sendable {
     public var favoriteError: MovieError?
     /// The value being written to the favorites now; nil when no write is in flight.
     public var savingFavorite: Bool?
-    /// The last value known to be stored: reported by the repository or confirmed by a write.
+    /// The newest value known to be stored: reported by the repository or confirmed by a
+    /// write, whichever carries the higher version.
     public var storedFavorite: Bool
+    /// The favorites version ``storedFavorite`` was learned from; 0 before any report.
+    public var storedVersion: UInt64
 
     /// Creates the state of the Detail screen for `movieID`; by default nothing is loaded.
     ///
@@ -30,13 +35,15 @@ public struct DetailState: Equatable, Sendable {
     ///                   reducer: DetailReducer(catalog: catalog, favorites: favorites))
     /// ```
     public init(movieID: Int, detail: LoadingPhase<MovieDetail, MovieError> = .idle, isFavorite: Bool = false,
-                favoriteError: MovieError? = nil, savingFavorite: Bool? = nil, storedFavorite: Bool = false) {
+                favoriteError: MovieError? = nil, savingFavorite: Bool? = nil, storedFavorite: Bool = false,
+                storedVersion: UInt64 = 0) {
         self.movieID = movieID
         self.detail = detail
         self.isFavorite = isFavorite
         self.favoriteError = favoriteError
         self.savingFavorite = savingFavorite
         self.storedFavorite = storedFavorite
+        self.storedVersion = storedVersion
     }
 }
 
@@ -53,9 +60,10 @@ public enum DetailIntent: Equatable, Sendable {
     /// Internal: the detail could not be loaded (`.notFound` for an unknown id).
     case detailFailed(MovieError)
     /// Internal: the stored favorites changed (or were read for the first time).
-    case favoritesChanged([Movie])
-    /// Internal: the favorite was stored as `isFavorite`.
-    case favoriteSaved(isFavorite: Bool)
+    case favoritesChanged(FavoritesSnapshot)
+    /// Internal: the favorite was stored as `isFavorite`; the favorites were at `version`
+    /// right after the write.
+    case favoriteSaved(version: UInt64, isFavorite: Bool)
     /// Internal: storing the favorite failed.
     case favoriteSaveFailed(MovieError)
 }
@@ -64,11 +72,18 @@ public enum DetailIntent: Equatable, Sendable {
 /// consistent with storage.
 ///
 /// Writes are serialized: at most one is in flight, and when it completes the reducer writes
-/// the user's latest wish if it differs from what was just saved. So ten rapid taps cost at
-/// most two writes, the stored value always ends equal to the heart, and writes can never
-/// land out of order (a cancelled-but-running write racing its replacement is impossible).
-/// A failed write rolls the heart back to ``DetailState/storedFavorite`` (taps made while it
-/// was in flight are dropped with it) and sets ``DetailState/favoriteError``.
+/// the user's latest wish if it differs from what is stored. So ten rapid taps cost at most
+/// two writes, the stored value always ends equal to the heart, and writes can never land out
+/// of order (a cancelled-but-running write racing its replacement is impossible). A failed
+/// write rolls the heart back to ``DetailState/storedFavorite`` (taps made while it was in
+/// flight are dropped with it) and sets ``DetailState/favoriteError``.
+///
+/// Other stores (the Favorites tab, another Detail of the same movie) write the same
+/// favorites, and the observation's snapshot and a write's result arrive from different
+/// tasks in no fixed order. Both carry the favorites version, and
+/// ``DetailState/storedFavorite`` only ever moves to a higher one, so the heart ends on what
+/// storage holds last whichever report arrives first: a write that completes after another
+/// store changed the movie settles on that newer value rather than on what it wrote.
 ///
 /// ```swift
 /// store.send(.task)
@@ -119,14 +134,29 @@ public struct DetailReducer: Reducer {
         case let .detailFailed(error):
             state.detail = .failed(error)
             return .none
-        case let .favoritesChanged(list):
-            state.storedFavorite = list.contains { $0.id == state.movieID }
+        case let .favoritesChanged(snapshot):
+            if snapshot.version > state.storedVersion {
+                state.storedFavorite = snapshot.contains(movieID: state.movieID)
+                state.storedVersion = snapshot.version
+            }
+            // While a write is in flight the heart keeps the user's wish; favoriteSaved settles it.
             if state.savingFavorite == nil { state.isFavorite = state.storedFavorite }
             return .none
-        case let .favoriteSaved(saved):
-            state.storedFavorite = saved
+        case let .favoriteSaved(version, saved):
+            if version > state.storedVersion {
+                state.storedFavorite = saved
+                state.storedVersion = version
+            }
+            let written = state.savingFavorite ?? saved
             state.savingFavorite = nil
-            guard state.isFavorite != saved, let movie = state.detail.value?.movie else { return .none }
+            guard state.isFavorite != written else {
+                // No tap during the write: storage is the truth, and a later change made by
+                // another store wins over the value this write stored.
+                state.isFavorite = state.storedFavorite
+                return .none
+            }
+            // The user tapped during the write: write the latest wish unless it is stored already.
+            guard state.isFavorite != state.storedFavorite, let movie = state.detail.value?.movie else { return .none }
             return save(movie, &state)
         case let .favoriteSaveFailed(error):
             state.savingFavorite = nil
@@ -149,7 +179,7 @@ public struct DetailReducer: Reducer {
 
     private func observe() -> Effect<DetailIntent> {
         .run(id: Self.observeEffect) { [favorites] send in
-            for await list in favorites.observe() { await send(.favoritesChanged(list)) }
+            for await snapshot in favorites.observe() { await send(.favoritesChanged(snapshot)) }
         }
     }
 
@@ -159,8 +189,8 @@ public struct DetailReducer: Reducer {
         state.savingFavorite = wish
         return .run(id: Self.saveEffect) { [favorites] send in
             do throws(MovieError) {
-                if wish { try await favorites.add(movie) } else { try await favorites.remove(id: movie.id) }
-                await send(.favoriteSaved(isFavorite: wish))
+                let version = wish ? try await favorites.add(movie) : try await favorites.remove(id: movie.id)
+                await send(.favoriteSaved(version: version, isFavorite: wish))
             } catch {
                 await send(.favoriteSaveFailed(error))
             }

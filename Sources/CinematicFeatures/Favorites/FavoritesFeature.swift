@@ -23,7 +23,7 @@ public enum FavoritesIntent: Equatable, Sendable {
     /// The user removed a movie from the favorites.
     case removed(movieID: Int)
     /// Internal: the stored favorites changed (or were read for the first time).
-    case favoritesChanged([Movie])
+    case favoritesChanged(FavoritesSnapshot)
     /// Internal: a removal could not be stored.
     case removalFailed(MovieError)
 }
@@ -59,7 +59,7 @@ public struct FavoritesReducer: Reducer {
             guard case .idle = state.favorites else { return .none }
             state.favorites = .loading
             return .run(id: Self.observeEffect) { [favorites] send in
-                for await list in favorites.observe() { await send(.favoritesChanged(list)) }
+                for await snapshot in favorites.observe() { await send(.favoritesChanged(snapshot)) }
             }
         case let .removed(movieID):
             state.removalError = nil
@@ -70,8 +70,9 @@ public struct FavoritesReducer: Reducer {
                     await send(.removalFailed(error))
                 }
             }
-        case let .favoritesChanged(list):
-            state.favorites = .loaded(list)
+        case let .favoritesChanged(snapshot):
+            // One observation delivers snapshots in commit order: the newest is the last one.
+            state.favorites = .loaded(snapshot.movies)
             return .none
         case let .removalFailed(error):
             state.removalError = error
