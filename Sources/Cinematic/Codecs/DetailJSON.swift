@@ -26,10 +26,10 @@ struct DetailCodec: FeatureCodec {
     func decodeIntent(_ intent: IntentReader) throws(APIError) -> DetailIntent {
         switch intent.type {
         case "task":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .task
         case "favoriteToggled":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .favoriteToggled
         default:
             throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)

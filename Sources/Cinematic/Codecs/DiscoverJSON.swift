@@ -21,10 +21,10 @@ struct DiscoverCodec: FeatureCodec {
     func decodeIntent(_ intent: IntentReader) throws(APIError) -> DiscoverIntent {
         switch intent.type {
         case "task":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .task
         case "refresh":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .refresh
         case "loadMore":
             try intent.object.rejectUnknownKeys(allowing: ["type", "section"])

@@ -19,7 +19,7 @@ struct FavoritesCodec: FeatureCodec {
     func decodeIntent(_ intent: IntentReader) throws(APIError) -> FavoritesIntent {
         switch intent.type {
         case "task":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .task
         case "removed":
             try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])

@@ -23,6 +23,11 @@ struct IntentReader {
         type = try object.required("type").string()
     }
 
+    /// Checks that the intent carries nothing but its `type` (e.g. `{"type":"task"}`).
+    func requireNoMembers() throws(APIError) {
+        try object.rejectUnknownKeys(allowing: ["type"])
+    }
+
     /// The error for a `type` this feature does not accept from hosts.
     func unknown(hostIntents: Set<String>, internalIntents: Set<String>) -> APIError {
         let accepted = hostIntents.sorted().joined(separator: ", ")

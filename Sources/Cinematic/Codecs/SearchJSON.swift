@@ -19,7 +19,7 @@ struct SearchCodec: FeatureCodec {
             try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
             return .queryChanged(try intent.object.required("query").string())
         case "submitted":
-            try intent.object.rejectUnknownKeys(allowing: ["type"])
+            try intent.requireNoMembers()
             return .submitted
         default:
             throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
