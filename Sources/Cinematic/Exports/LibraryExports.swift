@@ -10,21 +10,25 @@ func cString(_ text: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
+/// `cinematic_version`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_version")
 public func cinematic_version() -> UnsafePointer<CChar> {
     cString(libraryVersion)
 }
 
+/// `cinematic_status_name`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_status_name")
 public func cinematic_status_name(_ status: Int32) -> UnsafePointer<CChar> {
     cString(Status(rawValue: status)?.name ?? "unknown")
 }
 
+/// `cinematic_last_error`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_last_error")
 public func cinematic_last_error() -> UnsafePointer<CChar>? {
     LastError.current
 }
 
+/// `cinematic_free`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_free")
 public func cinematic_free(_ pointer: UnsafeMutableRawPointer?) {
     free(pointer)

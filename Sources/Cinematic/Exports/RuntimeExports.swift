@@ -7,6 +7,7 @@ func lookupRuntime(_ handle: OpaquePointer?) throws(APIError) -> Runtime {
     try HandleTable.shared.lookup(handle, as: .runtime)
 }
 
+/// `cinematic_runtime_open`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_open")
 public func cinematic_runtime_open(_ configJSON: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -18,11 +19,13 @@ public func cinematic_runtime_open(_ configJSON: UnsafePointer<CChar>?, _ out: U
     }
 }
 
+/// `cinematic_runtime_close`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_close")
 public func cinematic_runtime_close(_ handle: OpaquePointer?) -> Int32 {
     apiCall { () throws(APIError) in try lookupRuntime(handle).close() }
 }
 
+/// `cinematic_runtime_fd`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_fd")
 public func cinematic_runtime_fd(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -34,6 +37,7 @@ public func cinematic_runtime_fd(_ handle: OpaquePointer?, _ out: UnsafeMutableP
     }
 }
 
+/// `cinematic_runtime_dispatch`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_dispatch")
 public func cinematic_runtime_dispatch(_ handle: OpaquePointer?, _ outCount: UnsafeMutablePointer<Int32>?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -45,6 +49,7 @@ public func cinematic_runtime_dispatch(_ handle: OpaquePointer?, _ outCount: Uns
     }
 }
 
+/// `cinematic_runtime_advance_clock`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_advance_clock")
 public func cinematic_runtime_advance_clock(_ handle: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
     apiCall { () throws(APIError) in
@@ -55,6 +60,7 @@ public func cinematic_runtime_advance_clock(_ handle: OpaquePointer?, _ millisec
     }
 }
 
+/// `cinematic_runtime_set_provider`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_set_provider")
 public func cinematic_runtime_set_provider(_ handle: OpaquePointer?, _ function: (@convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?) -> Void)?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -62,6 +68,7 @@ public func cinematic_runtime_set_provider(_ handle: OpaquePointer?, _ function:
     }
 }
 
+/// `cinematic_runtime_respond`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_respond")
 public func cinematic_runtime_respond(_ handle: OpaquePointer?, _ requestID: UInt64, _ responseJSON: UnsafePointer<CChar>?) -> Int32 {
     apiCall { () throws(APIError) in

@@ -4,6 +4,7 @@ func lookupStore(_ handle: OpaquePointer?) throws(APIError) -> StoreEntry {
     try HandleTable.shared.lookup(handle, as: .store)
 }
 
+/// `cinematic_store_open`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_open")
 public func cinematic_store_open(_ runtimeHandle: OpaquePointer?, _ feature: UnsafePointer<CChar>?,
                                  _ argsJSON: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -16,6 +17,7 @@ public func cinematic_store_open(_ runtimeHandle: OpaquePointer?, _ feature: Uns
     }
 }
 
+/// `cinematic_store_close`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_close")
 public func cinematic_store_close(_ handle: OpaquePointer?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -24,6 +26,7 @@ public func cinematic_store_close(_ handle: OpaquePointer?) -> Int32 {
     }
 }
 
+/// `cinematic_store_send`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_send")
 public func cinematic_store_send(_ handle: OpaquePointer?, _ intentJSON: UnsafePointer<CChar>?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -32,6 +35,7 @@ public func cinematic_store_send(_ handle: OpaquePointer?, _ intentJSON: UnsafeP
     }
 }
 
+/// `cinematic_store_state`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_state")
 public func cinematic_store_state(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -40,6 +44,7 @@ public func cinematic_store_state(_ handle: OpaquePointer?, _ out: UnsafeMutable
     }
 }
 
+/// `cinematic_store_observe`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_observe")
 public func cinematic_store_observe(_ handle: OpaquePointer?, _ function: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void)?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     apiCall { () throws(APIError) in
@@ -48,6 +53,7 @@ public func cinematic_store_observe(_ handle: OpaquePointer?, _ function: (@conv
     }
 }
 
+/// `cinematic_store_settle`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_settle")
 public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> Int32 {
     apiCall { () throws(APIError) in
@@ -67,6 +73,7 @@ public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMillisecon
     }
 }
 
+/// `cinematic_store_pending_effects`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_pending_effects")
 public func cinematic_store_pending_effects(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
     apiCall { () throws(APIError) in
