@@ -592,6 +592,47 @@ static void test_last_error_not_leaked_from_callbacks(void) {
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
 }
 
+/* Two threads replacing a store's callback at once must leave exactly one registered: each
+ * later state reaches one callback, once. */
+typedef struct {
+    cinematic_store *store;
+    recorder *mine;
+} observer_thread_arg;
+
+static void *observe_many_times(void *arg) {
+    observer_thread_arg *a = arg;
+    for (int i = 0; i < 300; i++)
+        if (cinematic_store_observe(a->store, recorder_fn, a->mine) != CINEMATIC_OK) break;
+    return NULL;
+}
+
+static void test_concurrent_observe_leaves_one_callback(void) {
+    for (int round = 0; round < 5; round++) {
+        cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\"}");
+        cinematic_store *store = open_search(rt);
+        recorder first, second;
+        recorder_init(&first);
+        recorder_init(&second);
+        observer_thread_arg a = {store, &first}, b = {store, &second};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, observe_many_times, &a);
+        pthread_create(&tb, NULL, observe_many_times, &b);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        int before = recorder_count(&first) + recorder_count(&second);
+        char intent[64];
+        for (int i = 0; i < 3; i++) {
+            snprintf(intent, sizeof intent, "{\"type\":\"queryChanged\",\"query\":\"q%d\"}", i);
+            CHECK_STATUS(cinematic_store_send(store, intent), CINEMATIC_OK);
+        }
+        int delivered = recorder_count(&first) + recorder_count(&second) - before;
+        CHECK_MSG(delivered == 3, "round %d: 3 new states reached the callbacks %d times", round, delivered);
+        CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+        recorder_destroy(&first);
+        recorder_destroy(&second);
+    }
+}
+
 int main(void) {
     RUN_TEST(test_queued_fd_and_dispatch);
     RUN_TEST(test_queued_poll_loop_thread);
@@ -606,5 +647,6 @@ int main(void) {
     RUN_TEST(test_dispatch_and_settle_inside_provider);
     RUN_TEST(test_concurrent_dispatch_returns_zero);
     RUN_TEST(test_last_error_not_leaked_from_callbacks);
+    RUN_TEST(test_concurrent_observe_leaves_one_callback);
     return TEST_SUMMARY();
 }

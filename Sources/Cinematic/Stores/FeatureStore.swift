@@ -29,6 +29,35 @@ struct StateCallback: @unchecked Sendable {
     let handle: OpaquePointer
 }
 
+/// Which state callback of a store is current. Each `observe` starts a new generation;
+/// states queued for an older one are skipped, so concurrent or reentrant `observe` calls can
+/// never leave two callbacks registered.
+final class CallbackRegistration: Sendable {
+    private let current = Mutex<(generation: UInt64, observation: StoreObservation?)>((0, nil))
+
+    /// Starts a new generation; returns the previous observation (to cancel) and the new
+    /// generation.
+    func retire() -> (StoreObservation?, UInt64) {
+        current.withLock { current in
+            let previous = current.observation
+            current = (current.generation + 1, nil)
+            return (previous, current.generation)
+        }
+    }
+
+    /// Records the observation of `generation`; false when a newer generation started.
+    func install(_ observation: StoreObservation, generation: UInt64) -> Bool {
+        current.withLock { current in
+            guard current.generation == generation else { return false }
+            current.observation = observation
+            return true
+        }
+    }
+
+    /// True while `generation` is the current one.
+    func isCurrent(_ generation: UInt64) -> Bool { current.withLock { $0.generation == generation } }
+}
+
 /// The last state one observation delivered (its events run one at a time).
 final class LastDelivered: Sendable {
     private let last = Mutex<JSONFragment?>(nil)
@@ -49,7 +78,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     private let store: Store<Codec.Reducer>
     private let codec: Codec
     private let queue: DeliveryQueue
-    private let observation = Mutex<StoreObservation?>(nil)
+    private let registration = CallbackRegistration()
 
     init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, queue: DeliveryQueue) {
         self.serial = serial
@@ -68,25 +97,27 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func observe(_ callback: StateCallback?) {
-        observation.withLock { current in
-            current?.cancel()
-            current = nil
-        }
-        queue.purge(store: serial)
+        // Retire the previous callback: from now on its waiting states are skipped, and it is
+        // not running on another thread when this returns.
+        let (previous, generation) = registration.retire()
+        previous?.cancel()
+        queue.waitUntilNotRunning(store: serial)
         guard let callback else { return }
-        let codec = codec, serial = serial, queue = queue
+        let codec = codec, serial = serial, queue = queue, registration = registration
         // States that differ only in fields the wire format leaves out encode alike: the host
         // gets each distinct JSON state once.
         let lastDelivered = LastDelivered()
         let next = store.observe(emitCurrent: true) { state in
             queue.enqueue(DeliveryQueue.Event(store: serial) {
+                guard registration.isCurrent(generation) else { return false }
                 let json = codec.encodeState(state)
                 guard lastDelivered.replace(with: json) else { return false }
                 json.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
                 return true
             })
         }
-        observation.withLock { $0 = next }
+        // A concurrent observe may have retired this one meanwhile: then it never delivers.
+        if !registration.install(next, generation: generation) { next.cancel() }
         queue.deliverIfImmediate()
     }
 
