@@ -117,16 +117,18 @@ final class Runtime: Sendable {
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
         let serial = HandleTable.shared.reserve()
         let store = try FeatureRegistry.makeStore(feature: feature, arguments: arguments, serial: serial, runtime: self)
-        let added = stores.withLock { stores -> Bool in
-            guard stores != nil else { return false }
+        // Registering the store and its handle in one step: a runtime closing concurrently
+        // either closes this store with the others or refuses it, never misses it.
+        let handle = stores.withLock { stores -> OpaquePointer? in
+            guard stores != nil else { return nil }
             stores?[serial] = store
-            return true
+            return HandleTable.shared.install(StoreEntry(store: store, runtime: self), serial: serial, as: .store)
         }
-        guard added else {
+        guard let handle else {
             store.close()
             throw .closed("the runtime")
         }
-        return HandleTable.shared.install(StoreEntry(store: store, runtime: self), serial: serial, as: .store)
+        return handle
     }
 
     /// Closes one store: effects stop, and no callback for it runs after this returns.
