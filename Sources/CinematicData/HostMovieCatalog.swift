@@ -99,11 +99,6 @@ public final class HostMovieCatalog: MovieCatalogRepository {
         return outcome.0
     }
 
-    /// Requests still waiting for an answer.
-    public var pendingCount: Int {
-        requests.withLock { $0.entries.values.filter { if case .waiting = $0 { true } else { false } }.count }
-    }
-
     private func movies(from answer: HostCatalogAnswer) throws(MovieError) -> [Movie] {
         guard case let .movies(movies) = answer else { throw .invalidResponse("expected {\"movies\": […]} for a list request") }
         return movies

@@ -111,8 +111,6 @@ final class Runtime: Sendable {
         queue.waitUntilNotRunning(store: DeliveryQueue.runtimeEvents)
     }
 
-    var hasProvider: Bool { provider.current != nil }
-
     /// Opens a store of `feature` and registers its handle.
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
         let serial = HandleTable.shared.reserve()

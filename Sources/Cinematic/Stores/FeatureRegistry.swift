@@ -10,17 +10,17 @@ enum FeatureRegistry {
     static func makeStore(feature: String, arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
         switch feature {
         case "search":
-            try requireNoArguments(arguments, feature: feature)
+            try requireNoArguments(arguments)
             let reducer = SearchReducer(
                 searchMovies: SearchMoviesUseCase(repository: runtime.catalog), clock: runtime.clock,
                 debounce: .milliseconds(runtime.config.searchDebounceMilliseconds))
             return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), queue: runtime.queue)
         case "discover":
-            try requireNoArguments(arguments, feature: feature)
+            try requireNoArguments(arguments)
             return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
                               codec: DiscoverCodec(), queue: runtime.queue)
         case "favorites":
-            try requireNoArguments(arguments, feature: feature)
+            try requireNoArguments(arguments)
             return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
                               codec: FavoritesCodec(), queue: runtime.queue)
         case "detail":
@@ -34,7 +34,7 @@ enum FeatureRegistry {
     }
 
     /// Features without arguments accept NULL or `{}`.
-    private static func requireNoArguments(_ arguments: JSONDocument?, feature: String) throws(APIError) {
+    private static func requireNoArguments(_ arguments: JSONDocument?) throws(APIError) {
         guard let arguments else { return }
         let object = try arguments.object("an arguments object")
         try object.rejectUnknownKeys(allowing: [])
