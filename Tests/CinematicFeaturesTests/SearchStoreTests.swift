@@ -15,6 +15,15 @@ struct SearchStoreTests {
                                      debounce: debounce))
     }
 
+    /// A store whose effects `tracker` counts, so a test can wait for a cancelled request that
+    /// ignores cancellation to finish (settle no longer waits for it).
+    static func makeTrackedStore(_ repository: any MovieCatalogRepository, clock: ManualClock,
+                                 tracker: EffectTracker) -> Store<TrackedReducer<SearchReducer>> {
+        Store(initialState: SearchState(),
+              reducer: TrackedReducer(base: SearchReducer(searchMovies: SearchMoviesUseCase(repository: repository), clock: clock),
+                                      tracker: tracker))
+    }
+
     /// Types `word` one letter at a time, advancing the clock by `pause` after each letter.
     static func type(_ word: String, into store: Store<SearchReducer>, clock: ManualClock, pause: Duration = .zero) {
         var typed = ""
@@ -105,10 +114,7 @@ struct SearchStoreTests {
         let repository = HoldingCatalogRepository()
         let tracker = EffectTracker()
         let clock = ManualClock()
-        let store = Store(initialState: SearchState(),
-                          reducer: TrackedReducer(base: SearchReducer(searchMovies: SearchMoviesUseCase(repository: repository),
-                                                                      clock: clock),
-                                                  tracker: tracker))
+        let store = Self.makeTrackedStore(repository, clock: clock, tracker: tracker)
         store.send(.queryChanged("dune"))
         clock.advance(by: .milliseconds(250))
         await waitUntil("the dune request is in flight") { repository.heldQueries == ["dune"] }
@@ -129,10 +135,7 @@ struct SearchStoreTests {
         let repository = HoldingCatalogRepository()
         let tracker = EffectTracker()
         let clock = ManualClock()
-        let store = Store(initialState: SearchState(),
-                          reducer: TrackedReducer(base: SearchReducer(searchMovies: SearchMoviesUseCase(repository: repository),
-                                                                      clock: clock),
-                                                  tracker: tracker))
+        let store = Self.makeTrackedStore(repository, clock: clock, tracker: tracker)
 
         store.send(.queryChanged("du"))
         clock.advance(by: .milliseconds(250))
@@ -158,10 +161,7 @@ struct SearchStoreTests {
         let repository = HoldingCatalogRepository()
         let tracker = EffectTracker()
         let clock = ManualClock()
-        let store = Store(initialState: SearchState(),
-                          reducer: TrackedReducer(base: SearchReducer(searchMovies: SearchMoviesUseCase(repository: repository),
-                                                                      clock: clock),
-                                                  tracker: tracker))
+        let store = Self.makeTrackedStore(repository, clock: clock, tracker: tracker)
         store.send(.queryChanged("du"))
         store.send(.submitted)
         await waitUntil { repository.heldQueries == ["du"] }

@@ -17,6 +17,17 @@ static int any_state_contains(recorder *r, const char *text) {
 }
 
 /* Promise 1: keystrokes collapse into one request, for the last query. */
+/* Lets the 250 ms debounce elapse, waits for the index-th search request and checks that it
+ * asks for query. */
+static provider_call debounced_search(fixture *f, int index, const char *query) {
+    provider_call call = {0};
+    CHECK_STATUS(cinematic_runtime_advance_clock(f->rt, 250), CINEMATIC_OK);
+    CHECK(provider_wait(&f->provider, "search", index + 1, 5000));
+    CHECK(provider_call_at(&f->provider, "search", index, &call));
+    CHECK_STR_EQ(call.query, query);
+    return call;
+}
+
 static void test_keystrokes_collapse(void) {
     fixture f;
     fixture_open(&f, HOST_CONFIG, PROVIDER_AUTO, "search", NULL);
@@ -126,11 +137,7 @@ static void test_short_query_cancels_request_in_flight(void) {
     fixture f;
     fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
-    CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
-    CHECK(provider_wait(&f.provider, "search", 1, 5000));
-    provider_call du = {0};
-    CHECK(provider_call_at(&f.provider, "search", 0, &du));
-    CHECK_STR_EQ(du.query, "du");
+    provider_call du = debounced_search(&f, 0, "du");
     CHECK_STATUS(cinematic_store_settle(f.store, 20), CINEMATIC_ERR_TIMEOUT); /* held */
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "results.phase", "loading");
@@ -164,11 +171,7 @@ static void test_stale_answer_dropped(void) {
     fixture f;
     fixture_open(&f, HOST_CONFIG, PROVIDER_HOLD, "search", NULL);
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
-    CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
-    CHECK(provider_wait(&f.provider, "search", 1, 5000));
-    provider_call du = {0};
-    CHECK(provider_call_at(&f.provider, "search", 0, &du));
-    CHECK_STR_EQ(du.query, "du");
+    provider_call du = debounced_search(&f, 0, "du");
 
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "cancel", 1, 5000));
@@ -178,11 +181,7 @@ static void test_stale_answer_dropped(void) {
     char *waiting = state_of(f.store);
     CHECK_STR_EQ(waiting, "{\"query\":\"dune\",\"results\":{\"phase\":\"loading\"}}");
     cinematic_free(waiting);
-    CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
-    CHECK(provider_wait(&f.provider, "search", 2, 5000));
-    provider_call dune = {0};
-    CHECK(provider_call_at(&f.provider, "search", 1, &dune));
-    CHECK_STR_EQ(dune.query, "dune");
+    provider_call dune = debounced_search(&f, 1, "dune");
     CHECK(dune.id != du.id);
 
     /* dune's answer first... */
