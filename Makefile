@@ -50,8 +50,9 @@ build: deps
 lib: deps
 	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_LINK)
 	@mkdir -p $(BUILD)/lib
-	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB)
-	ln -sf $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
+	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
+	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
+	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
 test: test-swift test-header test-c test-install test-kotlin test-python
 
@@ -98,9 +99,11 @@ demo: $(EXAMPLE)
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
-	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME).$(VERSION:0.%=%)
-	ln -sf $(LIB_SONAME).$(VERSION:0.%=%) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/$(LIB_NAME)
+	@# Atomic replace (temporary file + rename): running hosts keep their mapping.
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/.$(LIB_SONAME).tmp.$$$$ && \
+	  mv -f $(DESTDIR)$(PREFIX)/lib/.$(LIB_SONAME).tmp.$$$$ $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME).$(VERSION:0.%=%)
+	ln -sfn $(LIB_SONAME).$(VERSION:0.%=%) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sfn $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/$(LIB_NAME)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cinematic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cinematic.pc
 
 ## test-install: install into a scratch DESTDIR, build the example with pkg-config against

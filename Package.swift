@@ -30,7 +30,7 @@ let package = Package(
             dependencies: ["CinematicDomain", "CSQLite", "CZlib", "CinematicCatalogData"],
             swiftSettings: strict),
         .target(name: "CinematicFeatures", dependencies: ["CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
-        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
+        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
         .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures"], swiftSettings: strict),
         // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicTests", dependencies: ["Cinematic"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "MVIKit"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,29 @@
 import CSQLite
 import CinematicDomain
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A thin owner of one SQLite connection. Not thread-safe: callers serialize access (the
-/// catalog and favorites repositories keep it inside a `Mutex`).
+/// A thin owner of one SQLite connection. Not thread-safe: callers serialize access (each
+/// repository uses its connection on its own worker thread only).
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
+    /// Every statement prepared here, finalized by ``close()`` so the file is really closed.
+    private var statements: [SQLiteStatement] = []
+    /// Ends busy waits early (see ``stopWaiting()``); the busy handler's context.
+    private let busy = BusyWait()
 
-    /// Opens (and with `create`, creates) the database at `path`; ":memory:" is allowed.
-    init(path: String, readOnly: Bool = false, create: Bool = true) throws(MovieError) {
+    /// How long a statement waits for another connection's lock before failing with
+    /// "database is locked".
+    static let busyTimeoutMilliseconds = 5_000
+
+    /// Opens (and with `create`, creates) the database at `path`; ":memory:" is allowed, and
+    /// with `uri` a `file:` URI (for `mode=ro`, `immutable=1`).
+    init(path: String, readOnly: Bool = false, create: Bool = true, uri: Bool = false) throws(MovieError) {
         var flags = SQLITE_OPEN_NOMUTEX | (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if uri { flags |= SQLITE_OPEN_URI }
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -17,10 +31,27 @@ final class SQLiteConnection {
             handle = nil
             throw .storage("cannot open \(path): \(message)")
         }
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_handler(handle, { context, attempts in
+            let busy = Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue()
+            return busy.shouldRetry(attempts: Int(attempts)) ? 1 : 0
+        }, Unmanaged.passUnretained(busy).toOpaque())
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { close() }
+
+    /// Closes the connection (idempotent); later statements fail.
+    func close() {
+        guard let handle else { return }
+        for statement in statements { statement.finalize() }
+        statements = []
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    /// From any thread: a statement waiting for another connection's lock gives up now, and
+    /// later ones do not wait (used when the runtime closes, so close never waits 5 s for a
+    /// lock another process holds).
+    func stopWaiting() { busy.stop() }
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(MovieError) {
@@ -32,12 +63,16 @@ final class SQLiteConnection {
         }
     }
 
-    /// Compiles one statement.
-    func prepare(_ sql: String) throws(MovieError) -> SQLiteStatement {
+    /// Compiles one statement. A `persistent` one is kept until ``close()`` finalizes it;
+    /// a transient one must be finalized by the caller (or released) before the connection
+    /// closes.
+    func prepare(_ sql: String, persistent: Bool = true) throws(MovieError) -> SQLiteStatement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement else { throw .storage(lastError) }
-        return SQLiteStatement(statement, connection: self)
+        let prepared = SQLiteStatement(statement, connection: self)
+        if persistent { statements.append(prepared) }
+        return prepared
     }
 
     /// Runs `body` in a transaction, committing on success and rolling back on error.
@@ -59,7 +94,7 @@ final class SQLiteConnection {
 
 /// A compiled statement with typed binds and column reads. Reset before each use.
 final class SQLiteStatement {
-    private let statement: OpaquePointer
+    private var statement: OpaquePointer?
     private unowned let connection: SQLiteConnection
 
     init(_ statement: OpaquePointer, connection: SQLiteConnection) {
@@ -67,7 +102,13 @@ final class SQLiteStatement {
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit { finalize() }
+
+    /// Releases the compiled statement (idempotent); using it afterwards fails.
+    func finalize() {
+        sqlite3_finalize(statement)
+        statement = nil
+    }
 
     /// A value that can be bound to a `?` parameter.
     enum Value {
@@ -80,6 +121,7 @@ final class SQLiteStatement {
     /// Resets the statement and binds `values` to its parameters, in order.
     @discardableResult
     func bind(_ values: [Value]) throws(MovieError) -> SQLiteStatement {
+        guard statement != nil else { throw .storage("the database is closed") }
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -98,6 +140,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row; false when done.
     func step() throws(MovieError) -> Bool {
+        guard statement != nil else { throw .storage("the database is closed") }
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -126,3 +169,19 @@ final class SQLiteStatement {
 
 /// SQLite's SQLITE_TRANSIENT: copy bound text before the call returns.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// The busy handler's state: waits in 5 ms steps up to the timeout, unless stopped.
+final class BusyWait: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private static let stepMilliseconds = 5
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Sleeps one step and returns true to retry; false once stopped or out of time.
+    func shouldRetry(attempts: Int) -> Bool {
+        guard !stopped.load(ordering: .relaxed),
+              attempts * Self.stepMilliseconds < SQLiteConnection.busyTimeoutMilliseconds else { return false }
+        usleep(useconds_t(Self.stepMilliseconds * 1_000))
+        return true
+    }
+}

@@ -1,4 +1,5 @@
 import CinematicDomain
+import MVIKit
 import Synchronization
 
 /// The embedded catalog: 58,788 films in SQLite with an FTS5 title index.
@@ -8,12 +9,20 @@ import Synchronization
 /// by popularity (votes). User text is reduced to words before it reaches FTS5, so operators,
 /// quotes and emoji can never form query syntax.
 ///
+/// Threads: the connection is used on the catalog's own ``WorkerThread``; every query is a
+/// job there that callers `await`, so neither a host's thread nor Swift's cooperative pool
+/// ever runs SQLite.
+///
 /// ```swift
 /// let catalog = try SQLiteMovieCatalog.open()          // builds the cache on first use
 /// let movies = try await catalog.searchMovies(matching: "godfather")
+/// catalog.close()                                      // the file is closed on return
 /// ```
 public final class SQLiteMovieCatalog: MovieCatalogRepository {
-    private let queries: Mutex<CatalogQueries>
+    /// Guarded by a lock as well as confined to the worker, so the benchmarks' synchronous
+    /// ``search(_:page:)`` can share it.
+    private let queries: LockedQueries
+    private let worker = WorkerThread(name: "cinematic-catalog")
 
     /// Opens the catalog database at `path` (default ``CatalogDatabase/defaultPath``),
     /// building it from the embedded data first when it is missing or stale.
@@ -34,28 +43,54 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         }
     }
 
-    private init(path: String) throws(MovieError) { queries = Mutex(try CatalogQueries(path: path)) }
+    private init(path: String) throws(MovieError) { queries = LockedQueries(try CatalogQueries(path: path)) }
+
+    deinit { close() }
+
+    /// Closes the connection once queued queries finish; the file is closed when this returns
+    /// (unless called on the worker itself). Later queries throw `.storage`. Idempotent.
+    public func close() {
+        worker.shutDown { [queries] in queries.withLock { $0.close() } }
+    }
 
     public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try search(query, page: page)
+        try await onWorker { queries throws(MovieError) in try queries.search(query, page: page) }
     }
 
     public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try queries.withLock { queries throws(MovieError) in try queries.movies(in: section, page: page) }
+        try await onWorker { queries throws(MovieError) in try queries.movies(in: section, page: page) }
     }
 
     public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try queries.withLock { queries throws(MovieError) in try queries.detail(id: id) }
+        try await onWorker { queries throws(MovieError) in try queries.detail(id: id) }
     }
 
-    /// The synchronous search behind ``searchMovies(matching:page:)`` (benchmarks time it).
+    /// The synchronous search behind ``searchMovies(matching:page:)``, on the calling thread
+    /// (benchmarks time it).
     public func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
         try queries.withLock { queries throws(MovieError) in try queries.search(query, page: page) }
+    }
+
+    private func onWorker<T: Sendable>(_ body: @escaping @Sendable (CatalogQueries) throws(MovieError) -> T) async throws(MovieError) -> T {
+        try await worker.perform({ [queries] () throws(MovieError) -> T in
+            try queries.withLock { queries throws(MovieError) in try body(queries) }
+        }, stopped: { .storage("the catalog is closed") })
+    }
+}
+
+/// The catalog's statements behind a lock, shareable with the worker's jobs.
+final class LockedQueries: Sendable {
+    private let queries: Mutex<CatalogQueries>
+
+    init(_ queries: sending CatalogQueries) { self.queries = Mutex(queries) }
+
+    func withLock<T, E: Error>(_ body: (CatalogQueries) throws(E) -> T) throws(E) -> T {
+        try queries.withLock { queries throws(E) in try body(queries) }
     }
 }
 
 /// The prepared statements of one catalog connection. Used only inside the catalog's lock.
-final class CatalogQueries {
+final class CatalogQueries: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let exact: SQLiteStatement
     private let prefix: SQLiteStatement
@@ -67,6 +102,9 @@ final class CatalogQueries {
     private let genre: SQLiteStatement
 
     private static let columns = "id, title, year, runtime, rating, votes, genres, mpaa, budget, distribution"
+
+    /// Closes the connection and its statements.
+    func close() { connection.close() }
 
     init(path: String) throws(MovieError) {
         connection = try SQLiteConnection(path: path, readOnly: true)

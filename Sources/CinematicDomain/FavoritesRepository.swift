@@ -25,6 +25,25 @@ public struct FavoritesSnapshot: Equatable, Sendable {
     public func contains(movieID id: Int) -> Bool { movies.contains { $0.id == id } }
 }
 
+/// What a favorites write left in storage: whether the movie is a favorite now, and the
+/// version of the favorites right after the write.
+public struct FavoriteToggle: Equatable, Sendable {
+    /// Whether the movie is stored as a favorite after the write.
+    public let isFavorite: Bool
+    /// The favorites version right after the write.
+    public let version: UInt64
+
+    /// Creates the outcome of a write.
+    ///
+    /// ```swift
+    /// let outcome = FavoriteToggle(isFavorite: true, version: 2)
+    /// ```
+    public init(isFavorite: Bool, version: UInt64) {
+        self.isFavorite = isFavorite
+        self.version = version
+    }
+}
+
 /// Where favorites live. Every store of one runtime shares one repository, so a change made
 /// through one is observed by all.
 ///
@@ -40,6 +59,9 @@ public protocol FavoritesRepository: Sendable {
     /// right after the call, in which `id` is not a favorite (unchanged for a no-op).
     @discardableResult
     func remove(id: Int) async throws(MovieError) -> UInt64
+    /// Flips what is stored for `movie`, atomically: removes it when it is a favorite in
+    /// storage, adds it otherwise (whatever this process last saw). Returns the outcome.
+    func toggle(_ movie: Movie) async throws(MovieError) -> FavoriteToggle
     /// The favorites, most recently added first.
     func list() async throws(MovieError) -> [Movie]
     /// Yields the current snapshot at once and a new one after every change, versions

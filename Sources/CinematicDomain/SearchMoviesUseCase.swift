@@ -4,14 +4,27 @@ public struct SearchMoviesUseCase: Sendable {
     /// Shorter (trimmed) queries are not searched.
     public static let minimumQueryLength = 2
 
+    /// The longest query searched, in characters: longer text is cut to this before it
+    /// reaches the repository (the C API refuses it with `invalid`), so one search costs
+    /// bounded time whatever the text.
+    public static let maximumQueryLength = 256
+
     private let repository: any MovieCatalogRepository
 
     /// Creates the use case over a repository.
     public init(repository: any MovieCatalogRepository) { self.repository = repository }
 
-    /// True when `query`, trimmed, is long enough to search.
+    /// True when `query`, trimmed, is long enough to search. Looks at no more of the text
+    /// than it needs (a few characters from each end).
     public static func isSearchable(_ query: String) -> Bool {
-        trimmed(query).count >= minimumQueryLength
+        guard let first = query.firstIndex(where: { !$0.isWhitespace }),
+              let last = query.lastIndex(where: { !$0.isWhitespace }) else { return false }
+        return query[first...last].prefix(minimumQueryLength).count >= minimumQueryLength
+    }
+
+    /// True when `query` is longer than ``maximumQueryLength`` characters (counts no further).
+    public static func isTooLong(_ query: String) -> Bool {
+        query.dropFirst(maximumQueryLength).first != nil
     }
 
     /// `query` without leading and trailing whitespace.
@@ -25,6 +38,6 @@ public struct SearchMoviesUseCase: Sendable {
     /// The first page of matches for `query`, or no movies for a short query.
     public func execute(query: String) async throws(MovieError) -> [Movie] {
         guard Self.isSearchable(query) else { return [] }
-        return try await repository.searchMovies(matching: Self.trimmed(query))
+        return try await repository.searchMovies(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))))
     }
 }

@@ -18,7 +18,8 @@ public final class ManualClock: Clock, Sendable {
         /// Creates an instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// Saturates at ±``ManualClock/limit`` instead of overflowing.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: ManualClock.saturatingSum(offset, duration)) }
         public func duration(to other: Instant) -> Duration { other.offset - offset }
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
@@ -39,6 +40,16 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private let timeline = Mutex(Timeline())
+
+    /// The furthest the clock goes (about 73 billion years): advancing past it saturates, so
+    /// repeated huge advances never overflow.
+    public static let limit = Duration.seconds(Int64.max / 4)
+
+    /// `a + b` clamped to ±``limit`` (each operand is clamped first, so the sum cannot trap).
+    static func saturatingSum(_ a: Duration, _ b: Duration) -> Duration {
+        func clamp(_ value: Duration) -> Duration { min(max(value, .zero - limit), limit) }
+        return clamp(clamp(a) + clamp(b))
+    }
 
     /// Creates a clock at offset zero.
     public init() {}
@@ -87,8 +98,9 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    /// Moves the clock forward by `duration` and wakes, in deadline order, every sleeper whose
-    /// deadline has been reached. Callable from any thread, synchronously.
+    /// Moves the clock forward by `duration` (saturating at ``limit``) and wakes, in deadline
+    /// order, every sleeper whose deadline has been reached. Callable from any thread,
+    /// synchronously.
     public func advance(by duration: Duration) {
         let due = timeline.withLock { timeline -> [Sleeper] in
             timeline.now = timeline.now.advanced(by: duration)

@@ -24,16 +24,31 @@ public final class Store<R: Reducer>: Sendable {
     private let reducer: R
     private let core: Mutex<StoreCore<R.State, R.Intent>>
     private let didReduce: (@Sendable () -> Void)?
+    private let executor: (any TaskExecutor)?
 
     /// Creates a store. `historyCapacity` > 0 keeps a bounded debug history (see ``history``);
     /// the default, 0, keeps none and costs nothing. `didReduce`, when given, runs on the
-    /// reducing thread after every reduce, once the store's lock is released and the effects
-    /// have started: the place to deliver what observers queued (it may call back into the
-    /// store).
-    public init(initialState: State, reducer: R, historyCapacity: Int = 0, didReduce: (@Sendable () -> Void)? = nil) {
+    /// reducing thread after every reduce, once the store's lock is released and observers
+    /// have been handed the new state, before the intent's effects start: the place to deliver
+    /// what observers queued (it may call back into the store). `executor`, when given, is
+    /// where effects continue after their first suspension (default: the global concurrent
+    /// executor).
+    public init(initialState: State, reducer: R, historyCapacity: Int = 0,
+                didReduce: (@Sendable () -> Void)? = nil) {
         self.reducer = reducer
         self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
         self.didReduce = didReduce
+        self.executor = nil
+    }
+
+    /// Creates a store whose effects run on `executor` after their first suspension (a
+    /// runtime's own thread, for instance); otherwise as ``init(initialState:reducer:historyCapacity:didReduce:)``.
+    package init(initialState: State, reducer: R, historyCapacity: Int = 0, executor: (any TaskExecutor)?,
+                 didReduce: (@Sendable () -> Void)? = nil) {
+        self.reducer = reducer
+        self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
+        self.didReduce = didReduce
+        self.executor = executor
     }
 
     deinit { shutDown() }
@@ -51,9 +66,8 @@ public final class Store<R: Reducer>: Sendable {
     /// True once ``close()`` has run; a closed store ignores intents.
     public var isClosed: Bool { core.withLock { $0.isClosed } }
 
-    /// Reduces `intent` now, on the calling thread, then starts the effects it described.
-    /// Ignored after ``close()``. Must not be called from inside an ``observe(emitCurrent:_:)``
-    /// observer (observers run inside the store's lock).
+    /// Reduces `intent` now, on the calling thread, hands the new state to observers, then
+    /// starts the effects it described. Ignored after ``close()``.
     public func send(_ intent: Intent) {
         let work = core.withLock { core -> EffectWork<Intent> in
             guard !core.isClosed else { return EffectWork() }
@@ -68,17 +82,20 @@ public final class Store<R: Reducer>: Sendable {
 
     // MARK: Observation
 
-    /// Calls `observer` with each distinct state, in order, from inside the store's lock (so
-    /// it sees every state exactly once and never out of order). The observer must be quick and
-    /// must not call back into this store. With `emitCurrent`, it first receives the current
-    /// state. Ends with ``StoreObservation/cancel()`` or ``close()``.
+    /// Calls `observer` with each distinct state, exactly once and in order. Observers are
+    /// called with no lock held, by one thread at a time: usually the thread that changed the
+    /// state, or, when another thread is notifying at that moment, that thread (so `send` may
+    /// return before a concurrent sender's notifier has handed its state over). An observer
+    /// may call back into the store. With `emitCurrent`, it first receives the current state.
+    /// Ends with ``StoreObservation/cancel()`` or ``close()``; an observer cancelled while
+    /// another thread is notifying may be called once more by that thread.
     @discardableResult
     public func observe(emitCurrent: Bool = false, _ observer: @escaping @Sendable (State) -> Void) -> StoreObservation {
         let key = core.withLock { core -> UInt64? in
             guard !core.isClosed else { return nil }
-            if emitCurrent { observer(core.state) }
-            return core.addObserver(observer)
+            return core.addObserver(emitCurrent: emitCurrent, observer)
         }
+        notifyObservers()
         guard let key else { return StoreObservation {} }
         return StoreObservation { [weak self] in
             _ = self?.core.withLock { $0.observers.removeValue(forKey: key) }
@@ -147,20 +164,41 @@ public final class Store<R: Reducer>: Sendable {
     /// outside the history.
     @discardableResult
     public func revert(to index: Int) -> Bool {
-        core.withLock { core in
+        let reverted = core.withLock { core in
             guard let entries = core.history?.entries, entries.indices.contains(index) else { return false }
             core.setState(entries[index].after)
             return true
         }
+        notifyObservers()
+        return reverted
     }
 
     // MARK: Running effects
 
+    /// What a reduce asked for, done with no lock held: cancel the replaced effects, hand
+    /// the new state to observers and `didReduce`, then start the new effects (so the state an
+    /// intent produced is delivered before any of its effects runs).
     private func perform(_ work: EffectWork<Intent>) {
         for task in work.cancelled { task.cancel() }
-        for waiter in work.settled { waiter() }
-        for launch in work.launches { start(launch) }
+        notifyObservers()
         if work.reduced { didReduce?() }
+        for launch in work.launches { start(launch) }
+        for waiter in work.settled { waiter() }
+    }
+
+    /// Hands waiting states to observers, unless another thread is doing so (it then hands
+    /// over these states too). One notifier at a time keeps every observer's order.
+    private func notifyObservers() {
+        var batch = core.withLock { $0.beginNotifying() }
+        while let current = batch {
+            for notification in current.notifications {
+                for (key, observer) in current.observers {
+                    let due = notification.only.map { $0 == key } ?? (observer.since <= notification.sequence)
+                    if due { observer.body(notification.state) }
+                }
+            }
+            batch = core.withLock { $0.continueNotifying() }
+        }
     }
 
     private func start(_ launch: EffectLaunch<Intent>) {
@@ -170,7 +208,7 @@ public final class Store<R: Reducer>: Sendable {
         // `immediate` runs the operation on this thread up to its first suspension, so a
         // debounce is registered with its clock before `send` returns: a manual clock advanced
         // right after `send` always sees it.
-        let task = Task.immediate { [weak self] in
+        let task = Task.immediate(executorPreference: executor) { [weak self] in
             await operation(send)
             self?.finish(token)
         }

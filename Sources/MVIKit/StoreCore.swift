@@ -6,11 +6,37 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         var task: Task<Void, Never>?
     }
 
+    /// An observer and the first state sequence number it is due.
+    struct Observer {
+        let since: UInt64
+        let body: @Sendable (State) -> Void
+    }
+
+    /// A state waiting to be handed to observers, outside the lock; `only` names the one
+    /// observer it is for (an `emitCurrent` first state), nil for every observer due.
+    struct Notification {
+        let sequence: UInt64
+        let state: State
+        let only: UInt64?
+    }
+
+    /// States to hand to observers, and the observers as they were when taken.
+    struct NotificationBatch {
+        let notifications: [Notification]
+        let observers: [(key: UInt64, observer: Observer)]
+    }
+
     var state: State
     var isClosed = false
     var records: [UInt64: Record] = [:]
     var holders: [EffectID: UInt64] = [:]
-    var observers: [UInt64: @Sendable (State) -> Void] = [:]
+    var observers: [UInt64: Observer] = [:]
+    /// The sequence number of `state`: +1 per distinct state.
+    private(set) var sequence: UInt64 = 0
+    /// Distinct states not yet handed to observers, oldest first.
+    private var outbox: [Notification] = []
+    /// True while a thread is handing states to observers (one at a time, in order).
+    private var isNotifying = false
     var settleWaiters: [UInt64: @Sendable () -> Void] = [:]
     var finishers: [UInt64: @Sendable () -> Void] = [:]
     var history: HistoryRing<State, Intent>?
@@ -41,8 +67,30 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         notify()
     }
 
-    private func notify() {
-        for key in observers.keys.sorted() { observers[key]?(state) }
+    /// Queues the new state for observers; ``Store`` hands it over once the lock is left.
+    private mutating func notify() {
+        sequence += 1
+        guard !observers.isEmpty else { return }
+        outbox.append(Notification(sequence: sequence, state: state, only: nil))
+    }
+
+    /// Starts handing states to observers: nil when another thread is doing it (it will hand
+    /// over these states too) or nothing waits.
+    mutating func beginNotifying() -> NotificationBatch? {
+        guard !isNotifying else { return nil }
+        return continueNotifying()
+    }
+
+    /// The next states to hand over, or nil (and the notifier role released) when none waits.
+    mutating func continueNotifying() -> NotificationBatch? {
+        guard !outbox.isEmpty, !isClosed else {
+            outbox = []
+            isNotifying = false
+            return nil
+        }
+        isNotifying = true
+        defer { outbox = [] }
+        return NotificationBatch(notifications: outbox, observers: observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     private mutating func schedule(_ kind: Effect<Intent>.Kind, into work: inout EffectWork<Intent>) {
@@ -74,9 +122,12 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         return Array(settleWaiters.values)
     }
 
-    mutating func addObserver(_ observer: @escaping @Sendable (State) -> Void) -> UInt64 {
+    /// Registers `observer` for every state after the current one; with `emitCurrent` it is
+    /// first handed the current state.
+    mutating func addObserver(emitCurrent: Bool, _ observer: @escaping @Sendable (State) -> Void) -> UInt64 {
         let key = makeKey()
-        observers[key] = observer
+        observers[key] = Observer(since: sequence + 1, body: observer)
+        if emitCurrent { outbox.append(Notification(sequence: sequence, state: state, only: key)) }
         return key
     }
 
@@ -100,6 +151,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         records = [:]
         holders = [:]
         observers = [:]
+        outbox = []
         let callbacks = Array(settleWaiters.values) + Array(finishers.values)
         settleWaiters = [:]
         finishers = [:]

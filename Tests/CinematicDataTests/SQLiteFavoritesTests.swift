@@ -179,10 +179,10 @@ struct SQLiteFavoritesTests {
     func failedWriteKeepsTheVersion() async throws {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
         try await favorites.add(favoriteMovie(1))
-        try favorites.setReadOnly(true)
+        try await favorites.setReadOnly(true)
         await #expect(throws: MovieError.self) { try await favorites.add(favoriteMovie(2)) }
         await #expect(throws: MovieError.self) { try await favorites.remove(id: 1) }
-        try favorites.setReadOnly(false)
+        try await favorites.setReadOnly(false)
         var snapshots = favorites.observe().makeAsyncIterator()
         #expect(await snapshots.next() == FavoritesSnapshot(version: 2, movies: [favoriteMovie(1)]))
         #expect(try await favorites.add(favoriteMovie(2)) == 3)
@@ -272,7 +272,7 @@ struct SQLiteFavoritesTests {
         let path = try temporaryFavoritesPath()
         let favorites = try SQLiteFavorites.open(path: path)
         try await favorites.add(favoriteMovie(1))
-        #expect(try favorites.journalMode() == "wal")
+        #expect(try await favorites.journalMode() == "wal")
         // Bytes 18 and 19 of the database header (file format write/read versions) are 2 in WAL mode.
         let header = try #require(FileManager.default.contents(atPath: path))
         #expect(header.count >= 100)
@@ -283,7 +283,7 @@ struct SQLiteFavoritesTests {
     @Test(":memory: works, with SQLite's memory journal")
     func memoryDatabase() async throws {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
-        #expect(try favorites.journalMode() == "memory")
+        #expect(try await favorites.journalMode() == "memory")
         #expect(try await favorites.list() == [])
     }
 
@@ -296,7 +296,7 @@ struct SQLiteFavoritesTests {
         let recorder = ListRecorder(favorites.observe())
         defer { recorder.stop() }
         try await pollUntil { recorder.lists.count == 1 }
-        try favorites.setReadOnly(true)
+        try await favorites.setReadOnly(true)
         await #expect(throws: MovieError.storage("attempt to write a readonly database")) {
             try await favorites.add(favoriteMovie(2))
         }
@@ -306,7 +306,7 @@ struct SQLiteFavoritesTests {
         #expect(try await favorites.list() == [favoriteMovie(1)])
         try await Task.sleep(for: .milliseconds(50))   // a wrong notification would arrive by now
         #expect(recorder.lists == [[favoriteMovie(1)]])
-        try favorites.setReadOnly(false)
+        try await favorites.setReadOnly(false)
         try await favorites.add(favoriteMovie(3))
         try await pollUntil { recorder.lists.count == 2 }
         #expect(recorder.lists == [[favoriteMovie(1)], [favoriteMovie(3), favoriteMovie(1)]])

@@ -256,7 +256,7 @@ struct DetailStoreTests {
     @Test("a write-protected SQLite favorites database rolls back with SQLite's message")
     func readOnlySQLiteRollsBack() async throws {
         let favorites = try SQLiteFavorites.open(path: ":memory:")
-        try favorites.setReadOnly(true)
+        try await favorites.setReadOnly(true)
         let store = makeStore(favorites)
         defer { store.close() }
         await start(store) { favorites.observerCount }

@@ -108,6 +108,13 @@ final class InMemoryFavorites: FavoritesRepository {
         try await write(.remove(id)) { list in list.removeAll { $0.id == id } }
     }
 
+    func toggle(_ movie: Movie) async throws(MovieError) -> FavoriteToggle {
+        let stored = inner.withLock { inner in inner.list.contains { $0.id == movie.id } }
+        // The flip's outcome as committed (not as read after a held result is released).
+        let version = stored ? try await remove(id: movie.id) : try await add(movie)
+        return FavoriteToggle(isFavorite: !stored, version: version)
+    }
+
     func list() async throws(MovieError) -> [Movie] { stored }
 
     func observe() -> AsyncStream<FavoritesSnapshot> {

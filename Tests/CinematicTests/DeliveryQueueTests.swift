@@ -1,4 +1,5 @@
 @testable import Cinematic
+import MVIKit
 import Synchronization
 import Testing
 
@@ -16,7 +17,7 @@ struct DeliveryQueueTests {
     }
 
     @Test func queuedEventsWaitForDrainInOrder() throws {
-        let queue = try DeliveryQueue(mode: .queued)
+        let queue = try DeliveryQueue(mode: .queued, effects: ThreadExecutor(name: "test-effects"))
         let log = Log()
         for index in 0..<5 { queue.enqueue(event(1) { log.append("e\(index)") }) }
         #expect(log.all.isEmpty)
@@ -26,20 +27,20 @@ struct DeliveryQueueTests {
     }
 
     @Test func reentrantWorkRunsAfterTheCurrentCallback() throws {
-        let queue = try DeliveryQueue(mode: .immediate)
+        let queue = try DeliveryQueue(mode: .immediate, effects: ThreadExecutor(name: "test-effects"))
         let log = Log()
         queue.enqueue(event(1) {
             log.append("outer start")
             queue.enqueue(event(1) { log.append("inner") })
-            queue.deliverIfImmediate()
+            queue.deliver()
             log.append("outer end")
         })
-        queue.deliverIfImmediate()
+        queue.deliver()
         #expect(log.all == ["outer start", "outer end", "inner"])
     }
 
     @Test func purgeDropsOnlyThatStoresEvents() throws {
-        let queue = try DeliveryQueue(mode: .queued)
+        let queue = try DeliveryQueue(mode: .queued, effects: ThreadExecutor(name: "test-effects"))
         let log = Log()
         queue.enqueue(event(1) { log.append("one") })
         queue.enqueue(event(2) { log.append("two") })
@@ -49,7 +50,7 @@ struct DeliveryQueueTests {
     }
 
     @Test func closeDropsEverythingForGood() throws {
-        let queue = try DeliveryQueue(mode: .queued)
+        let queue = try DeliveryQueue(mode: .queued, effects: ThreadExecutor(name: "test-effects"))
         let log = Log()
         queue.enqueue(event(1) { log.append("before") })
         queue.close()
@@ -59,7 +60,7 @@ struct DeliveryQueueTests {
     }
 
     @Test func deliveringFlagIsSetOnlyInsideCallbacks() throws {
-        let queue = try DeliveryQueue(mode: .queued)
+        let queue = try DeliveryQueue(mode: .queued, effects: ThreadExecutor(name: "test-effects"))
         let inside = Mutex(false)
         #expect(!queue.isDeliveringOnCurrentThread)
         queue.enqueue(event(1) { inside.withLock { $0 = queue.isDeliveringOnCurrentThread } })

@@ -209,14 +209,28 @@ static void test_unknown_and_internal_intents(void) {
 static void test_size_and_depth_limits(void) {
     cinematic_runtime *rt = open_runtime(HOST_CONFIG);
     cinematic_store *store = open_search(rt);
-    /* Exactly 1 MiB is accepted, one byte more is too large. */
+    /* Exactly 1 MiB is parsed (its query is then over the 256-character limit: invalid, not
+       too large), one byte more is too large. */
     char *text = intent_of_size(MIB);
     CHECK_EQ_INT(strlen(text), MIB);
-    CHECK_STATUS(cinematic_store_send(store, text), CINEMATIC_OK);
-    char *state = state_of(store);
-    CHECK(state && strlen(state) > MIB - 100);
-    cinematic_free(state);
+    CHECK_BAD_INTENT(store, text, CINEMATIC_ERR_INVALID);
+    CHECK_ENVELOPE_CONTAINS("\"path\":\"$.query\"");
+    CHECK_ENVELOPE_CONTAINS("256 characters");
     free(text);
+    CHECK_STORE_WORKS(store);
+    /* The query limit counts characters, not bytes: 256 four-byte emoji pass, 257 do not. */
+    {
+        char intent[64 + 257 * 4];
+        for (int count = 256; count <= 257; count++) {
+            int length = sprintf(intent, "{\"type\":\"queryChanged\",\"query\":\"");
+            for (int i = 0; i < count; i++) length += sprintf(intent + length, "\xF0\x9F\x8E\xAC");
+            sprintf(intent + length, "\"}");
+            CHECK_STATUS(cinematic_store_send(store, intent), count == 256 ? CINEMATIC_OK : CINEMATIC_ERR_INVALID);
+        }
+        char *state = state_of(store);
+        CHECK(state && strstr(state, "\xF0\x9F\x8E\xAC") != NULL);
+        cinematic_free(state);
+    }
     CHECK_STORE_WORKS(store);
     text = intent_of_size(MIB + 1);
     CHECK_BAD_INTENT(store, text, CINEMATIC_ERR_TOO_LARGE);

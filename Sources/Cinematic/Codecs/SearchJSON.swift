@@ -17,7 +17,12 @@ struct SearchCodec: FeatureCodec {
         switch intent.type {
         case "queryChanged":
             try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
-            return .queryChanged(try intent.object.required("query").string())
+            let member = try intent.object.required("query")
+            let query = try member.string()
+            guard !SearchMoviesUseCase.isTooLong(query) else {
+                throw .invalid("query longer than \(SearchMoviesUseCase.maximumQueryLength) characters", at: member.path)
+            }
+            return .queryChanged(query)
         case "submitted":
             try intent.requireNoMembers()
             return .submitted

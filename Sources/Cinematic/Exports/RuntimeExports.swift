@@ -56,7 +56,8 @@ public func cinematic_runtime_advance_clock(_ handle: OpaquePointer?, _ millisec
         let runtime = try lookupRuntime(handle)
         guard let clock = runtime.manualClock else { throw .misuse("the runtime uses the system clock; open it with {\"clock\": \"manual\"}") }
         guard milliseconds >= 0 else { throw .invalid("milliseconds must not be negative", at: "milliseconds") }
-        clock.advance(by: .milliseconds(milliseconds))
+        // The clock saturates (ManualClock.limit): huge or repeated advances never overflow.
+        runtime.drive { clock.advance(by: .milliseconds(milliseconds)) }
     }
 }
 
@@ -85,9 +86,9 @@ public func cinematic_runtime_respond(_ handle: OpaquePointer?, _ requestID: UIn
             answer = try HostRequestJSON.decodeAnswer(parseRequired(responseJSON, "response_json"), for: request)
         } catch {
             // The request fails rather than waiting forever for an answer that will not come.
-            catalog.respond(to: requestID, with: .failure(.invalidResponse(error.message)))
+            runtime.drive { catalog.respond(to: requestID, with: .failure(.invalidResponse(error.message))) }
             throw error
         }
-        catalog.respond(to: requestID, with: answer)
+        runtime.drive { catalog.respond(to: requestID, with: answer) }
     }
 }

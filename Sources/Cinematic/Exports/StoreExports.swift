@@ -1,3 +1,4 @@
+import MVIKit
 /// The store half of the C API; see include/cinematic.h for the contract.
 
 func lookupStore(_ handle: OpaquePointer?) throws(APIError) -> StoreEntry {

@@ -1,12 +1,14 @@
 import CSystem
+import MVIKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// How a runtime delivers callbacks (config `delivery`).
 enum DeliveryMode: Sendable {
-    /// Callbacks run on the library thread that produced the work (the sender's thread for a
-    /// state caused by `send`, an effect's thread otherwise), serialized per runtime.
+    /// Callbacks run on the host thread whose call produced the work (`send`, `observe`,
+    /// `advance_clock`, `respond`), and on the runtime's own delivery thread for work that
+    /// effects produce; serialized per runtime.
     case immediate
     /// Work waits; the runtime's fd is readable while it does, and `cinematic_runtime_dispatch`
     /// runs the callbacks on the calling thread.
@@ -18,7 +20,18 @@ enum DeliveryMode: Sendable {
 /// concurrently (one drainer at a time), events run in the order they were queued (so each
 /// store's states arrive in production order), a callback may call back into the library
 /// (reentrant work is queued and run after it returns), and no callback for a store runs
-/// after ``purge(store:)`` returns, nor any after ``close()`` returns.
+/// after ``purge(store:)`` returns, nor any after ``close()`` returns (with one exception, to
+/// rule out deadlocks: called from inside a callback of any runtime, they do not wait for a
+/// callback running on another thread; see ``isInsideCallback``).
+///
+/// Threads: a host thread runs the callbacks its own call produced (``deliver()``), unless
+/// another thread is delivering at that moment. Work produced on the runtime's effect thread
+/// is handed to the runtime's delivery thread, so a slow callback stalls only this runtime's
+/// deliveries, never an effect and never another runtime. While a host call holds the queue
+/// (``hold()``, e.g. `advance_clock` waiting for the effects it woke), the delivery thread
+/// leaves new work to that host call.
+///
+/// Lock order: the queue's lock is a leaf. Callbacks run with it released.
 final class DeliveryQueue: @unchecked Sendable {
     /// The key of events that belong to the runtime rather than a store (provider calls).
     static let runtimeEvents: UInt64 = 0
@@ -45,9 +58,18 @@ final class DeliveryQueue: @unchecked Sendable {
     private var isClosed = false
     private var signalled = false
     private var eventFD: Int32
+    private var holds = 0
+    private var drainScheduled = false
 
-    init(mode: DeliveryMode) throws(APIError) {
+    /// The runtime's effect thread: work it produces goes to the delivery thread.
+    private let effects: ThreadExecutor
+    /// Immediate mode: the thread that delivers what effects produce.
+    private let deliveryThread: WorkerThread?
+
+    init(mode: DeliveryMode, effects: ThreadExecutor) throws(APIError) {
         self.mode = mode
+        self.effects = effects
+        self.deliveryThread = mode == .immediate ? WorkerThread(name: "cinematic-delivery") : nil
         if mode == .queued {
             eventFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
             guard eventFD >= 0 else { throw APIError(.io, "eventfd: \(String(cString: strerror(errno)))") }
@@ -58,7 +80,7 @@ final class DeliveryQueue: @unchecked Sendable {
 
     deinit { if eventFD >= 0 { Glibc.close(eventFD) } }
 
-    /// Queues an event. Never runs it: callers that hold no lock call ``deliverIfImmediate()``.
+    /// Queues an event. Never runs it: callers that hold no lock call ``deliver()``.
     func enqueue(_ event: Event) {
         condition.locked {
             guard !isClosed else { return }
@@ -71,16 +93,54 @@ final class DeliveryQueue: @unchecked Sendable {
         }
     }
 
-    /// In immediate mode, runs what waits on this thread (unless another thread is already
-    /// running callbacks, which then runs it). Call only with no library lock held.
-    func deliverIfImmediate() {
+    /// In immediate mode, delivers what waits: on this thread when it is a host thread
+    /// (unless another thread is delivering, which then delivers it), through the delivery
+    /// thread when it is the runtime's effect thread. Call only with no library lock held.
+    func deliver() {
+        guard mode == .immediate else { return }
+        if effects.isCurrent { scheduleDrain() } else { _ = drain() }
+    }
+
+    /// Asks the delivery thread to deliver what waits (once, however often it is asked),
+    /// unless a host call holds the queue: that call delivers it.
+    private func scheduleDrain() {
+        let schedule = condition.locked { () -> Bool in
+            guard !drainScheduled, holds == 0, !isClosed else { return false }
+            drainScheduled = true
+            return true
+        }
+        guard schedule, let deliveryThread else { return }
+        deliveryThread.submit { [self] in
+            condition.locked { drainScheduled = false }
+            _ = drain()
+        }
+    }
+
+    /// Keeps the delivery thread away from new work until ``release()``: the holding host
+    /// call delivers it on its own thread (so, e.g., `advance_clock` returns after the
+    /// provider request it caused was delivered).
+    func hold() { condition.locked { holds += 1 } }
+
+    /// Ends a ``hold()``: delivers what waits on this thread, then lets the delivery thread
+    /// take over again.
+    func release() {
         if mode == .immediate { _ = drain() }
+        let pending = condition.locked { () -> Bool in
+            holds -= 1
+            return holds == 0 && head < events.count
+        }
+        if pending && mode == .immediate { scheduleDrain() }
     }
 
     /// True when the calling thread is running a callback of this runtime.
     var isDeliveringOnCurrentThread: Bool {
         condition.locked { drainer.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
+
+    /// True when the calling thread is running a callback of any runtime. Waits for another
+    /// thread's callback are skipped then: two callbacks each closing a store of the other's
+    /// runtime would otherwise wait for each other forever.
+    static var isInsideCallback: Bool { CallbackDepth.current > 0 }
 
     /// Runs waiting callbacks on this thread until none is left; returns how many called the
     /// host.
@@ -93,7 +153,11 @@ final class DeliveryQueue: @unchecked Sendable {
             while let event = pop() {
                 running = event.store
                 var ran = false
-                condition.unlocked { ran = event.run() }
+                condition.unlocked {
+                    CallbackDepth.current += 1
+                    ran = event.run()
+                    CallbackDepth.current -= 1
+                }
                 running = nil
                 if ran { count += 1 }
                 condition.broadcast()
@@ -116,14 +180,14 @@ final class DeliveryQueue: @unchecked Sendable {
         condition.locked {
             events = Array(events[head...].filter { $0.store != store })
             head = 0
-            while running == store && !isCurrentDrainer { condition.wait(until: nil) }
+            while running == store && !isCurrentDrainer && !Self.isInsideCallback { condition.wait(until: nil) }
         }
     }
 
     /// Waits until no callback of `store` is running on another thread (waiting events stay).
     func waitUntilNotRunning(store: UInt64) {
         condition.locked {
-            while running == store && !isCurrentDrainer { condition.wait(until: nil) }
+            while running == store && !isCurrentDrainer && !Self.isInsideCallback { condition.wait(until: nil) }
         }
     }
 
@@ -138,8 +202,9 @@ final class DeliveryQueue: @unchecked Sendable {
         }
     }
 
-    /// Drops everything, stops delivery for good, closes the fd and waits for a callback
-    /// running on another thread to return.
+    /// Drops everything, stops delivery for good, closes the fd, waits for a callback running
+    /// on another thread to return (unless called from inside a callback) and ends the
+    /// delivery thread.
     func close() {
         condition.locked {
             isClosed = true
@@ -150,8 +215,9 @@ final class DeliveryQueue: @unchecked Sendable {
                 eventFD = -1
                 signalled = false
             }
-            while running != nil && !isCurrentDrainer { condition.wait(until: nil) }
+            while running != nil && !isCurrentDrainer && !Self.isInsideCallback { condition.wait(until: nil) }
         }
+        deliveryThread?.shutDown()
     }
 
     private var isCurrentDrainer: Bool { drainer.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
@@ -167,4 +233,18 @@ final class DeliveryQueue: @unchecked Sendable {
         return event
     }
 
+}
+
+/// How deep the calling thread is inside library callbacks (of any runtime).
+enum CallbackDepth {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: Int {
+        get { Int(bitPattern: pthread_getspecific(key)) }
+        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+    }
 }

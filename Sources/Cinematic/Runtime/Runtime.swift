@@ -40,9 +40,21 @@ final class ProviderSlot: Sendable {
 
 /// Everything one `cinematic_runtime` owns: configuration, clock, catalog, callback queue and
 /// its stores.
+///
+/// Threads (the execution model; include/cinematic.h, THREADS, is the contract):
+/// - a host thread only decodes, reduces, delivers what its call produced and starts effects
+///   up to their first suspension; it never waits for I/O, a callback or another runtime;
+/// - `effects`, this runtime's own thread, runs its effects after their first suspension
+///   (never Swift's shared cooperative pool, so no runtime can starve another);
+/// - the catalog and the favorites each own a thread for their SQLite connection (blocking
+///   work awaits it there);
+/// - the delivery queue's thread delivers what effects produce.
+/// Locks are leaves: none is held while calling out (observers, continuations, task
+/// cancellation, callbacks, another component).
 final class Runtime: Sendable {
     let serial: UInt64
     let config: RuntimeConfig
+    let effects: ThreadExecutor
     let queue: DeliveryQueue
     let clock: any Clock<Duration>
     let manualClock: ManualClock?
@@ -55,13 +67,23 @@ final class Runtime: Sendable {
     init(serial: UInt64, config: RuntimeConfig) throws(APIError) {
         self.serial = serial
         self.config = config
-        let queue = try DeliveryQueue(mode: config.delivery)
+        let effects = ThreadExecutor(name: "cinematic-effects")
+        self.effects = effects
+        let queue: DeliveryQueue
+        do {
+            queue = try DeliveryQueue(mode: config.delivery, effects: effects)
+        } catch {
+            effects.shutDown()
+            throw error
+        }
         self.queue = queue
         do {
             favorites = config.favoritesReadOnly
                 ? try SQLiteFavorites.openReadOnly(path: config.favorites)
                 : try SQLiteFavorites.open(path: config.favorites)
         } catch {
+            queue.close()
+            effects.shutDown()
             throw APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)")
         }
         let manualClock = config.manualClock ? ManualClock() : nil
@@ -76,6 +98,9 @@ final class Runtime: Sendable {
                     catalog = try SQLiteMovieCatalog.openDefault()
                 }
             } catch {
+                favorites.close()
+                queue.close()
+                effects.shutDown()
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
             }
             hostCatalog = nil
@@ -87,14 +112,15 @@ final class Runtime: Sendable {
                         provider.request(id: id, json: HostRequestJSON.encode(request))
                         return true
                     })
-                    queue.deliverIfImmediate()
+                    queue.deliver()
                 },
                 onCancel: { id in
+                    // Runs inside a task's cancellation handler: only queue the callback; the
+                    // call that cancelled delivers it once it holds no lock.
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.cancel(id: id)
                         return true
                     })
-                    queue.deliverIfImmediate()
                 })
             provider.catalog.withLock { $0 = hostCatalog }
             self.hostCatalog = hostCatalog
@@ -130,13 +156,27 @@ final class Runtime: Sendable {
     }
 
     /// Closes one store: effects stop, and no callback for it runs after this returns.
+    /// Provider cancellations its effects queued are delivered on this thread.
     func closeStore(_ store: any FeatureStore) {
         HandleTable.shared.remove(store.serial)
         _ = stores.withLock { $0?.removeValue(forKey: store.serial) }
         store.close()
+        queue.deliver()
     }
 
-    /// Closes every store and stops all callbacks; no callback runs after this returns.
+    /// Runs `body` (which wakes effects: a clock advance, a provider answer), waits until the
+    /// effects it woke have reached their next suspension on the runtime's effect thread,
+    /// then delivers what they produced on this thread. The wait is bounded by the effects'
+    /// CPU work: effects never block on the effect thread.
+    func drive(_ body: () -> Void) {
+        queue.hold()
+        body()
+        if !effects.isCurrent { effects.waitUntilIdle() }
+        queue.release()
+    }
+
+    /// Closes every store and stops all callbacks; no callback runs after this returns, and
+    /// the catalog and favorites files are closed.
     func close() {
         HandleTable.shared.remove(serial)
         queue.close()
@@ -146,6 +186,9 @@ final class Runtime: Sendable {
         }
         for store in open { closeStore(store) }
         provider.catalog.withLock { $0 = nil }
+        favorites.close()
+        (catalog as? SQLiteMovieCatalog)?.close()
+        effects.shutDown()
     }
 }
 

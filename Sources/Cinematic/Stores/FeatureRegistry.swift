@@ -14,20 +14,20 @@ enum FeatureRegistry {
             let reducer = SearchReducer(
                 searchMovies: SearchMoviesUseCase(repository: runtime.catalog), clock: runtime.clock,
                 debounce: .milliseconds(runtime.config.searchDebounceMilliseconds))
-            return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), queue: runtime.queue)
+            return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), runtime: runtime)
         case "discover":
             try requireNoArguments(arguments)
             return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
-                              codec: DiscoverCodec(), queue: runtime.queue)
+                              codec: DiscoverCodec(), runtime: runtime)
         case "favorites":
             try requireNoArguments(arguments)
             return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
-                              codec: FavoritesCodec(), queue: runtime.queue)
+                              codec: FavoritesCodec(), runtime: runtime)
         case "detail":
             let movieID = try DetailCodec.movieID(from: arguments)
             return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
                               reducer: DetailReducer(catalog: runtime.catalog, favorites: runtime.favorites),
-                              codec: DetailCodec(), queue: runtime.queue)
+                              codec: DetailCodec(), runtime: runtime)
         default:
             throw APIError(.unknownFeature, "unknown feature \"\(feature)\"; available: \(names.joined(separator: ", "))")
         }

@@ -80,11 +80,12 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     private let queue: DeliveryQueue
     private let registration = CallbackRegistration()
 
-    init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, queue: DeliveryQueue) {
+    init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, runtime: Runtime) {
         self.serial = serial
         self.codec = codec
+        let queue = runtime.queue
         self.queue = queue
-        self.store = Store(initialState: initialState, reducer: reducer) { [queue] in queue.deliverIfImmediate() }
+        self.store = Store(initialState: initialState, reducer: reducer, executor: runtime.effects) { [queue] in queue.deliver() }
     }
 
     func send(_ document: JSONDocument) throws(APIError) {
@@ -118,7 +119,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         }
         // A concurrent observe may have retired this one meanwhile: then it never delivers.
         if !registration.install(next, generation: generation) { next.cancel() }
-        queue.deliverIfImmediate()
+        queue.deliver()
     }
 
     func whenSettled(_ body: @escaping @Sendable () -> Void) -> StoreObservation { store.whenSettled(body) }

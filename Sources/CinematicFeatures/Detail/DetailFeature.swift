@@ -61,8 +61,8 @@ public enum DetailIntent: Equatable, Sendable {
     case detailFailed(MovieError)
     /// Internal: the stored favorites changed (or were read for the first time).
     case favoritesChanged(FavoritesSnapshot)
-    /// Internal: the favorite was stored as `isFavorite`; the favorites were at `version`
-    /// right after the write.
+    /// Internal: the write left the movie stored as `isFavorite`; the favorites were at
+    /// `version` right after it.
     case favoriteSaved(version: UInt64, isFavorite: Bool)
     /// Internal: storing the favorite failed.
     case favoriteSaveFailed(MovieError)
@@ -183,14 +183,16 @@ public struct DetailReducer: Reducer {
         }
     }
 
-    /// Writes the current wish, `state.isFavorite`.
+    /// Flips what is stored (the user tapped a heart showing `storedFavorite`, so the wish
+    /// is its opposite). The flip applies to storage as it is at write time: when another
+    /// runtime or process changed the movie a moment ago, the tap flips that newer value, and
+    /// the heart settles on what the write left stored.
     private func save(_ movie: Movie, _ state: inout DetailState) -> Effect<DetailIntent> {
-        let wish = state.isFavorite
-        state.savingFavorite = wish
+        state.savingFavorite = state.isFavorite
         return .run(id: Self.saveEffect) { [favorites] send in
             do throws(MovieError) {
-                let version = wish ? try await favorites.add(movie) : try await favorites.remove(id: movie.id)
-                await send(.favoriteSaved(version: version, isFavorite: wish))
+                let outcome = try await favorites.toggle(movie)
+                await send(.favoriteSaved(version: outcome.version, isFavorite: outcome.isFavorite))
             } catch {
                 await send(.favoriteSaveFailed(error))
             }

@@ -2,14 +2,14 @@
 import Glibc
 #endif
 
-/// A mutex with a condition variable on the monotonic clock, for the few places that must
-/// block a host thread (delivery, close, settle). State guarded by it is touched only inside
+/// A mutex with a condition variable on the monotonic clock, for the library's own threads
+/// and the few documented places that block a host thread (close, settle). State guarded by it is touched only inside
 /// ``locked(_:)``.
-final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -26,14 +26,14 @@ final class Condition: @unchecked Sendable {
     }
 
     /// Runs `body` holding the mutex.
-    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Runs `body` with the mutex released; call only inside ``locked(_:)``.
-    func unlocked(_ body: () -> Void) {
+    package func unlocked(_ body: () -> Void) {
         pthread_mutex_unlock(mutex)
         defer { pthread_mutex_lock(mutex) }
         body()
@@ -42,7 +42,7 @@ final class Condition: @unchecked Sendable {
     /// Waits (holding the mutex, inside ``locked(_:)``) until signalled or `deadline` passes.
     /// Returns false on timeout. A nil deadline waits without limit.
     @discardableResult
-    func wait(until deadline: Deadline?) -> Bool {
+    package func wait(until deadline: Deadline?) -> Bool {
         guard let deadline else {
             pthread_cond_wait(condition, mutex)
             return true
@@ -52,15 +52,15 @@ final class Condition: @unchecked Sendable {
     }
 
     /// Wakes every waiter (call inside ``locked(_:)``).
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// A point on the monotonic clock, for timed waits.
-struct Deadline {
-    let timespec: timespec
+package struct Deadline {
+    package let timespec: timespec
 
     /// `milliseconds` from now; nil (no limit) for a negative value.
-    static func after(milliseconds: Int) -> Deadline? {
+    package static func after(milliseconds: Int) -> Deadline? {
         guard milliseconds >= 0 else { return nil }
         var now = Glibc.timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -72,11 +72,13 @@ struct Deadline {
 }
 
 /// A one-shot gate: ``open()`` once, ``wait(until:)`` from any number of threads.
-final class Latch: @unchecked Sendable {
+package final class Latch: @unchecked Sendable {
     private let condition = Condition()
     private var isOpen = false
 
-    func open() {
+    package init() {}
+
+    package func open() {
         condition.locked {
             isOpen = true
             condition.broadcast()
@@ -84,7 +86,7 @@ final class Latch: @unchecked Sendable {
     }
 
     /// True once opened; false if `deadline` passed first.
-    func wait(until deadline: Deadline?) -> Bool {
+    package func wait(until deadline: Deadline?) -> Bool {
         condition.locked {
             while !isOpen {
                 if !condition.wait(until: deadline) { return isOpen }

@@ -1,0 +1,88 @@
+import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What is at a favorites path, read from the SQLite file header with plain `read(2)` before
+/// SQLite touches the file, so a file that is not ours is refused unchanged, byte for byte
+/// (no journal switch, no table, no `user_version`, no side files).
+///
+/// Ours means: SQLite's magic, and our `application_id` ("CINE") in the header, which is
+/// written in rollback-journal mode when the file is created (before it switches to WAL), so
+/// the main file always carries it. Files written by 0.1.0 carry no application id; they are
+/// adopted only when their header says `user_version` 1 and their schema is exactly ours
+/// (checked before any write, see ``FavoritesDatabase``).
+enum FavoritesFile {
+    /// Our `PRAGMA application_id`: "CINE".
+    static let applicationID: Int32 = 0x4349_4E45
+
+    /// What the header says.
+    enum Kind: Equatable {
+        /// No file, an empty file, or ":memory:": ours to create.
+        case new
+        /// A SQLite database carrying our application id.
+        case ours(isWAL: Bool)
+        /// A 0.1.0 favorites file candidate: no application id, user_version 1.
+        case legacy(isWAL: Bool)
+    }
+
+    /// Classifies the file at `path`; throws `.storage` naming why a file is not ours.
+    static func inspect(_ path: String) throws(MovieError) -> Kind {
+        guard path != ":memory:" else { return .new }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return .new }
+            throw .storage("cannot read \(path): \(FileSystem.lastErrorMessage)")
+        }
+        defer { Glibc.close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
+        if count == 0 { return .new }
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard count == 100, Array(header[0..<16]) == magic else {
+            throw .storage("\(path) is not a favorites database (not a SQLite file); it was left unchanged")
+        }
+        let isWAL = header[18] == 2 || header[19] == 2
+        let userVersion = bigEndian(header, at: 60)
+        let application = bigEndian(header, at: 68)
+        if application == applicationID { return .ours(isWAL: isWAL) }
+        if application == 0 && userVersion == FavoritesDatabase.schemaVersion { return .legacy(isWAL: isWAL) }
+        throw .storage("\(path) belongs to another program (application_id \(application), user_version \(userVersion)); it was left unchanged")
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int32 {
+        Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+            | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
+    }
+
+    /// A `file:` URI for `path` with `query` (characters that mean something in a URI are
+    /// percent-encoded).
+    static func uri(_ path: String, query: String) -> String {
+        var encoded = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return encoded + "?" + query
+    }
+
+    /// A cheap fingerprint of the file and its WAL (sizes and modification times), for
+    /// read-only favorites that cannot use `data_version` without creating side files.
+    static func signature(_ path: String) -> [Int] {
+        [path, path + "-wal"].flatMap { file -> [Int] in
+            var info = stat()
+            guard stat(file, &info) == 0 else { return [-1] }
+            return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread the library owns that runs jobs one at a time, in submission order: the home of
+/// blocking work (a SQLite connection, a delivery loop) so that it never runs on a host's
+/// thread or on Swift's cooperative pool.
+///
+/// Async code awaits a job with ``perform(_:)``; the awaiting task is suspended, not blocked.
+/// An optional `tick` runs on the thread whenever it has been idle for `tickMilliseconds`
+/// (polling a file for changes made by other processes, for example).
+///
+/// ```swift
+/// let worker = WorkerThread(name: "favorites")
+/// let rows = try await worker.perform { () throws(MovieError) in try database.readAll() }
+/// worker.shutDown { database.close() }   // runs after every job, then joins the thread
+/// ```
+package final class WorkerThread: @unchecked Sendable {
+    private let condition = Condition()
+    // Guarded by `condition`:
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var isBusy = false
+    private var isStopping = false
+    private var finalJob: (@Sendable () -> Void)?
+    private var thread = pthread_t()
+    private var hasExited = false
+
+    private let tickMilliseconds: Int?
+    private let tick: (@Sendable () -> Void)?
+
+    /// Starts the thread. `name` says what it is for (kept for debugging).
+    package init(name: String, tickMilliseconds: Int? = nil, tick: (@Sendable () -> Void)? = nil) {
+        self.tickMilliseconds = tickMilliseconds
+        self.tick = tick
+        let box = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&thread, nil, { argument in
+            let worker = Unmanaged<WorkerThread>.fromOpaque(argument!).takeRetainedValue()
+            worker.loop()
+            return nil
+        }, box)
+        precondition(status == 0, "pthread_create failed: \(status)")
+    }
+
+    /// True when called on this worker's own thread.
+    package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+
+    /// Queues `job`; false (and the job is not run) once ``shutDown(finally:)`` has begun.
+    @discardableResult
+    package func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        condition.locked {
+            guard !isStopping else { return false }
+            jobs.append(job)
+            condition.broadcast()
+            return true
+        }
+    }
+
+    /// Runs `body` on the worker thread and returns its result to the suspended caller.
+    /// After shutdown `body` is not run and `stopped()` is thrown instead.
+    package func perform<T: Sendable, E: Error>(
+        _ body: @escaping @Sendable () throws(E) -> T, stopped: @escaping @Sendable () -> E
+    ) async throws(E) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+            let queued = submit {
+                do throws(E) { continuation.resume(returning: .success(try body())) } catch { continuation.resume(returning: .failure(error)) }
+            }
+            if !queued { continuation.resume(returning: .failure(stopped())) }
+        }
+        return try result.get()
+    }
+
+    /// True when no job is queued or running.
+    package var isIdle: Bool { condition.locked { head == jobs.count && !isBusy } }
+
+    /// Waits until no job is queued or running (or `deadline` passes; false then). Returns at
+    /// once on the worker's own thread.
+    @discardableResult
+    package func waitUntilIdle(deadline: Deadline? = nil) -> Bool {
+        guard !isCurrent else { return true }
+        return condition.locked {
+            while head < jobs.count || isBusy {
+                if hasExited { return true }
+                if !condition.wait(until: deadline) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Stops taking jobs, runs the ones already queued, then `finally`, and ends the thread.
+    /// Joins it (so when this returns `finally` has run) unless called on the worker thread
+    /// itself, where it only schedules the end. Idempotent: later calls just wait.
+    package func shutDown(finally: (@Sendable () -> Void)? = nil) {
+        let join = condition.locked { () -> Bool in
+            if !isStopping {
+                isStopping = true
+                finalJob = finally
+                condition.broadcast()
+            }
+            return !isCurrent
+        }
+        guard join else { return }
+        condition.locked {
+            while !hasExited { condition.wait(until: nil) }
+        }
+    }
+
+    private func loop() {
+        while let job = next() {
+            job()
+            condition.locked {
+                isBusy = false
+                condition.broadcast()
+            }
+        }
+        let finalJob = condition.locked { () -> (@Sendable () -> Void)? in
+            defer { self.finalJob = nil }
+            return self.finalJob
+        }
+        finalJob?()
+        condition.locked {
+            hasExited = true
+            condition.broadcast()
+        }
+        pthread_detach(pthread_self())
+    }
+
+    /// The next job; runs `tick` while idle; nil once stopping and empty.
+    private func next() -> (@Sendable () -> Void)? {
+        while true {
+            let (job, runTick) = condition.locked { () -> ((@Sendable () -> Void)?, Bool) in
+                while head == jobs.count {
+                    if isStopping { return (nil, false) }
+                    let deadline = tickMilliseconds.flatMap { Deadline.after(milliseconds: $0) }
+                    if !condition.wait(until: deadline) && head == jobs.count && !isStopping && tick != nil {
+                        isBusy = true
+                        return (nil, true)
+                    }
+                }
+                let job = jobs[head]
+                head += 1
+                if head == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                isBusy = true
+                return (job, false)
+            }
+            if let job { return job }
+            guard runTick, let tick else { return nil }
+            tick()
+            condition.locked {
+                isBusy = false
+                condition.broadcast()
+            }
+        }
+    }
+}
