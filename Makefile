@@ -21,12 +21,16 @@ LIB_LINK := -Xswiftc -static-stdlib \
 CC ?= gcc
 C_TEST_SOURCES := $(wildcard Tests/c/test_*.c)
 C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(C_TEST_SOURCES))
+STRESS_SOURCES := $(wildcard Tests/c/stress_*.c)
+STRESS_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(STRESS_SOURCES))
+# `make test` runs each stress program briefly; `make stress` runs each for STRESS_SECONDS.
+STRESS_SECONDS ?= 30
 C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 
 EXAMPLE := $(BUILD)/bin/cinematic-search
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example test test-swift test-header test-c test-install test-kotlin test-python demo bench sanitizers fuzz install clean
+.PHONY: all deps build lib example test test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
 all: lib
 
@@ -54,7 +58,7 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
-test: test-swift test-header test-c test-install test-kotlin test-python
+test: test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python
 
 ## test-python: the `cinematic` Python package (installed into build/venv) and its pytest suite,
 ## including the terminal app driven in a pseudo-terminal.
@@ -76,9 +80,43 @@ test-header:
 test-c: lib $(C_TESTS)
 	@failed=0; for t in $(C_TESTS); do echo "== $$t"; $$t || failed=1; done; exit $$failed
 
-$(BUILD)/tests/%: Tests/c/%.c Tests/c/harness.h include/cinematic.h $(LIB)
+$(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
+
+## Stress programs (one per hostile scenario of the execution model) also read the favorites
+## file with SQLite directly.
+$(BUILD)/tests/stress_%: Tests/c/stress_%.c Tests/c/stress.h Tests/c/harness.h include/cinematic.h $(LIB)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $$(pkg-config --libs sqlite3) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
+
+## test-stress: every stress program for 1 s each, with its watchdog (part of `make test`).
+test-stress: lib $(STRESS_TESTS)
+	@failed=0; for t in $(STRESS_TESTS); do echo "== $$t"; STRESS_SECONDS=1 $$t || failed=1; done; exit $$failed
+
+## stress: every stress program for STRESS_SECONDS (default 30) each; a watchdog fails any
+## thread that stops making progress for 5 s (deadlock, blocked host thread).
+stress: lib $(STRESS_TESTS)
+	@failed=0; for t in $(STRESS_TESTS); do echo "== $$t ($(STRESS_SECONDS) s)"; STRESS_SECONDS=$(STRESS_SECONDS) $$t || failed=1; done; exit $$failed
+
+## test-reinstall: a host keeps searching while the library is rebuilt (`make lib`) and
+## reinstalled (`make install`) under it; it must survive (installs are atomic renames).
+REINSTALL_CHECK := $(BUILD)/reinstall-check
+test-reinstall: lib
+	rm -rf $(REINSTALL_CHECK)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(REINSTALL_CHECK) PREFIX=/opt/cinematic > /dev/null
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -Iinclude Tests/c/reinstall_host.c \
+	  -L$(REINSTALL_CHECK)/opt/cinematic/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(REINSTALL_CHECK)/opt/cinematic/lib -o $(REINSTALL_CHECK)/host-installed
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -Iinclude Tests/c/reinstall_host.c \
+	  -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $(REINSTALL_CHECK)/host-build
+	@$(REINSTALL_CHECK)/host-installed 4 & installed=$$!; $(REINSTALL_CHECK)/host-build 4 & built=$$!; \
+	  sleep 1; for i in 1 2 3; do \
+	    $(MAKE) --no-print-directory lib > /dev/null && \
+	    $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(REINSTALL_CHECK) PREFIX=/opt/cinematic > /dev/null || exit 1; \
+	  done; \
+	  wait $$installed || { echo "the host of the installed library died (status $$?) during make install"; exit 1; }; \
+	  wait $$built || { echo "the host of build/lib died (status $$?) during make lib"; exit 1; }
+	@echo "reinstall check: 2 passed, 0 failed"
 
 test-swift: deps
 	$(SWIFT) build --build-tests

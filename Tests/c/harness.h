@@ -31,7 +31,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include "cinematic.h"
+
+/* How long a bounded wait for a state lasts before the assertion after it fails. */
+#define H_WAIT_MS 3000
 
 /* ------------------------------------------------------------------------------------ */
 /* Harness                                                                               */
@@ -522,6 +528,7 @@ typedef struct {
     int count;
     char *states[RECORDER_MAX];
     cinematic_store *stores[RECORDER_MAX];
+    char *overflow_last;            /* the newest state once more than RECORDER_MAX arrived */
     pthread_t last_thread;
     atomic_int in_callback;
     atomic_int overlaps;
@@ -538,6 +545,7 @@ static inline void recorder_init(recorder *r) {
 
 static inline void recorder_destroy(recorder *r) {
     for (int i = 0; i < r->count && i < RECORDER_MAX; i++) free(r->states[i]);
+    free(r->overflow_last);
     pthread_mutex_destroy(&r->lock);
 }
 
@@ -549,6 +557,9 @@ static inline void recorder_fn(void *userdata, cinematic_store *store, const cha
     if (r->count < RECORDER_MAX) {
         r->states[r->count] = strdup(state_json ? state_json : "(null)");
         r->stores[r->count] = store;
+    } else {
+        free(r->overflow_last);
+        r->overflow_last = strdup(state_json ? state_json : "(null)");
     }
     r->count++;
     r->last_thread = pthread_self();
@@ -570,8 +581,13 @@ static inline int recorder_count(recorder *r) {
 static inline const char *recorder_state(recorder *r, int index) {
     pthread_mutex_lock(&r->lock);
     int n = r->count < RECORDER_MAX ? r->count : RECORDER_MAX;
-    if (index < 0) index += n;
-    const char *state = index >= 0 && index < n ? r->states[index] : NULL;
+    const char *state;
+    if (index == -1 && r->count > RECORDER_MAX) {
+        state = r->overflow_last;
+    } else {
+        if (index < 0) index += n;
+        state = index >= 0 && index < n ? r->states[index] : NULL;
+    }
     pthread_mutex_unlock(&r->lock);
     return state;
 }
@@ -715,6 +731,41 @@ static inline int pending(cinematic_store *store) {
     int count = -1;
     CHECK_STATUS(cinematic_store_pending_effects(store, &count), CINEMATIC_OK);
     return count;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Temporary directories                                                                 */
+
+static inline void make_tempdir(char *dir, size_t size) {
+    snprintf(dir, size, "/tmp/cinematic-favorites-XXXXXX");
+    CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+static inline void remove_tempdir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Opens a detail store for id, sends task and waits until the movie has loaded. */
+static inline cinematic_store *open_detail(cinematic_runtime *rt, long long id) {
+    char args[64];
+    snprintf(args, sizeof args, "{\"movie_id\":%lld}", id);
+    cinematic_store *store = open_feature(rt, "detail", args);
+    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"task\"}"), CINEMATIC_OK);
+    char *state = wait_json_eq(store, "detail.phase", "loaded", H_WAIT_MS);
+    CHECK_JSON_EQ(state, "detail.phase", "loaded");
+    CHECK_EQ_INT(json_int(state, "detail.value.id", -1), id);
+    cinematic_free(state);
+    return store;
 }
 
 #endif /* CINEMATIC_TEST_HARNESS_H */

@@ -10,35 +10,10 @@
  */
 #include "harness.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define DUNE 15249
 #define GODFATHER 20545
-#define WAIT_MS 3000
-
-/* ------------------------------------------------------------------------------------ */
-/* Temporary directories                                                                 */
-
-static void make_tempdir(char *dir, size_t size) {
-    snprintf(dir, size, "/tmp/cinematic-favorites-XXXXXX");
-    CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
-}
-
-static void remove_tempdir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *entry;
-    while ((entry = readdir(d)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
 
 /* ------------------------------------------------------------------------------------ */
 /* Reading favorites states                                                              */
@@ -79,35 +54,22 @@ static int pred_len(const char *state, void *ctx) {
 /* Waits until the favorites store lists id exactly count times. */
 static char *wait_listed(cinematic_store *favorites, long long id, int count) {
     id_count want = {id, count};
-    return wait_state(favorites, pred_id_count, &want, WAIT_MS, NULL);
+    return wait_state(favorites, pred_id_count, &want, H_WAIT_MS, NULL);
 }
 
 static char *wait_len(cinematic_store *favorites, int n) {
-    return wait_state(favorites, pred_len, &n, WAIT_MS, NULL);
+    return wait_state(favorites, pred_len, &n, H_WAIT_MS, NULL);
 }
 
 /* Opens a favorites store, sends task and waits for the first list; returns it (owned). */
 static cinematic_store *open_favorites(cinematic_runtime *rt, char **first_state) {
     cinematic_store *store = open_feature(rt, "favorites", NULL);
     CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"task\"}"), CINEMATIC_OK);
-    char *state = wait_state(store, pred_loaded, NULL, WAIT_MS, NULL);
+    char *state = wait_state(store, pred_loaded, NULL, H_WAIT_MS, NULL);
     CHECK_JSON_EQ(state, "favorites.phase", "loaded");
     CHECK_JSON_EQ(state, "removalError", "null");
     if (first_state) *first_state = state;
     else cinematic_free(state);
-    return store;
-}
-
-/* Opens a detail store for id, sends task and waits until the movie has loaded. */
-static cinematic_store *open_detail(cinematic_runtime *rt, long long id) {
-    char args[64];
-    snprintf(args, sizeof args, "{\"movie_id\":%lld}", id);
-    cinematic_store *store = open_feature(rt, "detail", args);
-    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"task\"}"), CINEMATIC_OK);
-    char *state = wait_json_eq(store, "detail.phase", "loaded", WAIT_MS);
-    CHECK_JSON_EQ(state, "detail.phase", "loaded");
-    CHECK_EQ_INT(json_int(state, "detail.value.id", -1), id);
-    cinematic_free(state);
     return store;
 }
 
@@ -167,7 +129,7 @@ static void test_detail_and_favorites_see_each_other(void) {
     CHECK_JSON_EQ(state, "favorites.value[0].genres", "[\"Action\"]");
     CHECK_STR_LACKS(state, "budget");
     cinematic_free(state);
-    state = wait_json_eq(detail, "isSaving", "false", WAIT_MS);
+    state = wait_json_eq(detail, "isSaving", "false", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isSaving", "false");
     CHECK_JSON_EQ(state, "isFavorite", "true");
     CHECK_JSON_EQ(state, "favoriteError", "null");
@@ -175,17 +137,17 @@ static void test_detail_and_favorites_see_each_other(void) {
 
     /* Another detail store of the same movie opens with the heart filled. */
     cinematic_store *second = open_detail(rt, DUNE);
-    state = wait_json_eq(second, "isFavorite", "true", WAIT_MS);
+    state = wait_json_eq(second, "isFavorite", "true", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "true");
     cinematic_free(state);
 
     /* Removing it in the favorites store empties the heart of both detail stores. */
     CHECK_STATUS(cinematic_store_send(favorites, "{\"type\":\"removed\",\"movieId\":15249}"), CINEMATIC_OK);
-    state = wait_json_eq(detail, "isFavorite", "false", WAIT_MS);
+    state = wait_json_eq(detail, "isFavorite", "false", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "false");
     CHECK_JSON_EQ(state, "favoriteError", "null");
     cinematic_free(state);
-    state = wait_json_eq(second, "isFavorite", "false", WAIT_MS);
+    state = wait_json_eq(second, "isFavorite", "false", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "false");
     cinematic_free(state);
     state = wait_len(favorites, 0);
@@ -198,7 +160,7 @@ static void test_detail_and_favorites_see_each_other(void) {
     state = wait_listed(favorites, DUNE, 1);
     CHECK_EQ_INT(count_id(state, DUNE), 1);
     cinematic_free(state);
-    state = wait_json_eq(detail, "isFavorite", "true", WAIT_MS);
+    state = wait_json_eq(detail, "isFavorite", "true", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "true");
     cinematic_free(state);
 
@@ -249,7 +211,7 @@ static void test_favorites_persist_across_reopen(void) {
     CHECK_JSON_EQ(state, "favorites.value[1].title", "Dune");
     cinematic_free(state);
     dune = open_detail(rt, DUNE);
-    state = wait_json_eq(dune, "isFavorite", "true", WAIT_MS);
+    state = wait_json_eq(dune, "isFavorite", "true", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "true");
     cinematic_free(state);
 
@@ -319,7 +281,7 @@ static void check_toggle_rolls_back(cinematic_runtime *rt, int expect_listed) {
     cinematic_free(state);
 
     /* Then it rolls back, with a storage error. */
-    state = wait_json_eq(detail, "favoriteError.code", "storage", WAIT_MS);
+    state = wait_json_eq(detail, "favoriteError.code", "storage", H_WAIT_MS);
     CHECK_JSON_EQ(state, "favoriteError.code", "storage");
     CHECK_JSON_EQ(state, "isFavorite", "false");
     CHECK_JSON_EQ(state, "isSaving", "false");
@@ -352,7 +314,7 @@ static void check_toggle_rolls_back(cinematic_runtime *rt, int expect_listed) {
 
     /* The next toggle clears the error (and fails again). */
     CHECK_STATUS(send_toggle(detail), CINEMATIC_OK);
-    state = wait_json_eq(detail, "favoriteError.code", "storage", WAIT_MS);
+    state = wait_json_eq(detail, "favoriteError.code", "storage", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "false");
     cinematic_free(state);
     CHECK_STATUS(cinematic_store_close(detail), CINEMATIC_OK);
@@ -386,17 +348,17 @@ static void test_rollback_when_favorites_read_only(void) {
     CHECK_EQ_INT(count_id(state, GODFATHER), 1);
     cinematic_free(state);
     CHECK_STATUS(cinematic_store_send(favorites, "{\"type\":\"removed\",\"movieId\":20545}"), CINEMATIC_OK);
-    state = wait_json_eq(favorites, "removalError.code", "storage", WAIT_MS);
+    state = wait_json_eq(favorites, "removalError.code", "storage", H_WAIT_MS);
     CHECK_JSON_EQ(state, "removalError.code", "storage");
     CHECK_EQ_INT(count_id(state, GODFATHER), 1);
     cinematic_free(state);
     /* Its detail shows the heart filled; emptying it rolls back to filled. */
     godfather = open_detail(rt, GODFATHER);
-    state = wait_json_eq(godfather, "isFavorite", "true", WAIT_MS);
+    state = wait_json_eq(godfather, "isFavorite", "true", H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", "true");
     cinematic_free(state);
     CHECK_STATUS(send_toggle(godfather), CINEMATIC_OK);
-    state = wait_json_eq(godfather, "favoriteError.code", "storage", WAIT_MS);
+    state = wait_json_eq(godfather, "favoriteError.code", "storage", H_WAIT_MS);
     CHECK_JSON_EQ(state, "favoriteError.code", "storage");
     CHECK_JSON_EQ(state, "isFavorite", "true");
     cinematic_free(state);
@@ -465,7 +427,7 @@ static void rapid_round(const char *path, int n, int start) {
     cinematic_store *favorites = open_favorites(rt, NULL);
     cinematic_store *detail = open_detail(rt, DUNE);
     const char *start_text = start ? "true" : "false";
-    char *state = wait_json_eq(detail, "isFavorite", start_text, WAIT_MS);
+    char *state = wait_json_eq(detail, "isFavorite", start_text, H_WAIT_MS);
     CHECK_JSON_EQ(state, "isFavorite", start_text);
     cinematic_free(state);
     recorder states;

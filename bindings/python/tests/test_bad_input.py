@@ -88,12 +88,20 @@ def test_too_large(search):
     still_works(search)
 
 
-def test_just_below_the_limit_is_fine(search):
+def test_just_below_the_size_limit_is_parsed_then_the_query_limit_applies(search):
     prefix = '{"type":"queryChanged","query":"'
     text = prefix + "y" * (1024 * 1024 - len(prefix) - 2) + '"}'
     assert len(text.encode()) == 1024 * 1024
-    search.send(text)
-    assert len(search.state["query"]) > 1000000
+    error = expect(cinematic.InvalidError, search.send, text)
+    assert "256 characters" in str(error)
+    still_works(search)
+
+
+def test_the_query_limit_counts_characters_not_bytes(search):
+    search.send({"type": "queryChanged", "query": "\U0001F3AC" * 256})
+    assert search.state["query"] == "\U0001F3AC" * 256
+    expect(cinematic.InvalidError, search.send, {"type": "queryChanged", "query": "y" * 257})
+    assert search.state["query"] == "\U0001F3AC" * 256
 
 
 def test_deep_nesting(search):
