@@ -55,23 +55,45 @@
  * Threads. Every function may be called from any thread. cinematic_store_send reduces
  * before it returns: a cinematic_store_state right after it sees the intent applied.
  *
- * Delivery (runtime config "delivery"). State and provider callbacks of one runtime never
- * run concurrently; each store's states arrive in the order they were produced; a callback
- * may call any function except cinematic_store_settle and cinematic_runtime_dispatch
- * (CINEMATIC_ERR_MISUSE): the work it causes is delivered after it returns. No callback for
- * a store runs after cinematic_store_close returns, nor any callback of a runtime after
- * cinematic_runtime_close returns, nor a replaced provider after
- * cinematic_runtime_set_provider returns.
- *   "immediate" (default): callbacks run on a library thread, synchronously: on the thread
- *       that called the function that caused them (cinematic_store_send for the states it
- *       causes, cinematic_store_observe for the first state), on an effect's worker thread
- *       for work that effects produce (including the states a provider's answer causes);
- *       or, when another thread is delivering at that moment, on that thread. Do not hold a
- *       lock the callback needs while calling the library.
- *   "queued": callbacks wait in a queue. The file descriptor from cinematic_runtime_fd is
- *       readable while anything waits; cinematic_runtime_dispatch runs the waiting callbacks
- *       on the calling thread. This is how a UI thread, asyncio (loop.add_reader), Tk
- *       (createfilehandler), GLib (g_unix_fd_add) or a poll() loop integrates.
+ * THREADS: the execution model. The library keeps a host alive whatever the host does:
+ *   - A host's thread never waits for I/O, for another runtime or for a callback of another
+ *     thread. cinematic_store_send decodes, reduces, delivers the state it produced (with
+ *     "immediate" delivery, before any effect of that intent runs) and starts the effects up
+ *     to their first suspension, in microseconds, whatever the effects then do. A heart tap
+ *     returns at once even while another process holds the favorites file locked: the write
+ *     waits on the library's favorites thread and the heart rolls back only if it fails.
+ *   - Blocking work runs on threads each runtime owns: one per SQLite connection (catalog,
+ *     favorites), one for its effects, one for delivering what effects produce. Nothing of a
+ *     runtime runs on Swift's shared cooperative pool, so a runtime whose callbacks are slow
+ *     stalls only its own deliveries, never another runtime.
+ *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
+ *     so a callback may call back in; the library's own locks are leaves.
+ *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
+ *     search query at most 256 characters (CINEMATIC_ERR_INVALID beyond).
+ *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files, and
+ *     builds the embedded catalog's cache on first use, ~1.5 s), cinematic_runtime_close and
+ *     cinematic_store_close (wait for a callback of the closed runtime or store running on
+ *     another thread, except from inside a callback; see below), cinematic_store_settle (by
+ *     design), cinematic_runtime_advance_clock and cinematic_runtime_respond (wait, bounded by
+ *     CPU work, until the effects they woke reached their next suspension).
+ *   - Deadlock freedom across callbacks: called from inside any callback (of any runtime),
+ *     cinematic_store_close, cinematic_runtime_close and cinematic_store_observe do not wait
+ *     for a callback running on another thread; no new callback of that store or runtime
+ *     starts after they return, but one already running elsewhere may finish afterwards.
+ *     (Two callbacks that each close the other's store would otherwise wait forever.)
+ *
+ * Favorites shared across runtimes and processes. Runtimes using the same favorites file see
+ * each other's changes within about 50 ms (the favorites thread polls SQLite's data_version;
+ * read-only favorites compare the file's size and time instead). A heart tap flips what is
+ * stored at that moment, so two processes toggling the same movies end with every heart
+ * equal to the file.
+ *
+ * Files are ours or untouched. A favorites file is adopted only when it is new (missing or
+ * empty) or carries this library's application_id ("CINE") and a schema it knows; files of
+ * 0.1.0 (no application_id, our exact schema) are adopted and stamped. Anything else gives
+ * CINEMATIC_ERR_IO, and the file is left unchanged byte for byte: the check reads the SQLite
+ * header before SQLite opens it. Read-only favorites create nothing (no -wal, no -shm).
+ * cinematic_runtime_close returns after the catalog and favorites files are closed.
  *
  * Versioning. The header's CINEMATIC_VERSION and cinematic_version() (the loaded library's)
  * follow semantic versioning; the ABI only grows.
@@ -95,7 +117,10 @@
  *
  * "search": args NULL or {}.
  *   Intents: {"type":"queryChanged","query":"dune"}   the user edited the query; the search
- *                                                      runs after the debounce (250 ms default)
+ *                                                      runs after the debounce (250 ms default);
+ *                                                      at most 256 characters (Unicode
+ *                                                      characters, not bytes), longer is
+ *                                                      CINEMATIC_ERR_INVALID
  *            {"type":"submitted"}                      search now, skipping the debounce
  *   A query shorter than 2 characters (after trimming) returns to idle at once and cancels
  *   a pending search. Internal: searchNow, resultsLoaded, searchFailed.
@@ -135,11 +160,14 @@
  * "detail": args {"movie_id": 15249} (required: missing or mistyped is CINEMATIC_ERR_INVALID).
  *   Intents: {"type":"task"}              loads the movie and starts observing favorites
  *                                         (the store never settles afterwards)
- *            {"type":"favoriteToggled"}   flips the favorite at once (optimistic); if the
- *                                         write fails the flag rolls back and
- *                                         "favoriteError" carries a "storage" error. Rapid
- *                                         toggles end with the stored value matching the
- *                                         state. Ignored until the movie has loaded.
+ *            {"type":"favoriteToggled"}   flips the favorite at once (optimistic) and then
+ *                                         flips what is stored (even when another runtime
+ *                                         changed it a moment ago: the heart then settles on
+ *                                         what the write left stored); if the write fails
+ *                                         the flag rolls back and "favoriteError" carries a
+ *                                         "storage" error. Rapid toggles end with the stored
+ *                                         value matching the state. Ignored until the movie
+ *                                         has loaded.
  *   Internal: detailLoaded, detailFailed, favoritesChanged, favoriteSaved, favoriteSaveFailed.
  *   State:   {"movieId":15249,"detail":<phase of detail>,"isFavorite":false,"isSaving":false,
  *             "favoriteError":null|{"code":...,"message":...}}
@@ -228,9 +256,11 @@ void cinematic_free(void *p);
  *                | {"path": "/dir/catalog.sqlite"} (the embedded catalog cached at that path)
  *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
  *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
- *                WAL journaling), or {"path": "...", "read_only": true} (an existing
- *                favorites file, opened read-only and never written or created: listing
- *                works, every change fails with a "storage" error)
+ *                WAL journaling; refused with CINEMATIC_ERR_IO, unchanged, when it is
+ *                another program's file), or {"path": "...", "read_only": true} (an existing
+ *                favorites file, opened read-only, never written, no file created: listing
+ *                works and follows other runtimes' changes, every change fails with a
+ *                "storage" error)
  *   "clock":     "system" (default) or "manual" (time moves only with
  *                cinematic_runtime_advance_clock; for tests)
  *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)
@@ -245,9 +275,13 @@ int cinematic_runtime_open(const char *config_json, cinematic_runtime **out);
 
 /**
  * Closes the runtime and every store it still has: effects stop, outstanding provider
- * requests are abandoned (no cancel callbacks), and no callback of this runtime runs after
- * this returns (when called from inside a callback, that callback is the last). The handle
- * and its stores' handles answer CINEMATIC_ERR_CLOSED afterwards.
+ * requests are abandoned (no cancel callbacks), a favorites write already queued completes
+ * (one waiting for another process's lock gives up), the runtime's threads end and its files
+ * are closed when this returns, and no callback of this runtime runs after this returns
+ * (when called from inside a callback, that callback is the last, and a callback running on
+ * another thread may still be finishing; see THREADS). The handle and its stores' handles
+ * answer CINEMATIC_ERR_CLOSED afterwards. Blocks for as long as that takes (file closes and
+ * a running callback of this runtime on another thread).
  * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (NULL or not a runtime), CINEMATIC_ERR_CLOSED.
  */
 int cinematic_runtime_close(cinematic_runtime *rt);
@@ -273,8 +307,13 @@ int cinematic_runtime_dispatch(cinematic_runtime *rt, int *out_count);
 
 /**
  * Moves a "manual" clock forward by milliseconds (>= 0) and wakes the effects whose sleep
- * (e.g. a search debounce) has elapsed. The effects then continue on library threads: use
- * cinematic_store_settle to wait for them.
+ * (e.g. a search debounce) has elapsed. Returns once those effects have reached their next
+ * suspension, with what they produced delivered on the calling thread ("immediate"
+ * delivery, unless another thread is delivering at that moment) or queued: a debounced
+ * query's provider request has been made when it returns, so tests need no polling. Work
+ * that waits on a library thread (an embedded-catalog search, a favorites write) finishes
+ * later: use cinematic_store_settle. The clock saturates at about 73 billion years instead
+ * of overflowing; once there, time stops and new sleeps end at once.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_INVALID for a negative value; CINEMATIC_ERR_MISUSE
  * (bad handle, or the runtime uses the system clock); CINEMATIC_ERR_CLOSED.
  */
@@ -300,7 +339,10 @@ int cinematic_runtime_set_provider(cinematic_runtime *rt, cinematic_request_fn f
 
 /**
  * Answers provider request request_id with response_json (borrowed): {"movies":[...]},
- * {"movie":{...}} or {"error":{"code":...,"message":...}}. Any thread, any time. An answer
+ * {"movie":{...}} or {"error":{"code":...,"message":...}}. Any thread, any time, including
+ * from inside the provider callback. Like cinematic_runtime_advance_clock, it returns once
+ * the effect it woke reached its next suspension, with the resulting state delivered on the
+ * calling thread ("immediate" delivery; from inside a callback, right after it). An answer
  * to a request that was cancelled or already answered is accepted and dropped. An answer
  * that cannot be decoded fails the request with "invalidResponse" (so nothing waits forever)
  * and returns the decoding status.
@@ -325,13 +367,16 @@ int cinematic_store_open(cinematic_runtime *rt, const char *feature, const char 
 
 /**
  * Closes the store: its effects are cancelled (late results are dropped) and no callback
- * for it runs after this returns. May be called from inside a callback.
+ * for it runs after this returns. May be called from inside a callback (then a callback of
+ * this store already running on another thread may still be finishing; see THREADS).
+ * Provider cancellations it causes are delivered on the calling thread.
  * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
  */
 int cinematic_store_close(cinematic_store *store);
 
 /**
- * Sends an intent (borrowed, copied): reduces it before returning and starts its effects.
+ * Sends an intent (borrowed, copied): reduces it, delivers the state it produced, starts
+ * its effects and returns; never waits for I/O or for another thread (see THREADS).
  * Any thread, including from inside a callback.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
  * for an unknown or internal intent type, a missing or mistyped member, or an unknown
