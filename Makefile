@@ -167,16 +167,16 @@ bench: deps
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
 ## is not run: on this Linux toolchain it cannot see Synchronization.Mutex and reports every
 ## access made under one as a race.
-## The C programs also run under ASan/UBSan against the release library (the host side of
-## every pointer that crosses the API).
+## The C programs (and the stress programs, 1 s each) also run under ASan/UBSan against the
+## release library (the host side of every pointer that crosses the API).
 sanitizers: deps lib
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build/asan
 	@mkdir -p $(BUILD)/tests-asan
-	@failed=0; for source in $(C_TEST_SOURCES); do \
+	@failed=0; for source in $(C_TEST_SOURCES) $(STRESS_SOURCES); do \
 	  t=$(BUILD)/tests-asan/$$(basename $$source .c); \
 	  $(CC) $(C_TEST_FLAGS) -fsanitize=address,undefined -fno-omit-frame-pointer $$source \
-	    -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $$t || exit 1; \
-	  echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+	    -L$(BUILD)/lib -lcinematic $$(pkg-config --libs sqlite3) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $$t || exit 1; \
+	  echo "== $$t"; STRESS_SECONDS=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $$t || failed=1; \
 	done; exit $$failed
 

@@ -208,6 +208,22 @@ struct DetailStoreTests {
         #expect(favorites.observerCount == 1)
     }
 
+    @Test("a tap on a stale heart flips what is stored, and the heart settles on it")
+    func tapOnAStaleHeartFlipsStorage() async {
+        let favorites = InMemoryFavorites()
+        let store = makeStore(favorites)
+        defer { store.close() }
+        await start(store, observers: { favorites.observerCount })
+        favorites.isHoldingNotifications = true
+        favorites.replace(with: [detail.movie])         // another runtime adds it; not heard yet
+        store.send(.favoriteToggled)                    // the user saw an empty heart
+        await waitUntil { store.state.savingFavorite == nil }
+        #expect(favorites.writes == [.remove(7)])        // the tap flipped what was stored
+        #expect(favorites.stored.isEmpty)
+        #expect(store.state == DetailState(movieID: 7, detail: .loaded(detail), storedVersion: 3))
+        favorites.deliverNotifications()
+    }
+
     @Test("the heart follows changes made elsewhere")
     func heartFollowsStorage() async {
         let favorites = InMemoryFavorites()

@@ -153,4 +153,17 @@ struct ManualClockTests {
         clock.advance(by: .milliseconds(1))
         await waitUntil("woke exactly at its deadline") { woke.isSet }
     }
+
+    /// Huge and repeated advances saturate at ``ManualClock/limit`` instead of trapping
+    /// (0.1.0 crashed at about the 18,447th advance by Int64.max milliseconds).
+    @Test func advancingSaturatesAtTheLimit() async {
+        let clock = ManualClock()
+        for _ in 0..<20_000 { clock.advance(by: .milliseconds(Int64.max)) }
+        #expect(clock.now.offset == ManualClock.limit)
+        #expect(clock.now.advanced(by: .seconds(1)).offset == ManualClock.limit)
+        // Time has stopped at its end: a sleep there ends at once.
+        try? await clock.sleep(for: .milliseconds(250))
+        #expect(clock.sleeperCount == 0)
+    }
 }
+

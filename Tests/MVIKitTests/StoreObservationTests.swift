@@ -1,3 +1,4 @@
+import Foundation
 import MVIKit
 import Testing
 import CinematicTestSupport
@@ -126,4 +127,29 @@ struct StoreObservationTests {
         store.send(.set(1))
         #expect(consumer.received.values == [ScriptState()])
     }
+
+    /// Observers run with no lock held: one may read the state and send to its own store, and
+    /// every observer still sees each state once, in order. (Called inside the lock, as in
+    /// 0.1.0, the observer's `state` read would wait for the lock forever: the send runs on
+    /// its own thread with a bounded wait, so that shows as a failure, not a hang.)
+    @Test func anObserverMayCallBackIntoTheStore() {
+        let store = makeScriptStore()
+        let first = Recorder<Int>(), second = Recorder<Int>()
+        let a = store.observe { state in
+            first.append(store.state.value)
+            if state.value < 3 { store.send(.increment) }
+        }
+        let b = store.observe { second.append($0.value) }
+        let done = Latch()
+        Thread.detachNewThread {
+            store.send(.set(1))
+            done.open()
+        }
+        #expect(done.wait(until: .after(milliseconds: 5_000)), "send from an observer deadlocked")
+        #expect(first.values.sorted() == first.values && first.values.last == 3)
+        #expect(second.values == [1, 2, 3])
+        a.cancel()
+        b.cancel()
+    }
 }
+

@@ -1,0 +1,73 @@
+@testable import MVIKit
+import Synchronization
+import Testing
+import CinematicTestSupport
+
+/// The library's own threads: a worker runs jobs in order off the caller's thread, a thread
+/// executor runs tasks there and can be waited on until idle.
+@Suite("WorkerThread and ThreadExecutor")
+struct WorkerThreadTests {
+    struct Failure: Error, Equatable { let code: Int }
+
+    @Test func jobsRunInOrderOnTheWorkerNotTheCaller() async throws {
+        let worker = WorkerThread(name: "test")
+        defer { worker.shutDown() }
+        let order = Recorder<Int>()
+        for index in 0..<100 { worker.submit { order.append(index) } }
+        let onWorker = await worker.perform({ () throws(Never) in worker.isCurrent }, stopped: { fatalError() })
+        #expect(onWorker)
+        #expect(!worker.isCurrent)
+        #expect(order.values == Array(0..<100))
+    }
+
+    @Test func performReturnsValuesAndTypedErrors() async throws {
+        let worker = WorkerThread(name: "test")
+        defer { worker.shutDown() }
+        let value = try await worker.perform({ () throws(Failure) in 42 }, stopped: { Failure(code: 0) })
+        #expect(value == 42)
+        let error = await #expect(throws: Failure.self) {
+            try await worker.perform({ () throws(Failure) -> Int in throw Failure(code: 7) }, stopped: { Failure(code: 0) })
+        }
+        #expect(error == Failure(code: 7))
+    }
+
+    @Test func shutDownRunsQueuedJobsThenTheFinalOneAndRefusesLaterWork() async {
+        let worker = WorkerThread(name: "test")
+        let log = Recorder<String>()
+        for index in 0..<3 { worker.submit { log.append("job \(index)") } }
+        worker.shutDown { log.append("final") }
+        #expect(log.values == ["job 0", "job 1", "job 2", "final"])   // joined: all ran before shutDown returned
+        #expect(worker.submit { log.append("late") } == false)
+        let error = await #expect(throws: Failure.self) {
+            try await worker.perform({ () throws(Failure) in 1 }, stopped: { Failure(code: 9) })
+        }
+        #expect(error == Failure(code: 9))
+        worker.shutDown()   // idempotent
+        #expect(log.values.count == 4)
+    }
+
+    @Test func tickRunsWhileIdle() async {
+        let ticks = Mutex(0)
+        let worker = WorkerThread(name: "test", tickMilliseconds: 1) { ticks.withLock { $0 += 1 } }
+        defer { worker.shutDown() }
+        await waitUntil { ticks.withLock { $0 } >= 3 }
+    }
+
+    @Test func tasksPreferringTheExecutorRunOnItsThreadAndCanBeAwaitedIdle() async {
+        let executor = ThreadExecutor(name: "test-effects")
+        defer { executor.shutDown() }
+        let clock = ManualClock()
+        let seen = Recorder<Bool>()
+        let task = Task(executorPreference: executor) {
+            seen.append(executor.isCurrent)
+            try? await clock.sleep(for: .seconds(1))
+            seen.append(executor.isCurrent)
+        }
+        await waitUntil { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(1))
+        // The woken task continues on the executor; once idle, it has run to its end.
+        #expect(executor.waitUntilIdle(deadline: .after(milliseconds: 5_000)))
+        #expect(seen.values == [true, true])
+        await task.value
+    }
+}
