@@ -12,6 +12,7 @@
 #define CINEMATIC_STRESS_H
 
 #include "harness.h"
+#include <sqlite3.h>
 #include <unistd.h>
 
 #define STRESS_MAX_THREADS 16
@@ -97,6 +98,24 @@ static inline long stress_rounds(int index) { return atomic_load(&stress.progres
 static inline void stress_end(void) {
     atomic_store(&stress.done, 1);
     pthread_join(stress.watchdog, NULL);
+}
+
+/* Whether the favorites file at path stores movie id (1 or 0), read with SQLite directly,
+ * as another program would; -1 when it cannot be read. */
+static inline int stored(const char *path, int id) {
+    sqlite3 *db = NULL;
+    int found = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 5000);
+        sqlite3_stmt *statement = NULL;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM favorites WHERE movie_id = ?", -1, &statement, NULL) == SQLITE_OK) {
+            sqlite3_bind_int(statement, 1, id);
+            if (sqlite3_step(statement) == SQLITE_ROW) found = sqlite3_column_int(statement, 0);
+        }
+        sqlite3_finalize(statement);
+    }
+    sqlite3_close(db);
+    return found;
 }
 
 #endif /* CINEMATIC_STRESS_H */

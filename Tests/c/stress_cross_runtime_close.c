@@ -39,6 +39,21 @@ static void *send_go(void *userdata) {
     return NULL;
 }
 
+/* Sends "go" to a and b from two threads released at the same moment. */
+static void send_go_at_once(cinematic_store *a, cinematic_store *b, int *status_a, int *status_b) {
+    pthread_barrier_t barrier;
+    pthread_barrier_init(&barrier, NULL, 2);
+    sender_ctx ca = {a, &barrier, -1}, cb = {b, &barrier, -1};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, send_go, &ca);
+    pthread_create(&tb, NULL, send_go, &cb);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    pthread_barrier_destroy(&barrier);
+    *status_a = ca.status;
+    *status_b = cb.status;
+}
+
 static void test_callbacks_close_each_others_stores(void) {
     cinematic_runtime *a = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
     cinematic_runtime *b = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
@@ -53,17 +68,10 @@ static void test_callbacks_close_each_others_stores(void) {
         atomic_init(&in_b.closes, 0);
         CHECK_STATUS(cinematic_store_observe(sa, close_other, &in_a), CINEMATIC_OK);
         CHECK_STATUS(cinematic_store_observe(sb, close_other, &in_b), CINEMATIC_OK);
-        pthread_barrier_t barrier;
-        pthread_barrier_init(&barrier, NULL, 2);
-        sender_ctx ca = {sa, &barrier, -1}, cb = {sb, &barrier, -1};
-        pthread_t ta, tb;
-        pthread_create(&ta, NULL, send_go, &ca);
-        pthread_create(&tb, NULL, send_go, &cb);
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
-        pthread_barrier_destroy(&barrier);
-        CHECK(ca.status == CINEMATIC_OK || ca.status == CINEMATIC_ERR_CLOSED);
-        CHECK(cb.status == CINEMATIC_OK || cb.status == CINEMATIC_ERR_CLOSED);
+        int status_a, status_b;
+        send_go_at_once(sa, sb, &status_a, &status_b);
+        CHECK(status_a == CINEMATIC_OK || status_a == CINEMATIC_ERR_CLOSED);
+        CHECK(status_b == CINEMATIC_OK || status_b == CINEMATIC_ERR_CLOSED);
         if (atomic_load(&entered) == 2) overlapped++;
         /* Whichever callback ran, its close took effect: a store closed here answers CLOSED. */
         int closed_a = cinematic_store_close(sa) == CINEMATIC_ERR_CLOSED;
@@ -108,17 +116,10 @@ static void test_callbacks_close_each_others_runtimes(void) {
         runtime_closer_ctx in_a = {b, &entered}, in_b = {a, &entered};
         CHECK_STATUS(cinematic_store_observe(sa, close_other_runtime, &in_a), CINEMATIC_OK);
         CHECK_STATUS(cinematic_store_observe(sb, close_other_runtime, &in_b), CINEMATIC_OK);
-        pthread_barrier_t barrier;
-        pthread_barrier_init(&barrier, NULL, 2);
-        sender_ctx ca = {sa, &barrier, -1}, cb = {sb, &barrier, -1};
-        pthread_t ta, tb;
-        pthread_create(&ta, NULL, send_go, &ca);
-        pthread_create(&tb, NULL, send_go, &cb);
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
-        pthread_barrier_destroy(&barrier);
-        CHECK(ca.status == CINEMATIC_OK || ca.status == CINEMATIC_ERR_CLOSED);
-        CHECK(cb.status == CINEMATIC_OK || cb.status == CINEMATIC_ERR_CLOSED);
+        int status_a, status_b;
+        send_go_at_once(sa, sb, &status_a, &status_b);
+        CHECK(status_a == CINEMATIC_OK || status_a == CINEMATIC_ERR_CLOSED);
+        CHECK(status_b == CINEMATIC_OK || status_b == CINEMATIC_ERR_CLOSED);
         int rc = cinematic_runtime_close(a);
         CHECK(rc == CINEMATIC_OK || rc == CINEMATIC_ERR_CLOSED);
         rc = cinematic_runtime_close(b);

@@ -8,27 +8,10 @@
  * processes toggling the same movies end with every heart equal to the file.
  */
 #include "stress.h"
-#include <sqlite3.h>
 #include <sys/wait.h>
 
 #define DUNE 15249
 #define GODFATHER 20545
-
-static int stored(const char *path, int id) {
-    sqlite3 *db = NULL;
-    int found = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-        sqlite3_busy_timeout(db, 5000);
-        sqlite3_stmt *statement = NULL;
-        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM favorites WHERE movie_id = ?", -1, &statement, NULL) == SQLITE_OK) {
-            sqlite3_bind_int(statement, 1, id);
-            if (sqlite3_step(statement) == SQLITE_ROW) found = sqlite3_column_int(statement, 0);
-        }
-        sqlite3_finalize(statement);
-    }
-    sqlite3_close(db);
-    return found;
-}
 
 static int toggle(cinematic_store *detail) { return cinematic_store_send(detail, "{\"type\":\"favoriteToggled\"}"); }
 

@@ -7,28 +7,12 @@
  * released only after send returned, so a send that waited for it could only have failed.
  */
 #include "stress.h"
-#include <sqlite3.h>
 
 #define DUNE 15249
 
 static int pred_saved(const char *state, void *ctx) {
     (void)ctx;
     return strstr(state, "\"isSaving\":false") != NULL;
-}
-
-static int stored(const char *path, int id) {
-    sqlite3 *db = NULL;
-    int found = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-        sqlite3_stmt *statement = NULL;
-        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM favorites WHERE movie_id = ?", -1, &statement, NULL) == SQLITE_OK) {
-            sqlite3_bind_int(statement, 1, id);
-            if (sqlite3_step(statement) == SQLITE_ROW) found = sqlite3_column_int(statement, 0);
-        }
-        sqlite3_finalize(statement);
-    }
-    sqlite3_close(db);
-    return found;
 }
 
 static void test_heart_tap_with_the_database_locked(void) {
