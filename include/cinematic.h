@@ -77,9 +77,11 @@
  *     design), cinematic_runtime_advance_clock and cinematic_runtime_respond (wait, bounded by
  *     CPU work, until the effects they woke reached their next suspension).
  *   - Deadlock freedom across callbacks: called from inside any callback (of any runtime),
- *     cinematic_store_close, cinematic_runtime_close and cinematic_store_observe do not wait
- *     for a callback running on another thread; no new callback of that store or runtime
- *     starts after they return, but one already running elsewhere may finish afterwards.
+ *     cinematic_store_close, cinematic_runtime_close, cinematic_store_observe and
+ *     cinematic_runtime_set_provider do not wait for a callback running on another thread;
+ *     no new callback of that store, runtime or provider starts after they return, but one
+ *     already running elsewhere may finish afterwards. cinematic_store_settle is refused
+ *     there (CINEMATIC_ERR_MISUSE) for the same reason.
  *     (Two callbacks that each close the other's store would otherwise wait forever.)
  *
  * Favorites shared across runtimes and processes. Runtimes using the same favorites file see

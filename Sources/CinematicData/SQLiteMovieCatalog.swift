@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Threads: the connection is used on the catalog's own ``WorkerThread``; every query is a
 /// job there that callers `await`, so neither a host's thread nor Swift's cooperative pool
-/// ever runs SQLite.
+/// ever runs SQLite. A query whose caller was cancelled before it started (a replaced
+/// search) is skipped, so a host sending intents in a loop cannot pile up work.
 ///
 /// ```swift
 /// let catalog = try SQLiteMovieCatalog.open()          // builds the cache on first use
@@ -74,7 +75,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
     private func onWorker<T: Sendable>(_ body: @escaping @Sendable (CatalogQueries) throws(MovieError) -> T) async throws(MovieError) -> T {
         try await worker.perform({ [queries] () throws(MovieError) -> T in
             try queries.withLock { queries throws(MovieError) in try body(queries) }
-        }, stopped: { .storage("the catalog is closed") })
+        }, stopped: { .storage("the catalog is closed") }, cancelled: { .network("cancelled") })
     }
 }
 

@@ -17,6 +17,8 @@ package final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts the executor's thread.
     package init(name: String) { worker = WorkerThread(name: name) }
 
+    deinit { worker.shutDown() }
+
     package func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         let queued = worker.submit { [self] in unowned.runSynchronously(on: asUnownedTaskExecutor()) }

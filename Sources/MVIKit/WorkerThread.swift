@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,18 +58,34 @@ package final class WorkerThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the worker thread and returns its result to the suspended caller.
-    /// After shutdown `body` is not run and `stopped()` is thrown instead.
+    /// After shutdown `body` is not run and `stopped()` is thrown instead. With `cancelled`,
+    /// a caller whose task is cancelled before the job starts gets `cancelled()` and `body`
+    /// is skipped (a read nobody waits for any more); without it `body` always runs (a write
+    /// the user asked for is never lost to a closing screen).
     package func perform<T: Sendable, E: Error>(
-        _ body: @escaping @Sendable () throws(E) -> T, stopped: @escaping @Sendable () -> E
+        _ body: @escaping @Sendable () throws(E) -> T, stopped: @escaping @Sendable () -> E,
+        cancelled: (@Sendable () -> E)? = nil
     ) async throws(E) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
-            let queued = submit {
-                do throws(E) { continuation.resume(returning: .success(try body())) } catch { continuation.resume(returning: .failure(error)) }
+        let flag = CancellationFlag()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+                let queued = submit {
+                    if let cancelled, flag.isSet {
+                        continuation.resume(returning: .failure(cancelled()))
+                        return
+                    }
+                    do throws(E) { continuation.resume(returning: .success(try body())) } catch { continuation.resume(returning: .failure(error)) }
+                }
+                if !queued { continuation.resume(returning: .failure(stopped())) }
             }
-            if !queued { continuation.resume(returning: .failure(stopped())) }
+        } onCancel: {
+            flag.set()
         }
         return try result.get()
     }
+
+    /// How many jobs wait (not counting one running).
+    package var queuedJobCount: Int { condition.locked { jobs.count - head } }
 
     /// True when no job is queued or running.
     package var isIdle: Bool { condition.locked { head == jobs.count && !isBusy } }
@@ -155,4 +172,13 @@ package final class WorkerThread: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A one-way flag set from a cancellation handler and read by a worker job.
+final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .releasing) }
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

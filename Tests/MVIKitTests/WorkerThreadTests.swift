@@ -46,6 +46,30 @@ struct WorkerThreadTests {
         #expect(log.values.count == 4)
     }
 
+    @Test func aCancelledReadIsSkippedButAWriteAlwaysRuns() async {
+        let worker = WorkerThread(name: "test")
+        defer { worker.shutDown() }
+        let gate = Latch()
+        worker.submit { _ = gate.wait(until: .after(milliseconds: 5_000)) }   // keeps the worker busy
+        let ran = Recorder<String>()
+        let read = Task {
+            try await worker.perform({ () throws(Failure) in ran.append("read") }, stopped: { Failure(code: 0) },
+                                     cancelled: { Failure(code: 1) })
+        }
+        let write = Task {
+            try await worker.perform({ () throws(Failure) in ran.append("write") }, stopped: { Failure(code: 0) })
+        }
+        await waitUntil { worker.queuedJobCount == 2 }
+        read.cancel()
+        write.cancel()
+        gate.open()
+        let readResult = await read.result
+        #expect(throws: Failure(code: 1)) { try readResult.get() }
+        let writeResult = await write.result
+        #expect((try? writeResult.get()) != nil)
+        #expect(ran.values == ["write"])
+    }
+
     @Test func tickRunsWhileIdle() async {
         let ticks = Mutex(0)
         let worker = WorkerThread(name: "test", tickMilliseconds: 1) { ticks.withLock { $0 += 1 } }

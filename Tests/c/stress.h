@@ -88,6 +88,12 @@ static inline void stress_begin(int threads, const char *const *names) {
 /* Thread `index` finished a round. */
 static inline void stress_tick(int index) { atomic_fetch_add(&stress.progress[index], 1); }
 
+/* Thread `index` starts (again) being watched: for a phase that begins later. */
+static inline void stress_watch(int index) {
+    atomic_fetch_add(&stress.progress[index], 1);
+    atomic_store(&stress.active[index], 1);
+}
+
 /* Thread `index` is done (the watchdog stops watching it). */
 static inline void stress_finish(int index) { atomic_store(&stress.active[index], 0); }
 

@@ -63,6 +63,7 @@ static void test_toggle_while_closing_favorites_stores(void) {
 
     const char *names[] = {"toggler (detail heart)", "closer (favorites open/task/close)", "final close"};
     stress_begin(3, names);
+    stress_finish(2); /* the final close is watched once it begins */
     pthread_t w, c;
     pthread_create(&w, NULL, toggler, NULL);
     pthread_create(&c, NULL, closer, NULL);
@@ -71,6 +72,7 @@ static void test_toggle_while_closing_favorites_stores(void) {
     printf("     %ld toggles, %ld favorites stores opened and closed\n", stress_rounds(0), stress_rounds(1));
 
     /* The heart settles on what is stored. */
+    stress_watch(2);
     char *state = wait_state(detail, pred_saved, NULL, 10000, NULL);
     CHECK_JSON_EQ(state, "isSaving", "false");
     cinematic_store *favorites = open_feature(rt, "favorites", NULL);

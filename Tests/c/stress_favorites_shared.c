@@ -107,6 +107,10 @@ static int process_part(const char *path, int seed, int done_write, int done_rea
     return h_failed == 0 ? 0 : 1;
 }
 
+/* argv[0], to start the second process as a fresh program (fork alone would copy this
+ * process's library threads' locks into the child). */
+static const char *program;
+
 static void test_two_processes_toggling(void) {
     char dir[64], path[128];
     make_tempdir(dir, sizeof dir);
@@ -117,7 +121,13 @@ static void test_two_processes_toggling(void) {
     CHECK(pipe(to_child) == 0 && pipe(to_parent) == 0);
     fflush(stdout);
     pid_t child = fork();
-    if (child == 0) _exit(process_part(path, 2, to_parent[1], to_child[0]));
+    if (child == 0) {
+        char write_fd[16], read_fd[16];
+        snprintf(write_fd, sizeof write_fd, "%d", to_parent[1]);
+        snprintf(read_fd, sizeof read_fd, "%d", to_child[0]);
+        execl(program, program, "--toggle-process", path, write_fd, read_fd, (char *)NULL);
+        _exit(127);
+    }
     const char *names[] = {"parent process"};
     stress_begin(1, names);
     stress_finish(0);
@@ -129,7 +139,12 @@ static void test_two_processes_toggling(void) {
     remove_tempdir(dir);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    program = argv[0];
+    if (argc == 5 && strcmp(argv[1], "--toggle-process") == 0) {
+        h_test = "toggle process";
+        return process_part(argv[2], 2, atoi(argv[3]), atoi(argv[4]));
+    }
     RUN_TEST(test_two_runtimes_see_each_other);
     RUN_TEST(test_two_processes_toggling);
     return TEST_SUMMARY();

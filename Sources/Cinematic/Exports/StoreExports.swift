@@ -60,7 +60,11 @@ public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMillisecon
     apiCall { () throws(APIError) in
         let entry = try lookupStore(handle)
         let queue = entry.runtime.queue
-        guard !queue.isDeliveringOnCurrentThread else { throw .misuse("cinematic_store_settle called from inside a callback") }
+        // From inside any callback (of any runtime) a wait could close a cycle with the thread
+        // that callback's host code waits for: refused, never risked.
+        guard !queue.isDeliveringOnCurrentThread, !DeliveryQueue.isInsideCallback else {
+            throw .misuse("cinematic_store_settle called from inside a callback")
+        }
         let deadline = Deadline.after(milliseconds: Int(timeoutMilliseconds))
         let latch = Latch()
         let waiter = entry.store.whenSettled { latch.open() }

@@ -78,7 +78,10 @@ final class DeliveryQueue: @unchecked Sendable {
         }
     }
 
-    deinit { if eventFD >= 0 { Glibc.close(eventFD) } }
+    deinit {
+        if eventFD >= 0 { Glibc.close(eventFD) }
+        deliveryThread?.shutDown()
+    }
 
     /// Queues an event. Never runs it: callers that hold no lock call ``deliver()``.
     func enqueue(_ event: Event) {

@@ -50,7 +50,8 @@ final class ProviderSlot: Sendable {
 ///   work awaits it there);
 /// - the delivery queue's thread delivers what effects produce.
 /// Locks are leaves: none is held while calling out (observers, continuations, task
-/// cancellation, callbacks, another component).
+/// cancellation, callbacks, another component). The one nesting, in this order only: the
+/// runtime's store table, then the handle table (opening a store registers both at once).
 final class Runtime: Sendable {
     let serial: UInt64
     let config: RuntimeConfig
