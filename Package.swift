@@ -23,16 +23,17 @@ let package = Package(
         // The movie catalog, embedded into the library at build time (data/ggplot2movies.tsv.gz).
         .target(name: "CinematicCatalogData"),
 
+        // Each target declares exactly the modules it imports (checked by `make test-layering`).
         .target(name: "MVIKit", swiftSettings: strict),
-        .target(name: "CinematicDomain", dependencies: ["MVIKit"], swiftSettings: strict),
+        .target(name: "CinematicDomain", swiftSettings: strict),
         .target(
             name: "CinematicData",
-            dependencies: ["CinematicDomain", "CSQLite", "CZlib", "CinematicCatalogData"],
+            dependencies: ["CinematicDomain", "MVIKit", "CSQLite", "CZlib", "CinematicCatalogData"],
             swiftSettings: strict),
-        .target(name: "CinematicFeatures", dependencies: ["CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
+        .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
         .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
-        .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures"], swiftSettings: strict),
+        .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
         // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
         .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
@@ -41,9 +42,9 @@ let package = Package(
         .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData"], swiftSettings: strict),
-        .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "MVIKit"], swiftSettings: strict),
+        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain"], swiftSettings: strict),
+        .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicDomain", "MVIKit"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -159,7 +159,7 @@
  *   The list is most recently added first and follows every change made by any store of the
  *   same runtime. A change the state has shown is on disk.
  *
- * "detail": args {"movie_id": 15249} (required: missing or mistyped is CINEMATIC_ERR_INVALID).
+ * "detail": args {"movieId": 15249} (required: missing or mistyped is CINEMATIC_ERR_INVALID).
  *   Intents: {"type":"task"}              loads the movie and starts observing favorites
  *                                         (the store never settles afterwards)
  *            {"type":"favoriteToggled"}   flips the favorite at once (optimistic) and then
@@ -204,26 +204,29 @@
 extern "C" {
 #endif
 
+/* BEGIN GENERATED: version and statuses (tools/wiregen.py from schema/cinematic.schema.json) */
 /** The version this header describes. Compare with cinematic_version() at run time. */
 #define CINEMATIC_VERSION_MAJOR 0
-#define CINEMATIC_VERSION_MINOR 1
+#define CINEMATIC_VERSION_MINOR 2
 #define CINEMATIC_VERSION_PATCH 0
-#define CINEMATIC_VERSION "0.1.0"
+#define CINEMATIC_VERSION "0.2.0"
+/** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
+#define CINEMATIC_VERSION_NUMBER 200
 
-/** Statuses. Values never change; new ones may be added. */
-enum {
-    CINEMATIC_OK = 0,                /**< Success. */
-    CINEMATIC_ERR_JSON = 1,          /**< Input is not well-formed JSON / valid UTF-8 ("json"). */
-    CINEMATIC_ERR_INVALID = 2,       /**< Well-formed, but not a valid intent, config or
-                                          argument ("invalid"). */
-    CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name ("unknown_feature"). */
-    CINEMATIC_ERR_IO = 4,            /**< A file or system resource failed ("io"). */
-    CINEMATIC_ERR_CLOSED = 5,        /**< The handle was closed ("closed"). */
-    CINEMATIC_ERR_MISUSE = 6,        /**< NULL or foreign handle, NULL required pointer,
-                                          wrong mode or thread ("misuse"). */
-    CINEMATIC_ERR_TIMEOUT = 7,       /**< A wait ran out of time ("timeout"). */
-    CINEMATIC_ERR_TOO_LARGE = 8      /**< Input larger than 1 MiB ("too_large"). */
-};
+/** Statuses: every function returns one (as int). Values never change; new ones may be
+ *  added. cinematic_status_name gives the name in parentheses. */
+typedef enum cinematic_status {
+    CINEMATIC_OK = 0, /**< Success. ("ok") */
+    CINEMATIC_ERR_JSON = 1, /**< Input is not well-formed JSON / valid UTF-8, or nests too deep. ("json") */
+    CINEMATIC_ERR_INVALID = 2, /**< Well-formed, but not a valid intent, config or argument. ("invalid") */
+    CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name. ("unknown_feature") */
+    CINEMATIC_ERR_IO = 4, /**< A file or system resource failed, or a file is not ours. ("io") */
+    CINEMATIC_ERR_CLOSED = 5, /**< The handle was closed. ("closed") */
+    CINEMATIC_ERR_MISUSE = 6, /**< NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse") */
+    CINEMATIC_ERR_TIMEOUT = 7, /**< A wait ran out of time. ("timeout") */
+    CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB. ("too_large") */
+} cinematic_status;
+/* END GENERATED */
 
 /** A runtime: configuration, clock, catalog, favorites and callback delivery for its stores. */
 typedef struct cinematic_runtime cinematic_runtime;
@@ -259,14 +262,14 @@ void cinematic_free(void *p);
  *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
  *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
  *                WAL journaling; refused with CINEMATIC_ERR_IO, unchanged, when it is
- *                another program's file), or {"path": "...", "read_only": true} (an existing
+ *                another program's file), or {"path": "...", "readOnly": true} (an existing
  *                favorites file, opened read-only, never written, no file created: listing
  *                works and follows other runtimes' changes, every change fails with a
  *                "storage" error)
  *   "clock":     "system" (default) or "manual" (time moves only with
  *                cinematic_runtime_advance_clock; for tests)
  *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)
- *   "search":    {"debounce_ms": 250}  (0...60000)
+ *   "search":    {"debounceMs": 250}  (0...60000)
  * On success *out (required) receives a runtime to close with cinematic_runtime_close.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
  * for an unknown key or bad value (path named); CINEMATIC_ERR_IO when the catalog or the
@@ -420,7 +423,7 @@ int cinematic_store_observe(cinematic_store *store, cinematic_state_fn fn, void 
  * Returns CINEMATIC_OK; CINEMATIC_ERR_TIMEOUT; CINEMATIC_ERR_MISUSE (bad handle, or called
  * from inside a callback); CINEMATIC_ERR_CLOSED.
  */
-int cinematic_store_settle(cinematic_store *store, int timeout_ms);
+int cinematic_store_settle(cinematic_store *store, int64_t timeout_ms);
 
 /**
  * Stores in *out_count how many effects are in flight (0 when quiescent), e.g. to check

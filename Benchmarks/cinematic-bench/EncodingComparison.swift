@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import Cinematic
+import Cinematic
 import CinematicDomain
 import CinematicFeatures
 import Foundation

@@ -16,7 +16,7 @@ enum HeartTapLatency {
         let config = #"{"catalog":{"path":"\#(catalogPath)"},"favorites":"\#(path)"}"#
         try ABIRoundTrip.check(cinematic_runtime_open(config, &runtime), "runtime_open")
         defer { _ = cinematic_runtime_close(runtime) }
-        try ABIRoundTrip.check(cinematic_store_open(runtime, "detail", #"{"movie_id":15249}"#, &store), "store_open")
+        try ABIRoundTrip.check(cinematic_store_open(runtime, "detail", #"{"movieId":15249}"#, &store), "store_open")
         try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"task"}"#), "send")
         try waitFor(store, #""phase":"loaded""#)
 

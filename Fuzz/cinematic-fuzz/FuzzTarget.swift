@@ -12,7 +12,8 @@ nonisolated(unsafe) private var stores: [OpaquePointer?] = []
 private func setUp() {
     guard runtime == nil else { return }
     precondition(cinematic_runtime_open(#"{"clock":"manual","catalog":"host","favorites":":memory:"}"#, &runtime) == 0)
-    for (feature, args) in [("search", nil), ("discover", nil), ("favorites", nil), ("detail", #"{"movie_id":15249}"#)] as [(String, String?)] {
+    // One store of every feature of the catalog.
+    for (feature, args) in FeatureCatalog.samples {
         var store: OpaquePointer?
         precondition(cinematic_store_open(runtime, feature, args, &store) == 0)
         stores.append(store)
@@ -20,7 +21,7 @@ private func setUp() {
 }
 
 private func checkStatus(_ status: Int32) {
-    precondition(status >= 0 && status <= 8, "unknown status \(status)")
+    precondition(String(cString: cinematic_status_name(status)) != "unknown", "unknown status \(status)")
     if status != 0 { precondition(cinematic_last_error() != nil, "a failure without an envelope") }
 }
 
@@ -33,18 +34,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     text.append(0)
     text.withUnsafeBufferPointer { buffer in
         let json = buffer.baseAddress!
-        switch selector % 6 {
-        case 0, 1, 2, 3:
-            checkStatus(cinematic_store_send(stores[selector % 4], json))
-        case 4:
+        // One case per store, then a runtime config, then a provider answer with store args.
+        let kinds = stores.count + 2
+        switch selector % kinds {
+        case let index where index < stores.count:
+            checkStatus(cinematic_store_send(stores[index], json))
+        case stores.count:
             var other: OpaquePointer?
             let status = cinematic_runtime_open(json, &other)
             checkStatus(status)
             if status == 0 { checkStatus(cinematic_runtime_close(other)) }
         default:
-            checkStatus(cinematic_runtime_respond(runtime, UInt64(selector / 6), json))
+            checkStatus(cinematic_runtime_respond(runtime, UInt64(selector / kinds), json))
+            let feature = FeatureCatalog.names[selector / kinds % FeatureCatalog.names.count]
             var store: OpaquePointer?
-            let status = cinematic_store_open(runtime, "detail", json, &store)
+            let status = cinematic_store_open(runtime, feature, json, &store)
             checkStatus(status)
             if status == 0 { checkStatus(cinematic_store_close(store)) }
         }

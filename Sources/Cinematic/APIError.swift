@@ -1,31 +1,3 @@
-/// The statuses of the C API, as in include/cinematic.h. Values never change (the ABI only grows).
-enum Status: Int32, Sendable {
-    case ok = 0
-    case json = 1
-    case invalid = 2
-    case unknownFeature = 3
-    case io = 4
-    case closed = 5
-    case misuse = 6
-    case timeout = 7
-    case tooLarge = 8
-
-    /// The static name `cinematic_status_name` returns.
-    var name: StaticString {
-        switch self {
-        case .ok: "ok"
-        case .json: "json"
-        case .invalid: "invalid"
-        case .unknownFeature: "unknown_feature"
-        case .io: "io"
-        case .closed: "closed"
-        case .misuse: "misuse"
-        case .timeout: "timeout"
-        case .tooLarge: "too_large"
-        }
-    }
-}
-
 /// A failed C API call: a status and the detail that goes into the last-error envelope.
 struct APIError: Error {
     let status: Status

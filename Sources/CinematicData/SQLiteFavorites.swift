@@ -120,7 +120,7 @@ public final class SQLiteFavorites: FavoritesRepository {
     public func observe() -> AsyncStream<FavoritesSnapshot> { feed.observe() }
 
     /// How many ``observe()`` streams are live (test hook: a closed store stops observing).
-    public var observerCount: Int { feed.observerCount }
+    package var observerCount: Int { feed.observerCount }
 
     /// Makes every later write fail (`true`) or succeed again (`false`), exactly as a
     /// write-protected database file would: `add` and `remove` throw
@@ -131,13 +131,13 @@ public final class SQLiteFavorites: FavoritesRepository {
     /// try await favorites.setReadOnly(true)
     /// try await favorites.add(movie)   // throws MovieError.storage
     /// ```
-    public func setReadOnly(_ readOnly: Bool) async throws(MovieError) {
+    package func setReadOnly(_ readOnly: Bool) async throws(MovieError) {
         try await worker.perform({ [database] () throws(MovieError) in try database.setQueryOnly(readOnly) }, stopped: Self.closedError)
     }
 
     /// The database's journal mode as SQLite reports it: "wal" for a file, "memory" for
     /// ":memory:".
-    public func journalMode() async throws(MovieError) -> String {
+    package func journalMode() async throws(MovieError) -> String {
         try await worker.perform({ [database] () throws(MovieError) in try database.journalMode() }, stopped: Self.closedError)
     }
 

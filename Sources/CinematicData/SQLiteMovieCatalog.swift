@@ -68,7 +68,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
 
     /// The synchronous search behind ``searchMovies(matching:page:)``, on the calling thread
     /// (benchmarks time it).
-    public func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
+    package func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
         try queries.withLock { queries throws(MovieError) in try queries.search(query, page: page) }
     }
 

@@ -12,26 +12,6 @@ public enum DiscoverSection: Hashable, Sendable {
 
     /// Every section: popular, top rated, then one per genre.
     public static let all: [DiscoverSection] = [.popular, .topRated] + Genre.all.map { .genre($0) }
-
-    /// The wire name: "popular", "topRated" or the genre's name.
-    public var name: String {
-        switch self {
-        case .popular: "popular"
-        case .topRated: "topRated"
-        case let .genre(genre): genre
-        }
-    }
-
-    /// Parses a wire name; nil when it names no section.
-    public init?(name: String) {
-        switch name {
-        case "popular": self = .popular
-        case "topRated": self = .topRated
-        default:
-            guard Genre.all.contains(name) else { return nil }
-            self = .genre(name)
-        }
-    }
 }
 
 /// Where movies come from: the embedded SQLite catalog or a host-provided one.

@@ -30,7 +30,7 @@ func describe(_ state: SearchState) -> String {
     switch state.results {
     case .idle: return "query \"\(state.query)\": idle"
     case .loading: return "query \"\(state.query)\": loading"
-    case let .failed(error): return "query \"\(state.query)\": failed (\(error.code): \(error.message))"
+    case let .failed(error): return "query \"\(state.query)\": failed (\(error))"
     case let .loaded(movies):
         let top = movies.prefix(5).map { "\($0.title) (\($0.year))" }.joined(separator: "; ")
         return "query \"\(state.query)\": \(movies.count) results: \(top)"

@@ -47,13 +47,13 @@ struct JSONDocumentTests {
     }
 
     @Test func readersNameThePathOfAMismatch() throws {
-        let document = try parse(#"{"search":{"debounce_ms":"fast"}}"#)
+        let document = try parse(#"{"search":{"debounceMs":"fast"}}"#)
         do {
             _ = try RuntimeConfig(document)
             Issue.record("expected an error")
         } catch {
             #expect(error.status == .invalid)
-            #expect(error.path == "$.search.debounce_ms")
+            #expect(error.path == "$.search.debounceMs")
         }
     }
 }
@@ -65,7 +65,7 @@ struct RuntimeConfigTests {
     }
 
     @Test func everyKeyDecodes() throws {
-        let decoded = try config(#"{"catalog":{"path":"/tmp/c.sqlite"},"favorites":"/tmp/f.sqlite","clock":"manual","delivery":"queued","search":{"debounce_ms":100}}"#)
+        let decoded = try config(#"{"catalog":{"path":"/tmp/c.sqlite"},"favorites":"/tmp/f.sqlite","clock":"manual","delivery":"queued","search":{"debounceMs":100}}"#)
         #expect(decoded.catalog == .embedded(path: "/tmp/c.sqlite"))
         #expect(decoded.favorites == "/tmp/f.sqlite")
         #expect(decoded.manualClock)
@@ -80,7 +80,7 @@ struct RuntimeConfigTests {
         (#"{"delivery":1}"#, "$.delivery"),
         (#"{"catalog":{"path":""}}"#, "$.catalog.path"),
         (#"{"catalog":{"dir":"/tmp"}}"#, "$.catalog.dir"),
-        (#"{"search":{"debounce_ms":-1}}"#, "$.search.debounce_ms"),
+        (#"{"search":{"debounceMs":-1}}"#, "$.search.debounceMs"),
         (#"{"favorites":""}"#, "$.favorites"),
     ])
     func badConfigs(text: String, path: String) {

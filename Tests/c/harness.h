@@ -758,7 +758,7 @@ static inline void remove_tempdir(const char *dir) {
 /* Opens a detail store for id, sends task and waits until the movie has loaded. */
 static inline cinematic_store *open_detail(cinematic_runtime *rt, long long id) {
     char args[64];
-    snprintf(args, sizeof args, "{\"movie_id\":%lld}", id);
+    snprintf(args, sizeof args, "{\"movieId\":%lld}", id);
     cinematic_store *store = open_feature(rt, "detail", args);
     CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"task\"}"), CINEMATIC_OK);
     char *state = wait_json_eq(store, "detail.phase", "loaded", H_WAIT_MS);

@@ -13,7 +13,7 @@
 int main(int argc, char **argv) {
     int seconds = argc > 1 ? atoi(argv[1]) : 4;
     cinematic_runtime *rt = NULL;
-    if (cinematic_runtime_open("{\"search\":{\"debounce_ms\":0}}", &rt) != CINEMATIC_OK) return 2;
+    if (cinematic_runtime_open("{\"search\":{\"debounceMs\":0}}", &rt) != CINEMATIC_OK) return 2;
     cinematic_store *search = NULL;
     if (cinematic_store_open(rt, "search", NULL, &search) != CINEMATIC_OK) return 2;
     const char *queries[] = {"{\"type\":\"queryChanged\",\"query\":\"dune\"}",

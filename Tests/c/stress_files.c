@@ -58,7 +58,7 @@ static void check_refused_unchanged(const char *path) {
     cinematic_runtime *rt = NULL;
     CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_ERR_IO);
     CHECK_ENVELOPE_CONTAINS("left unchanged");
-    snprintf(config, sizeof config, "{\"favorites\":{\"path\":\"%s\",\"read_only\":true}}", path);
+    snprintf(config, sizeof config, "{\"favorites\":{\"path\":\"%s\",\"readOnly\":true}}", path);
     CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_ERR_IO);
     char *after = read_file(path, &after_size);
     stat(path, &info_after);
@@ -109,12 +109,12 @@ static void test_read_only_creates_nothing(void) {
 
     /* No file of ours at all: refused, nothing created. */
     char missing[160];
-    snprintf(missing, sizeof missing, "{\"favorites\":{\"path\":\"%s/missing.sqlite\",\"read_only\":true}}", dir);
+    snprintf(missing, sizeof missing, "{\"favorites\":{\"path\":\"%s/missing.sqlite\",\"readOnly\":true}}", dir);
     CHECK_STATUS(cinematic_runtime_open(missing, &(cinematic_runtime *){NULL}), CINEMATIC_ERR_IO);
     snprintf(missing, sizeof missing, "%s/missing.sqlite", dir);
     CHECK(!exists(missing));
 
-    snprintf(config, sizeof config, "{\"favorites\":{\"path\":\"%s\",\"read_only\":true}}", path);
+    snprintf(config, sizeof config, "{\"favorites\":{\"path\":\"%s\",\"readOnly\":true}}", path);
     cinematic_runtime *reader = open_runtime(config);
     cinematic_store *favorites = open_feature(reader, "favorites", NULL);
     CHECK_STATUS(cinematic_store_send(favorites, "{\"type\":\"task\"}"), CINEMATIC_OK);

@@ -40,7 +40,7 @@ static void test_blocked_callbacks_do_not_stall_other_runtimes(void) {
     int slow = (int)sysconf(_SC_NPROCESSORS_ONLN) + 1;
     if (slow > 12) slow = 12;
     cinematic_runtime *runtimes[12];
-    const char *config = "{\"search\":{\"debounce_ms\":0}}";
+    const char *config = "{\"search\":{\"debounceMs\":0}}";
     for (int i = 0; i < slow; i++) {
         runtimes[i] = open_runtime(config);
         cinematic_store *store = open_search(runtimes[i]);
@@ -51,7 +51,7 @@ static void test_blocked_callbacks_do_not_stall_other_runtimes(void) {
 
     const char *names[] = {"rounds of an unrelated runtime's debounced search"};
     stress_begin(1, names);
-    cinematic_runtime *other = open_runtime("{\"search\":{\"debounce_ms\":10}}");
+    cinematic_runtime *other = open_runtime("{\"search\":{\"debounceMs\":10}}");
     cinematic_store *search = open_search(other);
     const char *queries[] = {"alien", "star wars", "casablanca", "godfather"};
     long long worst = 0;

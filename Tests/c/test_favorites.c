@@ -81,7 +81,7 @@ static cinematic_runtime *open_on_file(const char *path) {
 
 static cinematic_runtime *open_read_only(const char *path) {
     char config[4200];
-    snprintf(config, sizeof config, "{\"clock\":\"manual\",\"favorites\":{\"path\":\"%s\",\"read_only\":true}}", path);
+    snprintf(config, sizeof config, "{\"clock\":\"manual\",\"favorites\":{\"path\":\"%s\",\"readOnly\":true}}", path);
     return open_runtime(config);
 }
 

@@ -11,8 +11,11 @@
 #define HOST_CONFIG "{\"catalog\":\"host\",\"clock\":\"manual\"}"
 #define NSECTIONS 9
 
-static const char *const sections[NSECTIONS] = {"popular", "topRated", "Action",      "Animation", "Comedy",
-                                                 "Drama",   "Documentary", "Romance", "Short"};
+static const char *const sections[NSECTIONS] = {"popular", "topRated", "action",      "animation", "comedy",
+                                                 "drama",   "documentary", "romance", "short"};
+/* The display titles; for genre sections, the genre itself. */
+static const char *const titles[NSECTIONS] = {"Popular", "Top rated", "Action",      "Animation", "Comedy",
+                                               "Drama",   "Documentary", "Romance", "Short"};
 enum { POPULAR = 0, TOP_RATED = 1, ACTION = 2, COMEDY = 4, DRAMA = 5 };
 
 
@@ -43,6 +46,7 @@ static int any_state_contains(recorder *r, const char *text) {
 static void check_first_page(const char *state, int i) {
     char p[128];
     CHECK_JSON_EQ(state, spath(p, sizeof p, i, ".section"), sections[i]);
+    CHECK_JSON_EQ(state, spath(p, sizeof p, i, ".title"), titles[i]);
     CHECK_JSON_EQ(state, spath(p, sizeof p, i, ".movies.phase"), "loaded");
     CHECK_EQ_INT(json_array_len(state, spath(p, sizeof p, i, ".movies.value")), 20);
     CHECK_JSON_EQ(state, spath(p, sizeof p, i, ".pagesLoaded"), "1");
@@ -124,7 +128,7 @@ static void test_discover_embedded_sections(void) {
     check_descending(state, TOP_RATED, 20, "rating");
     /* genre sections: only movies of that genre, most votes first. */
     for (int i = ACTION; i < NSECTIONS; i++) {
-        check_genre(state, i, 20, sections[i]);
+        check_genre(state, i, 20, titles[i]);
         check_descending(state, i, 20, "votes");
     }
     /* The popular section differs from topRated (two different rankings). */
@@ -148,7 +152,7 @@ static void test_discover_embedded_load_more(void) {
     char *before = state_of(store);
     check_first_page(before, COMEDY);
 
-    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     char *during = state_of(store);
     /* Reduced before send returned: loading more (content kept), or already appended. */
     int more = json_array_len(during, "sections[4].movies.value");
@@ -162,7 +166,8 @@ static void test_discover_embedded_load_more(void) {
 
     char *after = state_of(store);
     char p[128];
-    CHECK_JSON_EQ(after, "sections[4].section", "Comedy");
+    CHECK_JSON_EQ(after, "sections[4].section", "comedy");
+    CHECK_JSON_EQ(after, "sections[4].title", "Comedy");
     CHECK_JSON_EQ(after, "sections[4].movies.phase", "loaded");
     CHECK_EQ_INT(json_array_len(after, "sections[4].movies.value"), 40);
     CHECK_JSON_EQ(after, "sections[4].pagesLoaded", "2");
@@ -192,7 +197,7 @@ static void test_discover_embedded_load_more(void) {
     /* An unknown section (names are case-sensitive) or none is invalid; nothing changes. */
     CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"Western\"}"), CINEMATIC_ERR_INVALID);
     CHECK_ENVELOPE_CONTAINS("\"path\":\"$.section\"");
-    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_ERR_INVALID);
+    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_ERR_INVALID);
     CHECK_ENVELOPE_CONTAINS("\"path\":\"$.section\"");
     CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":3}"), CINEMATIC_ERR_INVALID);
     CHECK_ENVELOPE_CONTAINS("\"path\":\"$.section\"");
@@ -204,7 +209,7 @@ static void test_discover_embedded_load_more(void) {
     cinematic_free(unchanged);
 
     /* A third page appends again. */
-    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(store, 20000), CINEMATIC_OK);
     char *third = state_of(store);
     CHECK_EQ_INT(json_array_len(third, "sections[4].movies.value"), 60);
@@ -383,7 +388,7 @@ static void test_discover_host_load_more(void) {
     collect_first_pages(&f.provider, 0, ids);
 
     /* loadMore while the first page loads is ignored. */
-    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     h_sleep_ms(30);
     CHECK_EQ_INT(provider_count(&f.provider, "discover"), NSECTIONS);
     CHECK_EQ_INT(provider_count(&f.provider, "cancel"), 0);
@@ -395,7 +400,7 @@ static void test_discover_host_load_more(void) {
     }
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
 
-    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     char *state = state_of(f.store);
     CHECK_JSON_EQ(state, "sections[4].movies.phase", "loaded");
     CHECK_EQ_INT(json_array_len(state, "sections[4].movies.value"), 20);
@@ -407,7 +412,7 @@ static void test_discover_host_load_more(void) {
     CHECK_EQ_INT(request_section(&page2), COMEDY);
     CHECK_JSON_EQ(page2.json, "page", "2");
     /* Busy: a second loadMore starts nothing. */
-    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     h_sleep_ms(30);
     CHECK_EQ_INT(provider_count(&f.provider, "discover"), NSECTIONS + 1);
     CHECK_EQ_INT(pending(f.store), 1);
@@ -426,7 +431,7 @@ static void test_discover_host_load_more(void) {
     cinematic_free(state);
 
     /* Trying again clears the error, asks for page 2 again, and appends. */
-    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"Comedy\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"loadMore\",\"section\":\"comedy\"}"), CINEMATIC_OK);
     state = state_of(f.store);
     CHECK_JSON_EQ(state, "sections[4].loadMoreError", "null");
     CHECK_JSON_EQ(state, "sections[4].isLoadingMore", "true");
@@ -468,7 +473,7 @@ static void check_distribution(const char *state, const char *path) {
 
 static void test_detail_embedded(void) {
     cinematic_runtime *rt = open_runtime(EMBEDDED_CONFIG);
-    cinematic_store *store = open_feature(rt, "detail", "{\"movie_id\":15249}");
+    cinematic_store *store = open_feature(rt, "detail", "{\"movieId\":15249}");
     char *state = state_of(store);
     CHECK_JSON_EQ(state, "movieId", "15249");
     CHECK_JSON_EQ(state, "detail.phase", "idle");
@@ -490,7 +495,7 @@ static void test_detail_embedded(void) {
     cinematic_free(state);
 
     /* An unknown id fails with notFound. */
-    cinematic_store *missing = open_feature(rt, "detail", "{\"movie_id\":999999}");
+    cinematic_store *missing = open_feature(rt, "detail", "{\"movieId\":999999}");
     CHECK_STATUS(cinematic_store_send(missing, "{\"type\":\"task\"}"), CINEMATIC_OK);
     state = wait_json_eq(missing, "detail.phase", "failed", 5000);
     CHECK_JSON_EQ(state, "movieId", "999999");
@@ -515,12 +520,12 @@ static void test_detail_args_invalid(void) {
         const char *path;
     } cases[] = {
         {NULL, NULL},                                  /* missing args */
-        {"{}", "\"path\":\"$.movie_id\""},             /* missing member */
-        {"{\"movie_id\":\"x\"}", "\"path\":\"$.movie_id\""},
-        {"{\"movie_id\":1,\"extra\":2}", "\"path\":\"$.extra\""},
-        {"{\"movie_id\":null}", "\"path\":\"$.movie_id\""},
-        {"{\"movie_id\":1.5}", "\"path\":\"$.movie_id\""},
-        {"{\"movieId\":15249}", NULL},
+        {"{}", "\"path\":\"$.movieId\""},             /* missing member */
+        {"{\"movieId\":\"x\"}", "\"path\":\"$.movieId\""},
+        {"{\"movieId\":1,\"extra\":2}", "\"path\":\"$.extra\""},
+        {"{\"movieId\":null}", "\"path\":\"$.movieId\""},
+        {"{\"movieId\":1.5}", "\"path\":\"$.movieId\""},
+        {"{\"movie_id\":15249}", "\"path\":\"$.movie_id\""}, /* 0.1.0's spelling */
         {"[15249]", NULL},
         {"15249", NULL},
     };
@@ -532,10 +537,10 @@ static void test_detail_args_invalid(void) {
     }
     /* Malformed args are a JSON error. */
     cinematic_store *store = (cinematic_store *)0x1;
-    CHECK_STATUS(cinematic_store_open(rt, "detail", "{\"movie_id\":", &store), CINEMATIC_ERR_JSON);
+    CHECK_STATUS(cinematic_store_open(rt, "detail", "{\"movieId\":", &store), CINEMATIC_ERR_JSON);
     CHECK(store == NULL);
     /* The runtime keeps working: a valid open succeeds. */
-    store = open_feature(rt, "detail", "{\"movie_id\":1}");
+    store = open_feature(rt, "detail", "{\"movieId\":1}");
     CHECK(store != NULL);
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
 }
@@ -543,7 +548,7 @@ static void test_detail_args_invalid(void) {
 /* The detail of a host catalog: requested with {"op":"movie","id":N}. */
 static void test_detail_host_catalog(void) {
     fixture f;
-    fixture_open(&f, "{\"catalog\":\"host\"}", PROVIDER_HOLD, "detail", "{\"movie_id\":15249}");
+    fixture_open(&f, "{\"catalog\":\"host\"}", PROVIDER_HOLD, "detail", "{\"movieId\":15249}");
     CHECK_STATUS(cinematic_store_send(f.store, "{\"type\":\"task\"}"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "movie", 1, 5000));
     provider_call call = {0};
@@ -580,7 +585,7 @@ static void test_detail_host_catalog(void) {
     cinematic_free(state);
 
     /* An error answer: failed with that code and message. */
-    cinematic_store *missing = open_feature(f.rt, "detail", "{\"movie_id\":424242}");
+    cinematic_store *missing = open_feature(f.rt, "detail", "{\"movieId\":424242}");
     CHECK_STATUS(cinematic_store_send(missing, "{\"type\":\"task\"}"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "movie", 2, 5000));
     CHECK(provider_call_at(&f.provider, "movie", 1, &call));
@@ -597,7 +602,7 @@ static void test_detail_host_catalog(void) {
 
     /* A list answer to a movie request cannot be decoded: invalid, and the detail fails with
      * invalidResponse (nothing waits forever). */
-    cinematic_store *wrong = open_feature(f.rt, "detail", "{\"movie_id\":7}");
+    cinematic_store *wrong = open_feature(f.rt, "detail", "{\"movieId\":7}");
     CHECK_STATUS(cinematic_store_send(wrong, "{\"type\":\"task\"}"), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "movie", 3, 5000));
     CHECK(provider_call_at(&f.provider, "movie", 2, &call));
@@ -653,7 +658,7 @@ static void test_internal_intents_invalid(void) {
     check_internal_rejected(discover, discover_intents, sizeof discover_intents / sizeof *discover_intents);
     CHECK_EQ_INT(pending(discover), 0);
 
-    cinematic_store *detail = open_feature(rt, "detail", "{\"movie_id\":15249}");
+    cinematic_store *detail = open_feature(rt, "detail", "{\"movieId\":15249}");
     const char *const detail_intents[] = {
         "{\"type\":\"detailLoaded\"}",
         "{\"type\":\"detailFailed\"}",

@@ -406,7 +406,7 @@ static void test_no_provider_fails_with_network(void) {
 /* The debounce comes from the runtime config. */
 static void test_configured_debounce(void) {
     fixture f;
-    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":1000}}", PROVIDER_AUTO, "search", NULL);
+    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounceMs\":1000}}", PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 999), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 30), CINEMATIC_ERR_TIMEOUT);
@@ -417,7 +417,7 @@ static void test_configured_debounce(void) {
     CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
     fixture_close(&f, FIXTURE_STRICT);
 
-    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounce_ms\":0}}", PROVIDER_AUTO, "search", NULL);
+    fixture_open(&f, "{\"clock\":\"manual\",\"catalog\":\"host\",\"search\":{\"debounceMs\":0}}", PROVIDER_AUTO, "search", NULL);
     CHECK_STATUS(send_query(f.store, "dune"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK); /* no clock needed */
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 1);

@@ -1,10 +1,6 @@
 package cinematic.examples
 
-import cinematic.Cinematic
-import cinematic.Phase
-import cinematic.Runtime
-import cinematic.SearchState
-import cinematic.searchState
+import cinematic.*
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.system.exitProcess
 
@@ -34,7 +30,7 @@ fun main(args: Array<String>) {
     }
     val query = words.joinToString(" ").ifBlank { "star wars" }
     val clock = if (realClock) "system" else "manual"
-    val config = """{"clock":"$clock","search":{"debounce_ms":$DEBOUNCE_MS}}"""
+    val config = """{"clock":"$clock","search":{"debounceMs":$DEBOUNCE_MS}}"""
     println("libcinematic ${Cinematic.version}: typing \"$query\", a keystroke every $keystrokeMs ms, " +
         (if (realClock) "system clock" else "manual clock"))
 

@@ -3,7 +3,7 @@ import CinematicDomain
 import CinematicFeatures
 import MVIKit
 
-/// The Detail feature on the wire. Opened with args `{"movie_id": 15249}`.
+/// The Detail feature on the wire. Opened with args `{"movieId": 15249}`.
 ///
 /// Intents from hosts: `{"type":"task"}` (loads the detail and starts observing favorites:
 /// the store never settles after it), `{"type":"favoriteToggled"}`.
@@ -12,27 +12,44 @@ import MVIKit
 struct DetailCodec: FeatureCodec {
     typealias Reducer = DetailReducer
 
-    static let hostIntents: Set<String> = ["task", "favoriteToggled"]
-    static let internalIntents: Set<String> = ["detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed"]
-
-    /// The movie id from the store's arguments: `{"movie_id": N}`, required.
-    static func movieID(from arguments: JSONDocument?) throws(APIError) -> Int {
-        guard let arguments else { throw .invalid("the detail feature needs {\"movie_id\": N}", at: "$") }
-        let object = try arguments.object("an arguments object {\"movie_id\": N}")
-        try object.rejectUnknownKeys(allowing: ["movie_id"])
-        return try object.required("movie_id").int()
+    enum HostKind: String, CaseIterable {
+        case task, favoriteToggled
     }
 
-    func decodeIntent(_ intent: IntentReader) throws(APIError) -> DetailIntent {
-        switch intent.type {
-        case "task":
+    static let name = "detail"
+    static let sampleArguments: String? = #"{"movieId":15249}"#
+    static let internalIntents = ["detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed"]
+
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+        let movieID = try movieID(from: arguments)
+        return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
+                          reducer: DetailReducer(catalog: runtime.catalog, favorites: runtime.favorites),
+                          codec: DetailCodec(), runtime: runtime)
+    }
+
+    static func kind(of intent: DetailIntent.Host) -> HostKind {
+        switch intent {
+        case .task: .task
+        case .favoriteToggled: .favoriteToggled
+        }
+    }
+
+    /// The movie id from the store's arguments: `{"movieId": N}`, required.
+    static func movieID(from arguments: JSONDocument?) throws(APIError) -> Int {
+        guard let arguments else { throw .invalid("the detail feature needs {\"movieId\": N}", at: "$") }
+        let object = try arguments.object("an arguments object {\"movieId\": N}")
+        try object.rejectUnknownKeys(allowing: ["movieId"])
+        return try object.required("movieId").int()
+    }
+
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DetailIntent.Host {
+        switch kind {
+        case .task:
             try intent.requireNoMembers()
             return .task
-        case "favoriteToggled":
+        case .favoriteToggled:
             try intent.requireNoMembers()
             return .favoriteToggled
-        default:
-            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
         }
     }
 

@@ -12,31 +12,48 @@ import MVIKit
 struct DiscoverCodec: FeatureCodec {
     typealias Reducer = DiscoverReducer
 
-    static let hostIntents: Set<String> = ["task", "refresh", "loadMore"]
-    static let internalIntents: Set<String> = ["sectionLoaded", "sectionFailed"]
+    enum HostKind: String, CaseIterable {
+        case task, refresh, loadMore
+    }
+
+    static let name = "discover"
+    static let sampleArguments: String? = nil
+    static let internalIntents = ["sectionLoaded", "sectionFailed"]
+
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+        try requireNoArguments(arguments)
+        return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
+                          codec: DiscoverCodec(), runtime: runtime)
+    }
+
+    static func kind(of intent: DiscoverIntent.Host) -> HostKind {
+        switch intent {
+        case .task: .task
+        case .refresh: .refresh
+        case .loadMore: .loadMore
+        }
+    }
 
     /// One cache per section: a page arriving re-encodes only its own section.
     private let sections: [FragmentCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in FragmentCache() }
 
-    func decodeIntent(_ intent: IntentReader) throws(APIError) -> DiscoverIntent {
-        switch intent.type {
-        case "task":
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DiscoverIntent.Host {
+        switch kind {
+        case .task:
             try intent.requireNoMembers()
             return .task
-        case "refresh":
+        case .refresh:
             try intent.requireNoMembers()
             return .refresh
-        case "loadMore":
+        case .loadMore:
             try intent.object.rejectUnknownKeys(allowing: ["type", "section"])
             let member = try intent.object.required("section")
             let name = try member.string()
-            guard let section = DiscoverSection(name: name) else {
-                let names = DiscoverSection.all.map(\.name).joined(separator: ", ")
+            guard let section = WireNames.section(id: name) else {
+                let names = WireNames.sectionIDs.joined(separator: ", ")
                 throw .invalid("unknown section \"\(name)\"; sections: \(names)", at: member.path)
             }
             return .loadMore(section)
-        default:
-            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
         }
     }
 
@@ -49,7 +66,8 @@ struct DiscoverCodec: FeatureCodec {
 
     static func node(_ section: DiscoverSectionState) -> UnsafeMutablePointer<json_t> {
         JSONBuilder.object([
-            "section": JSONBuilder.string(section.section.name),
+            "section": JSONBuilder.string(WireNames.id(of: section.section)),
+            "title": JSONBuilder.string(WireNames.title(of: section.section)),
             "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode),
             "pagesLoaded": JSONBuilder.int(section.pagesLoaded),
             "isExhausted": JSONBuilder.bool(section.isExhausted),

@@ -38,7 +38,7 @@ enum DomainJSON {
 
     /// `{"code":"notFound","message":"movie not found"}`
     static func encode(_ error: MovieError) -> Node {
-        JSONBuilder.object(["code": JSONBuilder.string(error.code), "message": JSONBuilder.string(error.message)])
+        JSONBuilder.object(["code": JSONBuilder.string(WireNames.code(of: error)), "message": JSONBuilder.string(error.message)])
     }
 
     /// `{"phase":"idle"}`, `{"phase":"loading"}`, `{"phase":"loaded","value":…}`,
@@ -93,6 +93,6 @@ enum DomainJSON {
         let object = try value.object()
         let code = try object.required("code").string()
         let message = try object.optional("message")?.string() ?? ""
-        return MovieError(code: code, message: message)
+        return WireNames.error(code: code, message: message)
     }
 }

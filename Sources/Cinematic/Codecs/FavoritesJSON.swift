@@ -11,21 +11,37 @@ import MVIKit
 struct FavoritesCodec: FeatureCodec {
     typealias Reducer = FavoritesReducer
 
-    static let hostIntents: Set<String> = ["task", "removed"]
-    static let internalIntents: Set<String> = ["favoritesChanged", "removalFailed"]
+    enum HostKind: String, CaseIterable {
+        case task, removed
+    }
+
+    static let name = "favorites"
+    static let sampleArguments: String? = nil
+    static let internalIntents = ["favoritesChanged", "removalFailed"]
+
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+        try requireNoArguments(arguments)
+        return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
+                          codec: FavoritesCodec(), runtime: runtime)
+    }
+
+    static func kind(of intent: FavoritesIntent.Host) -> HostKind {
+        switch intent {
+        case .task: .task
+        case .removed: .removed
+        }
+    }
 
     private let favorites = FragmentCache<LoadingPhase<[Movie], Never>>()
 
-    func decodeIntent(_ intent: IntentReader) throws(APIError) -> FavoritesIntent {
-        switch intent.type {
-        case "task":
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> FavoritesIntent.Host {
+        switch kind {
+        case .task:
             try intent.requireNoMembers()
             return .task
-        case "removed":
+        case .removed:
             try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])
             return .removed(movieID: try intent.object.required("movieId").int())
-        default:
-            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
         }
     }
 

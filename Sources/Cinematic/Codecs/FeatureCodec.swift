@@ -1,16 +1,59 @@
 import CJansson
 import MVIKit
 
-/// Translates one feature's intents and states to and from JSON.
+/// One feature on the wire, declared once: its name, how a store is opened (arguments), the
+/// intents a host may send and how its state is encoded. ``FeatureCatalog`` lists every one;
+/// the C API, the fuzz target and the tests iterate that list.
+///
+/// Host intents are the feature's `Intent.Host` cases. Each codec names them with a
+/// `HostKind` (the wire `type`) through an exhaustive `kind(of:)`, and decodes each kind
+/// with an exhaustive switch: adding a `Host` case fails to compile until it has a wire name
+/// and a decoder, and no internal intent can ever be decoded.
 protocol FeatureCodec: Sendable {
-    associatedtype Reducer: MVIKit.Reducer
+    associatedtype Reducer: MVIKit.Reducer where Reducer.Intent: HostIntents
+    /// The wire `type` of each host intent.
+    associatedtype HostKind: RawRepresentable, CaseIterable where HostKind.RawValue == String
 
-    /// Decodes a host intent. Effect-result intents are internal: a host sending one gets
-    /// `invalid`.
-    func decodeIntent(_ intent: IntentReader) throws(APIError) -> Reducer.Intent
+    /// The name `cinematic_store_open` takes.
+    static var name: String { get }
+    /// Arguments a store of this feature can always be opened with (NULL when it takes none):
+    /// for tests and the fuzz target.
+    static var sampleArguments: String? { get }
+    /// The wire names of the internal intents, only to tell a host why one is refused.
+    static var internalIntents: [String] { get }
+
+    /// Opens a store of this feature on `runtime` with the host's arguments.
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore
+
+    /// The wire name of a host intent (exhaustive over `Host`).
+    static func kind(of intent: Reducer.Intent.Host) -> HostKind
+
+    /// Decodes the members of a host intent of `kind` (exhaustive over `HostKind`).
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> Reducer.Intent.Host
 
     /// Encodes a state. Codecs may cache the fragments of parts that rarely change.
     func encodeState(_ state: Reducer.State) -> JSONFragment
+}
+
+extension FeatureCodec {
+    /// The wire names of every host intent.
+    static var hostIntents: [String] { HostKind.allCases.map(\.rawValue) }
+
+    /// Decodes a host intent document; anything else (an internal intent, an unknown type)
+    /// is `invalid`.
+    func decodeIntent(_ intent: IntentReader) throws(APIError) -> Reducer.Intent {
+        guard let kind = HostKind(rawValue: intent.type) else {
+            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
+        }
+        return .host(try decodeHost(kind, intent))
+    }
+
+    /// Features without arguments accept NULL or `{}`.
+    static func requireNoArguments(_ arguments: JSONDocument?) throws(APIError) {
+        guard let arguments else { return }
+        let object = try arguments.object("an arguments object")
+        try object.rejectUnknownKeys(allowing: [])
+    }
 }
 
 /// An intent document: an object with a string `type`.
@@ -29,11 +72,36 @@ struct IntentReader {
     }
 
     /// The error for a `type` this feature does not accept from hosts.
-    func unknown(hostIntents: Set<String>, internalIntents: Set<String>) -> APIError {
-        let accepted = hostIntents.sorted().joined(separator: ", ")
+    func unknown(hostIntents: [String], internalIntents: [String]) -> APIError {
+        let accepted = hostIntents.joined(separator: ", ")
         if internalIntents.contains(type) {
             return .invalid("\"\(type)\" is an internal effect result; hosts may send: \(accepted)", at: "$.type")
         }
         return .invalid("unknown intent \"\(type)\"; hosts may send: \(accepted)", at: "$.type")
+    }
+}
+
+/// Every feature a host can open, in the order the documentation lists them: the one list
+/// the C API, the fuzz target and the tests iterate. Adding a feature is one line here.
+package enum FeatureCatalog {
+    static let all: [any FeatureCodec.Type] = [SearchCodec.self, DiscoverCodec.self, FavoritesCodec.self, DetailCodec.self]
+
+    /// Every feature name, in order.
+    package static var names: [String] { all.map { $0.name } }
+
+    /// Each feature's name with arguments its store can always be opened with.
+    package static var samples: [(name: String, arguments: String?)] { all.map { ($0.name, $0.sampleArguments) } }
+
+    /// Each feature's host intent types and internal intent types.
+    package static var intentNames: [(name: String, host: [String], internal: [String])] {
+        all.map { ($0.name, $0.hostIntents, $0.internalIntents) }
+    }
+
+    /// The feature called `name`.
+    static func named(_ name: String) throws(APIError) -> any FeatureCodec.Type {
+        guard let feature = all.first(where: { $0.name == name }) else {
+            throw APIError(.unknownFeature, "unknown feature \"\(name)\"; available: \(names.joined(separator: ", "))")
+        }
+        return feature
     }
 }

@@ -17,7 +17,7 @@ enum HostRequestJSON {
         case let .search(query, page):
             object = JSONBuilder.object(["op": JSONBuilder.string("search"), "query": JSONBuilder.string(query), "page": JSONBuilder.int(page)])
         case let .discover(section, page):
-            object = JSONBuilder.object(["op": JSONBuilder.string("discover"), "section": JSONBuilder.string(section.name), "page": JSONBuilder.int(page)])
+            object = JSONBuilder.object(["op": JSONBuilder.string("discover"), "section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page)])
         case let .movie(id):
             object = JSONBuilder.object(["op": JSONBuilder.string("movie"), "id": JSONBuilder.int(id)])
         }

@@ -10,12 +10,32 @@ import MVIKit
 struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
-    static let hostIntents: Set<String> = ["queryChanged", "submitted"]
-    static let internalIntents: Set<String> = ["searchNow", "resultsLoaded", "searchFailed"]
+    enum HostKind: String, CaseIterable {
+        case queryChanged, submitted
+    }
 
-    func decodeIntent(_ intent: IntentReader) throws(APIError) -> SearchIntent {
-        switch intent.type {
-        case "queryChanged":
+    static let name = "search"
+    static let sampleArguments: String? = nil
+    static let internalIntents = ["searchNow", "resultsLoaded", "searchFailed"]
+
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+        try requireNoArguments(arguments)
+        let reducer = SearchReducer(
+            searchMovies: SearchMoviesUseCase(repository: runtime.catalog), clock: runtime.clock,
+            debounce: .milliseconds(runtime.config.searchDebounceMilliseconds))
+        return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), runtime: runtime)
+    }
+
+    static func kind(of intent: SearchIntent.Host) -> HostKind {
+        switch intent {
+        case .queryChanged: .queryChanged
+        case .submitted: .submitted
+        }
+    }
+
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> SearchIntent.Host {
+        switch kind {
+        case .queryChanged:
             try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
             let member = try intent.object.required("query")
             let query = try member.string()
@@ -23,11 +43,9 @@ struct SearchCodec: FeatureCodec {
                 throw .invalid("query longer than \(SearchMoviesUseCase.maximumQueryLength) characters", at: member.path)
             }
             return .queryChanged(query)
-        case "submitted":
+        case .submitted:
             try intent.requireNoMembers()
             return .submitted
-        default:
-            throw intent.unknown(hostIntents: Self.hostIntents, internalIntents: Self.internalIntents)
         }
     }
 

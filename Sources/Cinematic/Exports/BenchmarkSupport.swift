@@ -3,12 +3,12 @@ import CinematicFeatures
 import Glibc
 #endif
 
-/// Entry points for `make bench` only (not part of the C API; hidden by the version script).
-@_spi(Benchmarks)
-public enum CinematicBenchmarks {
+/// Entry points for `make bench` only: `package` access, so visible to this package's
+/// benchmark and test targets and to no one else (the one door for seams).
+package enum CinematicBenchmarks {
     /// Encodes `state` the way the C API would without its fragment cache: the whole tree
     /// through jansson, serialized and freed. Returns the byte count.
-    public static func encodeUncached(_ state: SearchState) -> Int {
+    package static func encodeUncached(_ state: SearchState) -> Int {
         let text = JSONBuilder.dump(consuming: SearchCodec.node(state))
         defer { free(text) }
         return strlen(text)

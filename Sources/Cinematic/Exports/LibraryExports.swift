@@ -2,9 +2,6 @@
 import Glibc
 #endif
 
-/// The library's version; must match CINEMATIC_VERSION in include/cinematic.h.
-let libraryVersion: StaticString = "0.1.0"
-
 /// Static text as a C string (StaticString literals are NUL-terminated).
 func cString(_ text: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)

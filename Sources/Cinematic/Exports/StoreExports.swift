@@ -56,7 +56,7 @@ public func cinematic_store_observe(_ handle: OpaquePointer?, _ function: (@conv
 
 /// `cinematic_store_settle`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_store_settle")
-public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> Int32 {
+public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int64) -> Int32 {
     apiCall { () throws(APIError) in
         let entry = try lookupStore(handle)
         let queue = entry.runtime.queue
@@ -65,7 +65,7 @@ public func cinematic_store_settle(_ handle: OpaquePointer?, _ timeoutMillisecon
         guard !queue.isDeliveringOnCurrentThread, !DeliveryQueue.isInsideCallback else {
             throw .misuse("cinematic_store_settle called from inside a callback")
         }
-        let deadline = Deadline.after(milliseconds: Int(timeoutMilliseconds))
+        let deadline = Deadline.after(milliseconds: Int(clamping: timeoutMilliseconds))
         let latch = Latch()
         let waiter = entry.store.whenSettled { latch.open() }
         guard latch.wait(until: deadline) else {

@@ -141,7 +141,7 @@ final class Runtime: Sendable {
     /// Opens a store of `feature` and registers its handle.
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
         let serial = HandleTable.shared.reserve()
-        let store = try FeatureRegistry.makeStore(feature: feature, arguments: arguments, serial: serial, runtime: self)
+        let store = try FeatureCatalog.named(feature).makeStore(arguments: arguments, serial: serial, runtime: self)
         // Registering the store and its handle in one step: a runtime closing concurrently
         // either closes this store with the others or refuses it, never misses it.
         let handle = stores.withLock { stores -> OpaquePointer? in

@@ -2,9 +2,9 @@
 ///
 /// ```json
 /// {"catalog": "embedded" | "host" | {"path": "/path/catalog.sqlite"},
-///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "read_only": true},
+///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
-///  "search": {"debounce_ms": 250}}
+///  "search": {"debounceMs": 250}}
 /// ```
 struct RuntimeConfig: Sendable {
     /// Where movies come from.
@@ -49,9 +49,9 @@ struct RuntimeConfig: Sendable {
             var path = favorites
             if favorites.type == .object {
                 let object = try favorites.object()
-                try object.rejectUnknownKeys(allowing: ["path", "read_only"])
+                try object.rejectUnknownKeys(allowing: ["path", "readOnly"])
                 path = try object.required("path")
-                favoritesReadOnly = try object.optional("read_only")?.bool() ?? false
+                favoritesReadOnly = try object.optional("readOnly")?.bool() ?? false
             }
             self.favorites = try path.string()
             guard !self.favorites.isEmpty else { throw .invalid("empty favorites path", at: path.path) }
@@ -72,10 +72,10 @@ struct RuntimeConfig: Sendable {
         }
         if let search = config.optional("search") {
             let object = try search.object()
-            try object.rejectUnknownKeys(allowing: ["debounce_ms"])
-            if let debounce = object.optional("debounce_ms") {
+            try object.rejectUnknownKeys(allowing: ["debounceMs"])
+            if let debounce = object.optional("debounceMs") {
                 let value = try debounce.int()
-                guard (0...60_000).contains(value) else { throw .invalid("debounce_ms must be within 0...60000", at: debounce.path) }
+                guard (0...60_000).contains(value) else { throw .invalid("debounceMs must be within 0...60000", at: debounce.path) }
                 searchDebounceMilliseconds = value
             }
         }

@@ -48,13 +48,9 @@ public struct DetailState: Equatable, Sendable {
 }
 
 /// Everything that can happen on the Detail screen.
-public enum DetailIntent: Equatable, Sendable {
-    /// The screen appeared: loads the detail (unless loading or loaded) and, the first time,
-    /// starts observing the favorites so the heart follows changes made anywhere.
-    case task
-    /// The user tapped the heart. Ignored until the detail has loaded (adding a favorite
-    /// stores the movie's list fields).
-    case favoriteToggled
+public enum DetailIntent: Equatable, Sendable, HostIntents {
+    /// What the user did: the only intents a host may send (the C API decodes exactly these).
+    case host(Host)
     /// Internal: the detail arrived.
     case detailLoaded(MovieDetail)
     /// Internal: the detail could not be loaded (`.notFound` for an unknown id).
@@ -66,6 +62,21 @@ public enum DetailIntent: Equatable, Sendable {
     case favoriteSaved(version: UInt64, isFavorite: Bool)
     /// Internal: storing the favorite failed.
     case favoriteSaveFailed(MovieError)
+
+    /// The intents a host may send.
+    public enum Host: Equatable, Sendable {
+        /// The screen appeared: loads the detail (unless loading or loaded) and, the first time,
+        /// starts observing the favorites so the heart follows changes made anywhere.
+        case task
+        /// The user tapped the heart. Ignored until the detail has loaded (adding a favorite
+        /// stores the movie's list fields).
+        case favoriteToggled
+    }
+
+    /// The screen appeared: `.host(.task)`.
+    public static let task = DetailIntent.host(.task)
+    /// The user tapped the heart: `.host(.favoriteToggled)`.
+    public static let favoriteToggled = DetailIntent.host(.favoriteToggled)
 }
 
 /// The Detail feature's reducer: loads one movie and keeps an optimistic favorite toggle
@@ -108,7 +119,7 @@ public struct DetailReducer: Reducer {
 
     public func reduce(_ state: inout DetailState, _ intent: DetailIntent) -> Effect<DetailIntent> {
         switch intent {
-        case .task:
+        case .host(.task):
             var effects: [Effect<DetailIntent>] = []
             switch state.detail {
             case .loading, .loaded:
@@ -121,7 +132,7 @@ public struct DetailReducer: Reducer {
                 effects.append(load(&state))
             }
             return .merge(effects)
-        case .favoriteToggled:
+        case .host(.favoriteToggled):
             guard let movie = state.detail.value?.movie else { return .none }
             state.isFavorite.toggle()
             state.favoriteError = nil

@@ -77,19 +77,32 @@ public struct DiscoverState: Equatable, Sendable {
 }
 
 /// Everything that can happen on the Discover screen.
-public enum DiscoverIntent: Equatable, Sendable {
-    /// The screen appeared: loads the first page of every section that is idle or failed.
-    /// Sections loading or loaded are left alone, so sending it again starts no duplicate work.
-    case task
-    /// The user asked to refresh: every section reloads from page 1, cancelling what is in flight.
-    case refresh
-    /// The user scrolled to the end of a section: loads its next page. Ignored while that
-    /// section is loading or once it is exhausted. On an idle or failed section it loads page 1.
-    case loadMore(DiscoverSection)
+public enum DiscoverIntent: Equatable, Sendable, HostIntents {
+    /// What the user did: the only intents a host may send (the C API decodes exactly these).
+    case host(Host)
     /// Internal: a page of a section arrived.
     case sectionLoaded(DiscoverSection, page: Int, movies: [Movie])
     /// Internal: a page of a section failed.
     case sectionFailed(DiscoverSection, page: Int, error: MovieError)
+
+    /// The intents a host may send.
+    public enum Host: Equatable, Sendable {
+        /// The screen appeared: loads the first page of every section that is idle or failed.
+        /// Sections loading or loaded are left alone, so sending it again starts no duplicate work.
+        case task
+        /// The user asked to refresh: every section reloads from page 1, cancelling what is in flight.
+        case refresh
+        /// The user scrolled to the end of a section: loads its next page. Ignored while that
+        /// section is loading or once it is exhausted. On an idle or failed section it loads page 1.
+        case loadMore(DiscoverSection)
+    }
+
+    /// The screen appeared: `.host(.task)`.
+    public static let task = DiscoverIntent.host(.task)
+    /// The user asked to refresh: `.host(.refresh)`.
+    public static let refresh = DiscoverIntent.host(.refresh)
+    /// The user scrolled to the end of `section`: `.host(.loadMore(section))`.
+    public static func loadMore(_ section: DiscoverSection) -> DiscoverIntent { .host(.loadMore(section)) }
 }
 
 /// The Discover feature's reducer: every section loads and pages independently.
@@ -114,20 +127,20 @@ public struct DiscoverReducer: Reducer {
     /// ```swift
     /// DiscoverReducer.effectID(for: .popular)   // "discover.popular"
     /// ```
-    public static func effectID(for section: DiscoverSection) -> EffectID { EffectID("discover.\(section.name)") }
+    public static func effectID(for section: DiscoverSection) -> EffectID { EffectID("discover.\(section)") }
 
     public func reduce(_ state: inout DiscoverState, _ intent: DiscoverIntent) -> Effect<DiscoverIntent> {
         switch intent {
-        case .task:
+        case .host(.task):
             return .merge(state.sections.indices.compactMap { index -> Effect<DiscoverIntent>? in
                 switch state.sections[index].movies {
                 case .loading, .loaded: return nil
                 case .idle, .failed: return loadFirstPage(&state.sections[index])
                 }
             })
-        case .refresh:
+        case .host(.refresh):
             return .merge(state.sections.indices.map { loadFirstPage(&state.sections[$0]) })
-        case let .loadMore(section):
+        case let .host(.loadMore(section)):
             guard let index = state.sections.firstIndex(where: { $0.section == section }) else { return .none }
             let current = state.sections[index]
             guard !current.isBusy, !current.isExhausted else { return .none }

@@ -17,15 +17,26 @@ public struct FavoritesState: Equatable, Sendable {
 }
 
 /// Everything that can happen on the Favorites screen.
-public enum FavoritesIntent: Equatable, Sendable {
-    /// The screen appeared: starts observing the favorites. Sending it again does nothing.
-    case task
-    /// The user removed a movie from the favorites.
-    case removed(movieID: Int)
+public enum FavoritesIntent: Equatable, Sendable, HostIntents {
+    /// What the user did: the only intents a host may send (the C API decodes exactly these).
+    case host(Host)
     /// Internal: the stored favorites changed (or were read for the first time).
     case favoritesChanged(FavoritesSnapshot)
     /// Internal: a removal could not be stored.
     case removalFailed(MovieError)
+
+    /// The intents a host may send.
+    public enum Host: Equatable, Sendable {
+        /// The screen appeared: starts observing the favorites. Sending it again does nothing.
+        case task
+        /// The user removed a movie from the favorites.
+        case removed(movieID: Int)
+    }
+
+    /// The screen appeared: `.host(.task)`.
+    public static let task = FavoritesIntent.host(.task)
+    /// The user removed a movie: `.host(.removed(movieID:))`.
+    public static func removed(movieID: Int) -> FavoritesIntent { .host(.removed(movieID: movieID)) }
 }
 
 /// The Favorites feature's reducer: the list mirrors the repository through a long-lived
@@ -54,14 +65,14 @@ public struct FavoritesReducer: Reducer {
 
     public func reduce(_ state: inout FavoritesState, _ intent: FavoritesIntent) -> Effect<FavoritesIntent> {
         switch intent {
-        case .task:
+        case .host(.task):
             // Only the first task starts observing: the phase leaves `.idle` for good.
             guard case .idle = state.favorites else { return .none }
             state.favorites = .loading
             return .run(id: Self.observeEffect) { [favorites] send in
                 for await snapshot in favorites.observe() { await send(.favoritesChanged(snapshot)) }
             }
-        case let .removed(movieID):
+        case let .host(.removed(movieID)):
             state.removalError = nil
             return .run { [favorites] send in
                 do throws(MovieError) {

@@ -16,17 +16,28 @@ public struct SearchState: Equatable, Sendable {
 }
 
 /// Everything that can happen on the Search screen.
-public enum SearchIntent: Equatable, Sendable {
-    /// The user edited the query (debounced search).
-    case queryChanged(String)
-    /// The user submitted the query: search now, skipping the debounce.
-    case submitted
+public enum SearchIntent: Equatable, Sendable, HostIntents {
+    /// What the user did: the only intents a host may send (the C API decodes exactly these).
+    case host(Host)
     /// Internal: the debounce elapsed.
     case searchNow
     /// Internal: the search succeeded.
     case resultsLoaded([Movie])
     /// Internal: the search failed.
     case searchFailed(MovieError)
+
+    /// The intents a host may send.
+    public enum Host: Equatable, Sendable {
+        /// The user edited the query (debounced search).
+        case queryChanged(String)
+        /// The user submitted the query: search now, skipping the debounce.
+        case submitted
+    }
+
+    /// The user edited the query: `.host(.queryChanged(query))`.
+    public static func queryChanged(_ query: String) -> SearchIntent { .host(.queryChanged(query)) }
+    /// The user submitted the query: `.host(.submitted)`.
+    public static let submitted = SearchIntent.host(.submitted)
 }
 
 /// The Search feature's reducer: debounced, switch-latest search with typed failures.
@@ -60,14 +71,14 @@ public struct SearchReducer: Reducer {
 
     public func reduce(_ state: inout SearchState, _ intent: SearchIntent) -> Effect<SearchIntent> {
         switch intent {
-        case let .queryChanged(query):
+        case let .host(.queryChanged(query)):
             state.query = query
             guard SearchMoviesUseCase.isSearchable(query) else { return reset(&state) }
             return .run(id: Self.searchEffect) { [clock, debounce] send in
                 do { try await clock.sleep(for: debounce) } catch { return }
                 await send(.searchNow)
             }
-        case .submitted, .searchNow:
+        case .host(.submitted), .searchNow:
             guard SearchMoviesUseCase.isSearchable(state.query) else { return reset(&state) }
             state.results = .loading
             return search(state.query)

@@ -105,7 +105,7 @@ kotlin_compile() {
 # Compiles the binding and its tests together (one kotlinc run) into build/kotlin/classes.
 build_binding() {
   kotlin_compile "$KOTLIN_OUT/classes" "$JNA_JAR:$KOTLIN_STDLIB_CP" \
-    "$_cinematic_kotlin_jvm/src/main/kotlin" "$_cinematic_kotlin_jvm/src/test/kotlin"
+    "$_cinematic_kotlin_jvm/../common/src/commonMain/kotlin" "$_cinematic_kotlin_jvm/src/main/kotlin" "$_cinematic_kotlin_jvm/src/test/kotlin"
   BINDING_CP="$KOTLIN_OUT/classes:$JNA_JAR:$KOTLIN_STDLIB_CP"
 }
 

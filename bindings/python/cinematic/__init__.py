@@ -39,14 +39,14 @@ from .runtime import Provider, Request, Runtime
 from .store import (DISCOVER_SECTIONS, DetailStore, DiscoverStore, FavoritesStore, SearchStore,
                     State, StateCallback, Store)
 
-__version__ = "0.1.0"
+from .wire import VERSION as __version__  # noqa: E402  (generated from the schema)
 
-#: The version of the C API this binding was written against (``CINEMATIC_VERSION``).
-HEADER_VERSION = "0.1.0"
+#: The version of the C API this binding was generated for (``CINEMATIC_VERSION``).
+HEADER_VERSION = __version__
 
 
 def library_version() -> str:
-    """The loaded library's version (``cinematic_version()``), e.g. ``"0.1.0"``."""
+    """The loaded library's version (``cinematic_version()``), e.g. ``"0.2.0"``."""
     version: bytes = _native.lib().cinematic_version()
     return version.decode("ascii")
 

@@ -40,15 +40,9 @@ __all__ = [
     "error_for_status",
 ]
 
-OK = 0                   #: CINEMATIC_OK
-ERR_JSON = 1             #: CINEMATIC_ERR_JSON: not well-formed JSON / valid UTF-8
-ERR_INVALID = 2          #: CINEMATIC_ERR_INVALID: not a valid intent, config or argument
-ERR_UNKNOWN_FEATURE = 3  #: CINEMATIC_ERR_UNKNOWN_FEATURE: no feature has that name
-ERR_IO = 4               #: CINEMATIC_ERR_IO: a file or system resource failed
-ERR_CLOSED = 5           #: CINEMATIC_ERR_CLOSED: the handle was closed
-ERR_MISUSE = 6           #: CINEMATIC_ERR_MISUSE: NULL/foreign handle, wrong mode or thread
-ERR_TIMEOUT = 7          #: CINEMATIC_ERR_TIMEOUT: a wait ran out of time
-ERR_TOO_LARGE = 8        #: CINEMATIC_ERR_TOO_LARGE: input larger than 1 MiB
+# The statuses come from the schema (generated into wire.py), like the C header's.
+from .wire import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_TIMEOUT,  # noqa: E402
+                   ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK)
 
 
 class CinematicError(Exception):

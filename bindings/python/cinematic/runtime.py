@@ -74,12 +74,12 @@ class Runtime:
     - ``catalog``: ``"embedded"`` (default), ``"host"`` (see :meth:`set_provider`) or
       ``{"path": "/dir/catalog.sqlite"}``;
     - ``favorites``: ``":memory:"`` (default), a file path (its directory must exist), or
-      ``{"path": ..., "read_only": True}`` (listing works, every change fails with
+      ``{"path": ..., "readOnly": True}`` (listing works, every change fails with
       ``"storage"``);
     - ``clock``: ``"system"`` (default) or ``"manual"`` (see :meth:`advance_clock`);
     - ``delivery``: ``"immediate"`` (default: callbacks on library threads) or ``"queued"``
       (callbacks run in :meth:`dispatch`; see :meth:`fileno`);
-    - ``search``: ``{"debounce_ms": 250}``.
+    - ``search``: ``{"debounceMs": 250}``.
 
     Raises InvalidError (unknown key or bad value, ``.path`` names it), JSONError,
     CinematicIOError (catalog or favorites cannot be opened).
@@ -219,7 +219,7 @@ class Runtime:
 
     def detail(self, movie_id: int) -> DetailStore:
         """Opens a ``"detail"`` store for ``movie_id``."""
-        return self.open_store("detail", {"movie_id": int(movie_id)}, cls=DetailStore)
+        return self.open_store("detail", {"movieId": int(movie_id)}, cls=DetailStore)
 
     @property
     def stores(self) -> List[Store]:

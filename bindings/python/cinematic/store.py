@@ -49,7 +49,7 @@ StateCallback = Callable[[State], None]
 
 #: Discover's sections, in the order the state lists them.
 DISCOVER_SECTIONS: Tuple[str, ...] = (
-    "popular", "topRated", "Action", "Animation", "Comedy", "Drama", "Documentary", "Romance", "Short",
+    "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",
 )
 
 _S = TypeVar("_S", bound="Store")
@@ -88,7 +88,7 @@ def _seconds_to_ms(timeout: Optional[float]) -> int:
         return -1
     if timeout < 0:
         return -1
-    return min(int(round(timeout * 1000)), 2**31 - 1)
+    return min(int(round(timeout * 1000)), 2**63 - 1)
 
 
 class Store:
@@ -426,7 +426,7 @@ class FavoritesStore(Store):
 
 
 class DetailStore(Store):
-    """The ``"detail"`` feature (opened with ``{"movie_id": id}``). State: ``{"movieId",
+    """The ``"detail"`` feature (opened with ``{"movieId": id}``). State: ``{"movieId",
     "detail": <phase of movie detail>, "isFavorite", "isSaving", "favoriteError"}``; a movie
     detail is a movie plus ``"budget"`` (dollars or None) and ``"ratingDistribution"`` (10
     percentages, for 1..10 stars). After :meth:`task` it keeps observing the favorites, so it

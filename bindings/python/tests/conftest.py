@@ -108,7 +108,7 @@ def features_missing(*names: str) -> List[str]:
     missing = []
     with cinematic.Runtime({"catalog": "host"}) as runtime:
         for name in names:
-            args = {"movie_id": 15249} if name == "detail" else None
+            args = {"movieId": 15249} if name == "detail" else None
             try:
                 runtime.open_store(name, args).close()
             except cinematic.UnknownFeatureError:

@@ -171,7 +171,7 @@ def test_unknown_feature(runtimes):
 
 
 @pytest.mark.parametrize("args, error_class", [
-    ({"debounce_ms": 1}, cinematic.InvalidError),
+    ({"debounceMs": 1}, cinematic.InvalidError),
     ("[]", cinematic.InvalidError),
     ("{", cinematic.JSONError),
 ])
@@ -189,8 +189,8 @@ def test_bad_store_args(runtimes, args, error_class):
     ({"catalog": {"path": "/tmp/x.sqlite", "extra": 1}}, "$.catalog.extra"),
     ({"favorites": 3}, "$.favorites"),
     ({"favourites": ":memory:"}, "$.favourites"),
-    ({"search": {"debounce_ms": -1}}, "$.search.debounce_ms"),
-    ({"search": {"debounce_ms": 60001}}, "$.search.debounce_ms"),
+    ({"search": {"debounceMs": -1}}, "$.search.debounceMs"),
+    ({"search": {"debounceMs": 60001}}, "$.search.debounceMs"),
     ({"search": {"debounce": 5}}, "$.search.debounce"),
 ])
 def test_bad_config(config, path):

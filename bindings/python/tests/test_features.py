@@ -40,14 +40,14 @@ def test_discover_loads_every_section_and_pages(embedded):
             assert section["pagesLoaded"] == 1
             assert section["isLoadingMore"] is False
             assert section["loadMoreError"] is None
-            assert set(section) == {"section", "movies", "pagesLoaded", "isExhausted",
+            assert set(section) == {"section", "title", "movies", "pagesLoaded", "isExhausted",
                                     "isLoadingMore", "loadMoreError"}
         popular = state["sections"][0]
         assert len(popular["movies"]["value"]) == 20
         assert popular["isExhausted"] is False
         assert set(popular["movies"]["value"][0]) == MOVIE_KEYS
         for section in state["sections"][2:]:  # genre sections hold movies of that genre
-            assert all(section["section"] in m["genres"] for m in section["movies"]["value"])
+            assert all(section["title"] in m["genres"] for m in section["movies"]["value"])
 
         # Sending task again while loaded starts no duplicate work.
         discover.task()
@@ -91,11 +91,11 @@ def test_discover_task_twice_while_loading_starts_no_duplicate_requests(runtimes
 
         for request_id, request in requests:
             movies = [{"id": 1000 * i + len(request["section"]), "title": f"{request['section']} {i}"}
-                      for i in range(20 if request["section"] != "Short" else 3)]
+                      for i in range(20 if request["section"] != "short" else 3)]
             runtime.respond(request_id, {"movies": movies})
         discover.settle(5)
         assert catalog.count("discover") == len(cinematic.DISCOVER_SECTIONS)
-        short = discover.section("Short")
+        short = discover.section("short")
         assert short["isExhausted"] is True and len(short["movies"]["value"]) == 3
         popular = discover.section("popular")
         assert popular["isExhausted"] is False and len(popular["movies"]["value"]) == 20
@@ -184,7 +184,7 @@ def test_read_only_favorites_roll_back_with_a_storage_error(tmp_path):
         with runtime.favorites() as favorites:
             favorites.task()
             favorites.wait_for(lambda s: phase(s["favorites"], "loaded"), 10)
-    with cinematic.Runtime(favorites={"path": path, "read_only": True}) as runtime:
+    with cinematic.Runtime(favorites={"path": path, "readOnly": True}) as runtime:
         with runtime.detail(DUNE) as detail, runtime.favorites() as favorites:
             favorites.task()
             assert ids(favorites.wait_for(lambda s: phase(s["favorites"], "loaded"), 10)["favorites"]) == []
@@ -263,9 +263,9 @@ def test_detail_with_a_host_catalog(runtimes):
 @pytest.mark.parametrize("args, error_class", [
     (None, cinematic.InvalidError),
     ({}, cinematic.InvalidError),
-    ({"movie_id": "15249"}, cinematic.InvalidError),
-    ({"movie_id": 15249, "title": "Dune"}, cinematic.InvalidError),
-    ({"movieId": 15249}, cinematic.InvalidError),
+    ({"movieId": "15249"}, cinematic.InvalidError),
+    ({"movieId": 15249, "title": "Dune"}, cinematic.InvalidError),
+    ({"movie_id": 15249}, cinematic.InvalidError),  # 0.1.0's spelling
 ])
 def test_detail_needs_a_movie_id(runtimes, args, error_class):
     runtime = runtimes(HOST_CONFIG)

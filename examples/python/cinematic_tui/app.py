@@ -34,7 +34,6 @@ import cinematic
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
 CTRL_Q, CTRL_C, CTRL_U, ESC = 17, 3, 21, 27
-SECTION_TITLES = {"popular": "Popular", "topRated": "Top rated"}
 
 
 def favorites_path() -> Path:
@@ -464,8 +463,7 @@ class App:
         sections = self.discover_state.get("sections") or []
         side = 14
         for i, section in enumerate(sections):
-            name = section.get("section", "?")
-            label = f"{i + 1} {SECTION_TITLES.get(name, name)}"
+            label = f"{i + 1} {section.get('title', '?')}"
             busy = phase_of(section.get("movies")) == "loading" or section.get("isLoadingMore")
             if busy:
                 label += self.glyphs.ellipsis
@@ -475,8 +473,7 @@ class App:
             self.put(3, side + 2, f"Loading{self.glyphs.ellipsis}")
             return
         movies_phase = section.get("movies") or {}
-        name = section.get("section", "")
-        title = SECTION_TITLES.get(name, name)
+        title = section.get("title", "")
         info = f"{title}: {len(movies_of(movies_phase))} movies, {section.get('pagesLoaded', 0)} page(s)"
         if section.get("isLoadingMore"):
             info += f", loading more{self.glyphs.ellipsis}"

@@ -60,7 +60,7 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_send(store: Pointer, intentJson: ByteArray): Int
     @JvmStatic external fun cinematic_store_state(store: Pointer, outJson: PointerByReference): Int
     @JvmStatic external fun cinematic_store_observe(store: Pointer, fn: StateCallback?, userdata: Pointer?): Int
-    @JvmStatic external fun cinematic_store_settle(store: Pointer, timeoutMs: Int): Int
+    @JvmStatic external fun cinematic_store_settle(store: Pointer, timeoutMs: Long): Int
     @JvmStatic external fun cinematic_store_pending_effects(store: Pointer, outCount: IntByReference): Int
 }
 

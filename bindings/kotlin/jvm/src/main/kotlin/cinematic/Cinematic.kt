@@ -1,44 +1,20 @@
 package cinematic
 
-/**
- * The statuses of the C API (`CINEMATIC_OK`, `CINEMATIC_ERR_*`). Their values never change;
- * new ones may be added, so compare [CinematicException.statusName] or these constants rather
- * than assuming the set is closed.
- */
-object Status {
-    /** Success. */
-    const val OK = 0
-    /** Input is not well-formed JSON / valid UTF-8 ("json"). */
-    const val JSON = 1
-    /** Well-formed, but not a valid intent, config or argument ("invalid"). */
-    const val INVALID = 2
-    /** No feature has that name ("unknown_feature"). */
-    const val UNKNOWN_FEATURE = 3
-    /** A file or system resource failed ("io"). */
-    const val IO = 4
-    /** The handle was closed ("closed"). */
-    const val CLOSED = 5
-    /** Wrong handle, mode or thread ("misuse"). */
-    const val MISUSE = 6
-    /** A wait ran out of time ("timeout"). */
-    const val TIMEOUT = 7
-    /** Input larger than 1 MiB ("too_large"). */
-    const val TOO_LARGE = 8
-}
+// Status and WireVersion are generated from the schema (common source set, Wire.kt).
 
 /**
  * Library-wide facts: the loaded library's version and the names of statuses.
  *
  * ```
- * println("libcinematic ${Cinematic.version}")   // 0.1.0
+ * println("libcinematic ${Cinematic.version}")   // 0.2.0
  * Cinematic.statusName(Status.INVALID)           // "invalid"
  * ```
  */
 object Cinematic {
     /** The version this binding was written against (the header's `CINEMATIC_VERSION`). */
-    const val BINDING_VERSION = "0.1.0"
+    const val BINDING_VERSION = WireVersion.VERSION
 
-    /** The loaded library's version, e.g. "0.1.0" (`cinematic_version`). */
+    /** The loaded library's version, e.g. "0.2.0" (`cinematic_version`). */
     val version: String
         get() = CLib.cinematic_version()?.readUtf8() ?: ""
 

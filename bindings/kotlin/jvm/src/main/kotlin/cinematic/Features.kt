@@ -50,7 +50,7 @@ fun Store.remove(movieId: Long) = send("{\"type\":\"removed\",\"movieId\":$movie
 fun Store.refresh() = send("{\"type\":\"refresh\"}")
 
 /**
- * Discover: appends the next page of [section] (`{"type":"loadMore","section":"Comedy"}`);
+ * Discover: appends the next page of [section] (`{"type":"loadMore","section":"comedy"}`);
  * ignored while the section is loading or exhausted. [section] is one of
  * [DiscoverState.SECTIONS].
  *
@@ -60,164 +60,30 @@ fun Store.refresh() = send("{\"type\":\"refresh\"}")
 fun Store.loadMore(section: String) = send("{\"type\":\"loadMore\",\"section\":${Json.quote(section)}}")
 
 // --------------------------------------------------------------------------------------
-// States
+// States: generated from the schema (Wire.kt); these read better than raw JSON.
 
-/** Reads an optional `{"code":...,"message":...}` member. */
-private fun errorOrNull(value: Any?): MovieError? = (value as? Map<*, *>)?.let {
-    MovieError(it["code"] as String, it["message"] as? String ?: "")
-}
+/** The movie part of a detail. */
+val MovieDetail.movie: Movie
+    get() = Movie(id, title, year, runtime, rating, votes, genres, mpaa)
 
-/** Reads a `<phase of [movie, ...]>` member. */
-private fun moviesPhase(value: Any?): Phase<List<Movie>> = Phase.fromMap(value as Map<*, *>) { list ->
-    (list as List<*>).map { Movie.fromMap(it as Map<*, *>) }
-}
+/** The loaded movie, or null in any other phase. */
+val DetailState.movie: Movie?
+    get() = (detail as? Phase.Loaded)?.value?.movie
 
-/**
- * A movie's detail: the [movie] plus its [budget] (dollars, null when unknown) and its
- * [ratingDistribution] (10 numbers: the share of votes, in percent binned to 10 %, for
- * 1...10 stars).
- */
-data class MovieDetail(
-    /** The movie itself. */
-    val movie: Movie,
-    /** The budget in dollars, null when unknown. */
-    val budget: Long?,
-    /** The share of votes for 1...10 stars, in percent. */
-    val ratingDistribution: List<Double>
-) {
-    companion object {
-        /** Reads a detail from its parsed JSON object. */
-        fun fromMap(map: Map<*, *>): MovieDetail = MovieDetail(
-            movie = Movie.fromMap(map),
-            budget = (map["budget"] as? Number)?.toLong(),
-            ratingDistribution = (map["ratingDistribution"] as? List<*>)?.map { (it as Number).toDouble() } ?: emptyList())
-    }
-}
+/** The loaded favorites, or an empty list in any other phase. */
+val FavoritesState.movies: List<Movie>
+    get() = (favorites as? Phase.Loaded)?.value ?: emptyList()
 
-/**
- * The Detail feature's state: `{"movieId":15249,"detail":<phase of detail>,
- * "isFavorite":false,"isSaving":false,"favoriteError":null}`.
- *
- * ```
- * detail.task()
- * val movie = detail.detailState.movie        // Dune (1984) once loaded, else null
- * ```
- */
-data class DetailState(
-    /** The movie id the store was opened with. */
-    val movieId: Long,
-    /** The movie's detail; failed with "notFound" for an unknown id. */
-    val detail: Phase<MovieDetail>,
-    /** Whether the movie is a favorite (optimistic while a toggle is being saved). */
-    val isFavorite: Boolean,
-    /** True while a toggle is being written. */
-    val isSaving: Boolean,
-    /** The last failed toggle ("storage"), or null. */
-    val favoriteError: MovieError?
-) {
-    /** The loaded movie, or null in any other phase. */
-    val movie: Movie?
-        get() = (detail as? Phase.Loaded)?.value?.movie
+/** The loaded movies of a section, or an empty list in any other phase. */
+val DiscoverSection.loadedMovies: List<Movie>
+    get() = (movies as? Phase.Loaded)?.value ?: emptyList()
 
-    companion object {
-        /** Parses a detail state from the library's JSON. */
-        fun fromJson(json: String): DetailState {
-            val map = Json.parse(json) as Map<*, *>
-            return DetailState(
-                movieId = (map["movieId"] as Number).toLong(),
-                detail = Phase.fromMap(map["detail"] as Map<*, *>) { MovieDetail.fromMap(it as Map<*, *>) },
-                isFavorite = map["isFavorite"] as Boolean,
-                isSaving = map["isSaving"] as? Boolean ?: false,
-                favoriteError = errorOrNull(map["favoriteError"]))
-        }
-    }
-}
+/** The section with id [id] ("popular", "comedy"), or null. */
+operator fun DiscoverState.get(id: String): DiscoverSection? = sections.firstOrNull { it.section == id }
 
-/**
- * The Favorites feature's state: `{"favorites":<phase of [movie, ...]>,"removalError":null}`,
- * most recently added first.
- */
-data class FavoritesState(
-    /** The favorite movies, most recently added first (idle until [task]). */
-    val favorites: Phase<List<Movie>>,
-    /** The last failed removal ("storage"), or null. */
-    val removalError: MovieError?
-) {
-    /** The loaded favorites, or an empty list in any other phase. */
-    val movies: List<Movie>
-        get() = (favorites as? Phase.Loaded)?.value ?: emptyList()
-
-    companion object {
-        /** Parses a favorites state from the library's JSON. */
-        fun fromJson(json: String): FavoritesState {
-            val map = Json.parse(json) as Map<*, *>
-            return FavoritesState(moviesPhase(map["favorites"]), errorOrNull(map["removalError"]))
-        }
-    }
-}
-
-/**
- * One Discover section: `{"section":"popular","movies":<phase of [movie, ...]>,
- * "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,"loadMoreError":null}`.
- */
-data class DiscoverSection(
-    /** The section's name, one of [DiscoverState.SECTIONS]. */
-    val section: String,
-    /** Its movies (every page loaded so far; stays loaded while a next page loads). */
-    val movies: Phase<List<Movie>>,
-    /** How many pages of 20 movies are loaded. */
-    val pagesLoaded: Int,
-    /** True when there is no next page. */
-    val isExhausted: Boolean,
-    /** True while a next page loads. */
-    val isLoadingMore: Boolean,
-    /** The failure of the last next page, or null. */
-    val loadMoreError: MovieError?
-) {
-    /** The loaded movies, or an empty list in any other phase. */
-    val loadedMovies: List<Movie>
-        get() = (movies as? Phase.Loaded)?.value ?: emptyList()
-
-    companion object {
-        /** Reads a section from its parsed JSON object. */
-        fun fromMap(map: Map<*, *>): DiscoverSection = DiscoverSection(
-            section = map["section"] as String,
-            movies = moviesPhase(map["movies"]),
-            pagesLoaded = (map["pagesLoaded"] as? Number)?.toInt() ?: 0,
-            isExhausted = map["isExhausted"] as? Boolean ?: false,
-            isLoadingMore = map["isLoadingMore"] as? Boolean ?: false,
-            loadMoreError = errorOrNull(map["loadMoreError"]))
-    }
-}
-
-/**
- * The Discover feature's state: `{"sections":[<section>, ...]}`, in the order of [SECTIONS].
- *
- * ```
- * discover.task()
- * discover.settle(10_000)
- * discover.discoverState["popular"]?.loadedMovies   // the 20 most voted films
- * ```
- */
-data class DiscoverState(
-    /** Every section, in order. */
-    val sections: List<DiscoverSection>
-) {
-    /** The section named [name], or null. */
-    operator fun get(name: String): DiscoverSection? = sections.firstOrNull { it.section == name }
-
-    companion object {
-        /** The section names, in order: "popular", "topRated", then one per genre. */
-        val SECTIONS: List<String> = listOf(
-            "popular", "topRated", "Action", "Animation", "Comedy", "Drama", "Documentary", "Romance", "Short")
-
-        /** Parses a discover state from the library's JSON. */
-        fun fromJson(json: String): DiscoverState {
-            val map = Json.parse(json) as Map<*, *>
-            return DiscoverState((map["sections"] as List<*>).map { DiscoverSection.fromMap(it as Map<*, *>) })
-        }
-    }
-}
+/** The section ids, in order: "popular", "topRated", then one per genre ("comedy"). */
+val DiscoverState.Companion.SECTIONS: List<String>
+    get() = SectionId.values
 
 /** This (detail) store's current state, parsed. */
 val Store.detailState: DetailState

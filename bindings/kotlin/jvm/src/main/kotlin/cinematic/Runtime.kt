@@ -11,7 +11,7 @@ import java.util.IdentityHashMap
  * its [Store]s (`cinematic_runtime`). Close it when done; closing also closes its stores.
  *
  * [config] is the runtime's JSON configuration (null for all defaults), for example
- * `{"clock":"manual","catalog":"host","delivery":"queued","search":{"debounce_ms":250}}`;
+ * `{"clock":"manual","catalog":"host","delivery":"queued","search":{"debounceMs":250}}`;
  * see `cinematic_runtime_open` in cinematic.h for every key.
  *
  * ```
@@ -75,7 +75,7 @@ class Runtime(config: String? = null) : AutoCloseable {
     /**
      * Opens a store of [feature] ("search", "discover", "favorites" or "detail"; see
      * cinematic.h) with its JSON [argsJson] (null when the feature takes none; "detail" needs
-     * `{"movie_id":15249}`).
+     * `{"movieId":15249}`).
      *
      * @throws CinematicException "unknown_feature", "json"/"invalid" for bad args, "closed".
      */

@@ -110,7 +110,7 @@ class Store internal constructor(
      *
      * @throws CinematicException "timeout"; "misuse" from inside a callback; "closed".
      */
-    fun settle(timeoutMs: Int = 10_000) = checkStatus(CLib.cinematic_store_settle(handle, timeoutMs))
+    fun settle(timeoutMs: Long = 10_000) = checkStatus(CLib.cinematic_store_settle(handle, timeoutMs))
 
     /**
      * How many effects are in flight (0 when quiescent).

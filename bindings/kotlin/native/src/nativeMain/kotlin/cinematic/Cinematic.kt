@@ -26,34 +26,13 @@ import platform.posix.pthread_mutex_unlock
 // Not compiled on the machines this was written on: the Kotlin/Native toolchain cannot be
 // downloaded there. See README.md.
 
-/**
- * The statuses of the C API. Kept as Kotlin constants rather than the cinterop ones: the C
- * enum is anonymous, and its Kotlin type (Int or UInt) depends on the C compiler's choice.
- */
-object Status {
-    /** Success. */
-    const val OK = 0
-    /** Malformed JSON or invalid UTF-8 ("json"). */
-    const val JSON = 1
-    /** Well-formed, but not a valid intent, config or argument ("invalid"). */
-    const val INVALID = 2
-    /** No feature has that name ("unknown_feature"). */
-    const val UNKNOWN_FEATURE = 3
-    /** A file or system resource failed ("io"). */
-    const val IO = 4
-    /** The handle was closed ("closed"). */
-    const val CLOSED = 5
-    /** Wrong handle, mode or thread ("misuse"). */
-    const val MISUSE = 6
-    /** A wait ran out of time ("timeout"). */
-    const val TIMEOUT = 7
-    /** Input larger than 1 MiB ("too_large"). */
-    const val TOO_LARGE = 8
-}
+// Status and WireVersion come from the shared source set (bindings/kotlin/common, Wire.kt),
+// generated from the schema; the C enum cinematic_status is not used (its Kotlin type depends
+// on the C compiler's choice of Int or UInt).
 
 /** Library-wide facts: the loaded library's version and the names of statuses. */
 object Cinematic {
-    /** The loaded library's version, e.g. "0.1.0". */
+    /** The loaded library's version, e.g. "0.2.0". */
     val version: String get() = cinematic_version()?.toKString() ?: ""
 
     /** The name of [status], e.g. "invalid"; "unknown" for a value that is no status. */

@@ -105,7 +105,7 @@ class Store internal constructor(
     }
 
     /** Waits until no effect is in flight (at most [timeoutMs]; negative: no limit). */
-    fun settle(timeoutMs: Int = 10_000) = checkStatus(cinematic_store_settle(handle, timeoutMs))
+    fun settle(timeoutMs: Long = 10_000) = checkStatus(cinematic_store_settle(handle, timeoutMs))
 
     /** How many effects are in flight. */
     val pendingEffects: Int

@@ -1,10 +1,6 @@
 package cinematic.tests
 
-import cinematic.CinematicException
-import cinematic.Phase
-import cinematic.Runtime
-import cinematic.SearchState
-import cinematic.searchState
+import cinematic.*
 import java.util.Collections
 import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.atomic.AtomicReference

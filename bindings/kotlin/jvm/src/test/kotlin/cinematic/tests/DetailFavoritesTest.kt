@@ -1,19 +1,6 @@
 package cinematic.tests
 
-import cinematic.DetailState
-import cinematic.DiscoverState
-import cinematic.FavoritesState
-import cinematic.Json
-import cinematic.Phase
-import cinematic.Store
-import cinematic.detailState
-import cinematic.discoverState
-import cinematic.favoritesState
-import cinematic.loadMore
-import cinematic.refresh
-import cinematic.remove
-import cinematic.task
-import cinematic.toggleFavorite
+import cinematic.*
 import java.io.File
 import java.nio.file.Files
 import java.util.concurrent.TimeUnit
@@ -37,7 +24,7 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     val favorites = runtime.openStore("favorites")
                     val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
                     favorites.task()
-                    val detail = runtime.openStore("detail", mapOf("movie_id" to DUNE))
+                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
                     val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
                     detail.task()
 
@@ -53,7 +40,7 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     expectEqual(true, detail.detailState.isFavorite, "isFavorite right after toggleFavorite")
 
                     val listed = favoriteStates.await("the favorites to list Dune") { state -> state.movies.any { it.id == DUNE } }
-                    expectEqual(listOf("Dune (1984)"), listed.movies.map { it.toString() }, "favorites after the toggle")
+                    expectEqual(listOf("Dune (1984)"), listed.movies.map { it.label }, "favorites after the toggle")
                     val saved = detailStates.await("the toggle to be saved") { !it.isSaving }
                     expectEqual(true, saved.isFavorite, "isFavorite once saved")
                     expectEqual(null, saved.favoriteError, "favoriteError once saved")
@@ -70,7 +57,7 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     expectEqual(listOf(DUNE), reopened.movies.map { it.id }, "favorite ids after reopening")
                     expectEqual("Dune", reopened.movies[0].title, "favorite title after reopening")
 
-                    val detail = runtime.openStore("detail", mapOf("movie_id" to DUNE))
+                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
                     val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
                     detail.task()
                     val again = detailStates.await("the reopened detail to load") { it.detail is Phase.Loaded }
@@ -84,7 +71,7 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                 val favorites = runtime.openStore("favorites")
                 val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
                 favorites.task()
-                val detail = runtime.openStore("detail", mapOf("movie_id" to DUNE))
+                val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
                 val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
                 detail.task()
                 detailStates.await("the detail to load") { it.detail is Phase.Loaded }
@@ -105,9 +92,9 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                 val path = File(dir, "favorites.sqlite").path
                 // Create the (empty) favorites file first, so that read-only opens an existing file.
                 withRuntime(Json.write(mapOf("favorites" to path))) { }
-                val config = Json.write(mapOf("favorites" to mapOf("path" to path, "read_only" to true)))
+                val config = Json.write(mapOf("favorites" to mapOf("path" to path, "readOnly" to true)))
                 withRuntime(config) { runtime ->
-                    val detail = runtime.openStore("detail", mapOf("movie_id" to DUNE))
+                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
                     val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
                     detail.task()
                     val loaded = detailStates.await("the detail to load") { it.detail is Phase.Loaded }
@@ -136,10 +123,10 @@ object DetailFavoritesTest : Suite("detail/favorites") {
             }
         }
 
-        test("detail args must hold an integer movie_id (\"invalid\")") {
+        test("detail args must hold an integer movieId (\"invalid\")") {
             withRuntime(null) { runtime ->
-                val e = expectCinematicError("invalid") { runtime.openStore("detail", """{"movie_id":"x"}""") }
-                expectEqual("$.movie_id", e.path, "path of the mistyped member")
+                val e = expectCinematicError("invalid") { runtime.openStore("detail", """{"movieId":"x"}""") }
+                expectEqual("$.movieId", e.path, "path of the mistyped member")
                 expectCinematicError("invalid") { runtime.openStore("detail", "{}") }
                 expectCinematicError("invalid") { runtime.openStore("detail") }
             }
@@ -204,7 +191,7 @@ object DetailFavoritesTest : Suite("detail/favorites") {
 /** Discover over the embedded catalog (it settles: its effects end). */
 object DiscoverTest : Suite("discover") {
     init {
-        test("task loads 9 sections; loadMore(\"Comedy\") appends a page; refresh reloads") {
+        test("task loads 9 sections; loadMore(\"comedy\") appends a page; refresh reloads") {
             withRuntime(null) { runtime ->
                 runtime.openStore("discover").use { discover ->
                     discover.task()
@@ -215,21 +202,21 @@ object DiscoverTest : Suite("discover") {
                     val popular = state["popular"]!!
                     expect(popular.movies is Phase.Loaded) { "popular: ${popular.movies}" }
                     expectEqual(20, popular.loadedMovies.size, "popular movies")
-                    val comedy = state["Comedy"]!!
+                    val comedy = state["comedy"]!!
                     expectEqual(20, comedy.loadedMovies.size, "Comedy movies before loadMore")
 
-                    discover.loadMore("Comedy")
+                    discover.loadMore("comedy")
                     discover.settle(30_000)
-                    val more = discover.discoverState["Comedy"]!!
+                    val more = discover.discoverState["comedy"]!!
                     expectEqual(40, more.loadedMovies.size, "Comedy movies after loadMore")
                     expectEqual(2, more.pagesLoaded, "Comedy pages loaded")
                     expectEqual(comedy.loadedMovies, more.loadedMovies.take(20), "Comedy's first page after loadMore")
                     expectEqual(40, more.loadedMovies.map { it.id }.toSet().size, "distinct Comedy movies")
-                    expectEqual(20, discover.discoverState["popular"]!!.loadedMovies.size, "popular movies after loadMore(\"Comedy\")")
+                    expectEqual(20, discover.discoverState["popular"]!!.loadedMovies.size, "popular movies after loadMore(\"comedy\")")
 
                     discover.refresh()
                     discover.settle(30_000)
-                    val refreshed = discover.discoverState["Comedy"]!!
+                    val refreshed = discover.discoverState["comedy"]!!
                     expectEqual(1, refreshed.pagesLoaded, "Comedy pages loaded after refresh")
                     expectEqual(comedy.loadedMovies, refreshed.loadedMovies, "Comedy movies after refresh")
                 }

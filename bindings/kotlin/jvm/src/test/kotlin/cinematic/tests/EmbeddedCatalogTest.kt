@@ -1,7 +1,6 @@
 package cinematic.tests
 
-import cinematic.Phase
-import cinematic.searchState
+import cinematic.*
 
 /** Search against the built-in catalog (a manual clock keeps the debounce exact). */
 object EmbeddedCatalogTest : Suite("embedded catalog") {

@@ -1,9 +1,6 @@
 package cinematic.tests
 
-import cinematic.Cinematic
-import cinematic.Runtime
-import cinematic.Status
-import cinematic.searchState
+import cinematic.*
 
 /** Bad input and misuse raise CinematicException with the library's status and message. */
 object ErrorsTest : Suite("errors") {
@@ -66,7 +63,7 @@ object ErrorsTest : Suite("errors") {
             expectCinematicError("invalid") { Runtime("""{"clock":"sundial"}""") }
             val typo = expectCinematicError("invalid") { Runtime("""{"colck":"manual"}""") }
             expect(typo.message.isNotBlank() && typo.path != null) { "no path in ${typo.envelope}" }
-            expectCinematicError("invalid") { Runtime(mapOf("search" to mapOf("debounce_ms" to -1))) }
+            expectCinematicError("invalid") { Runtime(mapOf("search" to mapOf("debounceMs" to -1))) }
         }
 
         test("a closed store raises \"closed\"; closing again does nothing") {

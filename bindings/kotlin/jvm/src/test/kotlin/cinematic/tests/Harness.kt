@@ -1,7 +1,6 @@
 package cinematic.tests
 
-import cinematic.CinematicException
-import cinematic.Runtime
+import cinematic.*
 import java.util.Collections
 
 /** A named test body. */

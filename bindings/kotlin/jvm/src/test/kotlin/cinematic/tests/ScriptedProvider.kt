@@ -1,8 +1,6 @@
 package cinematic.tests
 
-import cinematic.Json
-import cinematic.Movie
-import cinematic.Runtime
+import cinematic.*
 
 /**
  * A host catalog for tests, like seed 004's scripted repository: it answers search requests
@@ -80,7 +78,7 @@ class ScriptedProvider(private val runtime: Runtime) {
 
     companion object {
         /** A `{"movies":[...]}` answer. */
-        fun movies(vararg movies: Movie): String = "{\"movies\":[${movies.joinToString(",") { it.toJson() }}]}"
+        fun movies(vararg movies: Movie): String = Json.write(mapOf("movies" to movies.map { it.toJson() }))
 
         /** An `{"error":{...}}` answer. */
         fun error(code: String, message: String): String =

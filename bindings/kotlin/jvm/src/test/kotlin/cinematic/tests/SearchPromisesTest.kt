@@ -1,10 +1,6 @@
 package cinematic.tests
 
-import cinematic.Movie
-import cinematic.MovieError
-import cinematic.Phase
-import cinematic.SearchState
-import cinematic.searchState
+import cinematic.*
 import java.util.Collections
 
 /** The four search promises of seed 004, with a manual clock and a scripted host catalog. */

@@ -7,8 +7,8 @@ package cinematic
  *
  * ```
  * val state = Json.parse(store.state) as Map<*, *>
- * Json.write(mapOf("clock" to "manual", "search" to mapOf("debounce_ms" to 100)))
- * // {"clock":"manual","search":{"debounce_ms":100}}
+ * Json.write(mapOf("clock" to "manual", "search" to mapOf("debounceMs" to 100)))
+ * // {"clock":"manual","search":{"debounceMs":100}}
  * ```
  */
 object Json {
