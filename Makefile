@@ -93,9 +93,15 @@ test-header:
 	done
 	@echo "header check: 2 passed, 0 failed"
 
-## test-c: C programs against the built library, covering every function of the C API.
+## test-c: C programs against the built library, covering every function of the C API;
+## every state, error envelope and provider request they receive is then validated against
+## the schema (tools/wirecheck.py, in the test venv).
+WIRE_LOG := $(BUILD)/wire
 test-c: lib $(C_TESTS)
-	@failed=0; for t in $(C_TESTS); do echo "== $$t"; $$t || failed=1; done; exit $$failed
+	@mkdir -p $(WIRE_LOG) && rm -f $(WIRE_LOG)/c.jsonl
+	@failed=0; for t in $(C_TESTS); do echo "== $$t"; CINEMATIC_WIRE_LOG=$(CURDIR)/$(WIRE_LOG)/c.jsonl $$t || failed=1; done; \
+	  echo "== schema validation of what the C programs received"; \
+	  $$(tools/ensure-venv.sh) tools/wirecheck.py $(WIRE_LOG)/c.jsonl || failed=1; exit $$failed
 
 $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(LIB)
 	@mkdir -p $(BUILD)/tests

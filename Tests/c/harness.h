@@ -107,8 +107,59 @@ static inline int h_record(int ok, const char *file, int line, const char *fmt, 
 static inline int json_valid(const char *text);
 
 /* Checks one status-returning call and its last-error envelope (see the top of the file). */
+/* ------------------------------------------------------------------------------------ */
+/* Wire log: with CINEMATIC_WIRE_LOG set to a file, every state, error envelope and provider  */
+/* request the tests receive is appended as a JSON line, and `make test-c` validates them    */
+/* all against schema/cinematic.schema.json (tools/wirecheck.py).                            */
+
+#include <fcntl.h>
+
+#define H_WIRE_STORES 4096
+static pthread_mutex_t h_wire_lock = PTHREAD_MUTEX_INITIALIZER;
+static cinematic_store *h_wire_handles[H_WIRE_STORES];
+static const char *h_wire_features[H_WIRE_STORES];
+static int h_wire_count;
+
+/* Remembers which feature a store handle is (for the log; unknown stores log null). */
+static inline void h_wire_note(cinematic_store *store, const char *feature) {
+    pthread_mutex_lock(&h_wire_lock);
+    if (store && h_wire_count < H_WIRE_STORES) {
+        h_wire_handles[h_wire_count] = store;
+        h_wire_features[h_wire_count++] = feature;
+    }
+    pthread_mutex_unlock(&h_wire_lock);
+}
+
+static inline const char *h_wire_feature(cinematic_store *store) {
+    const char *feature = NULL;
+    pthread_mutex_lock(&h_wire_lock);
+    for (int i = h_wire_count - 1; i >= 0 && !feature; i--)
+        if (h_wire_handles[i] == store) feature = h_wire_features[i];
+    pthread_mutex_unlock(&h_wire_lock);
+    return feature;
+}
+
+/* Appends {"kind":kind,"feature":feature|null,"value":json} with one write (O_APPEND). */
+static inline void h_wire_log(const char *kind, const char *feature, const char *json) {
+    const char *path = getenv("CINEMATIC_WIRE_LOG");
+    if (!path || !*path || !json) return;
+    size_t size = strlen(json) + strlen(kind) + (feature ? strlen(feature) : 0) + 64;
+    char *line = malloc(size);
+    if (!line) return;
+    int length = snprintf(line, size, "{\"kind\":\"%s\",\"feature\":%s%s%s,\"value\":%s}\n", kind,
+                          feature ? "\"" : "", feature ? feature : "null", feature ? "\"" : "", json);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ssize_t written = write(fd, line, (size_t)length);
+        (void)written;
+        close(fd);
+    }
+    free(line);
+}
+
 static inline int h_check_status(int got, const char *envelope, int expected, const char *call,
                                  const char *file, int line) {
+    h_wire_log("envelope", NULL, envelope);
     h_envelope[0] = '\0';
     if (envelope) snprintf(h_envelope, sizeof h_envelope, "%s", envelope);
     if (got != expected) {
@@ -383,6 +434,7 @@ static inline char *state_of(cinematic_store *store) {
         h_record(0, __FILE__, __LINE__, "cinematic_store_state failed: %s", cinematic_status_name(rc));
         return NULL;
     }
+    h_wire_log("state", h_wire_feature(store), json);
     return json;
 }
 
@@ -449,6 +501,7 @@ static inline void provider_fn(void *userdata, uint64_t request_id, const char *
     provider *p = userdata;
     atomic_int *flag = p->shared_in_callback ? p->shared_in_callback : &p->in_callback;
     if (atomic_exchange(flag, 1) != 0) atomic_fetch_add(&p->overlaps, 1);
+    h_wire_log("request", NULL, request_json);
     provider_call call = {.id = request_id};
     if (!json_get(request_json, "op", call.op, sizeof call.op)) snprintf(call.op, sizeof call.op, "?");
     json_get(request_json, "query", call.query, sizeof call.query);
@@ -553,6 +606,7 @@ static inline void recorder_fn(void *userdata, cinematic_store *store, const cha
     recorder *r = userdata;
     atomic_int *flag = r->shared_in_callback ? r->shared_in_callback : &r->in_callback;
     if (atomic_exchange(flag, 1) != 0) atomic_fetch_add(&r->overlaps, 1);
+    h_wire_log("state", h_wire_feature(store), state_json);
     pthread_mutex_lock(&r->lock);
     if (r->count < RECORDER_MAX) {
         r->states[r->count] = strdup(state_json ? state_json : "(null)");
@@ -620,6 +674,7 @@ static inline cinematic_store *open_search(cinematic_runtime *rt) {
     if (!h_record(rc == CINEMATIC_OK && store != NULL, __FILE__, __LINE__,
                   "cinematic_store_open(search): %s", cinematic_status_name(rc)))
         return NULL;
+    h_wire_note(store, "search");
     return store;
 }
 
@@ -662,6 +717,7 @@ static inline char *wait_state(cinematic_store *store, state_pred pred, void *ct
         h_sleep_ms(5);
     }
     if (ok) *ok = held;
+    h_wire_log("state", h_wire_feature(store), state);
     return state;
 }
 
@@ -690,6 +746,7 @@ static inline cinematic_store *open_feature(cinematic_runtime *rt, const char *f
                   "cinematic_store_open(%s, %s): %s %s", feature, args ? args : "NULL",
                   cinematic_status_name(rc), cinematic_last_error() ? cinematic_last_error() : ""))
         return NULL;
+    h_wire_note(store, feature);
     return store;
 }
 

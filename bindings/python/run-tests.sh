@@ -20,18 +20,10 @@ if [ ! -e "$repo/build/lib/libcinematic.so.0" ] && [ -z "${CINEMATIC_LIBRARY:-}"
     exit 2
 fi
 
-if [ ! -x "$venv/bin/python" ]; then
-    echo "run-tests.sh: creating $venv"
-    "$python" -m venv "$venv"
-fi
-vpy="$venv/bin/python"
+# The venv (pytest, jsonschema, hypothesis, hypothesis-jsonschema, mypy) is shared with the
+# schema validation of the C and Kotlin suites.
+vpy="$("$repo/tools/ensure-venv.sh")"
 pip=("$vpy" -m pip install -q --disable-pip-version-check)
-
-if ! "$vpy" -c 'import pytest, setuptools, wheel' 2>/dev/null; then
-    echo "run-tests.sh: installing pytest (and the build backend) into $venv"
-    "${pip[@]}" pytest "setuptools>=61" wheel
-    rm -f "$stamp"
-fi
 
 # Reinstall the package when anything under it is newer than the last install.
 changed=""

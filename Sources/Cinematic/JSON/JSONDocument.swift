@@ -24,7 +24,8 @@ final class JSONDocument {
             let message = withUnsafeBytes(of: &error.text) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            throw APIError(.json, "malformed JSON: \(message)", line: Int(error.line), column: Int(error.column))
+            // 1-based, as documented (jansson says column 0 for an empty document).
+            throw APIError(.json, "malformed JSON: \(message)", line: max(1, Int(error.line)), column: max(1, Int(error.column)))
         }
         self.root = root
     }

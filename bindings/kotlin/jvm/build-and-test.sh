@@ -18,5 +18,13 @@ require_cinematic_library || exit 1
 build_binding
 
 # shellcheck disable=SC2086 # KOTLIN_JAVA_OPTS is a list of flags
-exec "$JAVA" $KOTLIN_JAVA_OPTS -Djna.library.path="$CINEMATIC_LIB_DIR" -cp "$BINDING_CP" \
-  cinematic.tests.MainKt "$@"
+# Every state, envelope and request the binding receives is logged and then validated
+# against the schema (tools/wirecheck.py).
+wire_log="$CINEMATIC_ROOT/build/wire/kotlin.jsonl"
+mkdir -p "$(dirname "$wire_log")" && rm -f "$wire_log"
+status=0
+"$JAVA" $KOTLIN_JAVA_OPTS -Djna.library.path="$CINEMATIC_LIB_DIR" -Dcinematic.wireLog="$wire_log" -cp "$BINDING_CP" \
+  cinematic.tests.MainKt "$@" || status=$?
+echo "== schema validation of what the Kotlin binding received"
+"$("$CINEMATIC_ROOT/tools/ensure-venv.sh")" "$CINEMATIC_ROOT/tools/wirecheck.py" "$wire_log" || status=1
+exit "$status"

@@ -3,6 +3,8 @@ scripted repository: it records requests, holds answers back and ignores cancell
 
 from __future__ import annotations
 
+import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -10,8 +12,77 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 import pytest
 
 import cinematic
+import cinematic._core
+import cinematic.runtime
+import cinematic.store
 
 REPO = Path(__file__).resolve().parents[3]
+
+sys.path.insert(0, str(REPO / "tools"))
+import wirecheck  # noqa: E402  (tools/wirecheck.py: the schema validator every suite shares)
+
+
+class WireViolations:
+    """Every state, error envelope and provider request the binding receives during a test
+    is validated against schema/cinematic.schema.json; violations fail the test."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.found: List[str] = []
+        self.checked = 0
+
+    def check(self, kind: str, raw: Any, feature: Optional[str] = None) -> None:
+        if raw is None:
+            return
+        value = json.loads(raw) if isinstance(raw, (bytes, str)) else raw
+        problem = wirecheck.validate(kind, value, feature)
+        with self.lock:
+            self.checked += 1
+            if problem is not None:
+                self.found.append(f"{kind} ({feature}): {problem}: {str(value)[:300]}")
+
+
+VIOLATIONS = WireViolations()
+
+
+@pytest.fixture(autouse=True)
+def validate_everything_received(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    deliver = cinematic.store.Store._deliver
+    state_json = cinematic.store.Store.state_json.fget
+    on_request = cinematic.runtime.Runtime._on_request
+    error_for_status = cinematic._core.error_for_status
+
+    def checked_deliver(store: cinematic.Store, raw: bytes) -> None:
+        VIOLATIONS.check("state", raw, store.feature)
+        deliver(store, raw)
+
+    def checked_state_json(store: cinematic.Store) -> str:
+        text: str = state_json(store)
+        VIOLATIONS.check("state", text, store.feature)
+        return text
+
+    def checked_request(runtime: cinematic.Runtime, request_id: int, raw: Optional[bytes]) -> None:
+        VIOLATIONS.check("request", raw)
+        on_request(runtime, request_id, raw)
+
+    def checked_error(status: int, name: str, envelope: Optional[str], function: str) -> Any:
+        VIOLATIONS.check("envelope", envelope)
+        return error_for_status(status, name, envelope, function)
+
+    monkeypatch.setattr(cinematic.store.Store, "_deliver", checked_deliver)
+    monkeypatch.setattr(cinematic.store.Store, "state_json", property(checked_state_json))
+    monkeypatch.setattr(cinematic.runtime.Runtime, "_on_request", checked_request)
+    monkeypatch.setattr(cinematic._core, "error_for_status", checked_error)
+    with VIOLATIONS.lock:
+        VIOLATIONS.found.clear()
+    yield
+    with VIOLATIONS.lock:
+        found = list(VIOLATIONS.found)
+    assert not found, "received JSON that the schema does not allow:\n" + "\n".join(found[:5])
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    terminalreporter.write_line(f"schema validation: {VIOLATIONS.checked} states, envelopes and requests checked")
 
 HOST_CONFIG: Dict[str, Any] = {"clock": "manual", "catalog": "host"}
 

@@ -63,6 +63,7 @@ class CinematicException(
         /** Builds the exception for [status] from this thread's `cinematic_last_error`. */
         fun fromLastError(status: Int): CinematicException {
             val envelope = CLib.cinematic_last_error()?.readUtf8() // read first: nothing may run in between
+            WireLog.record("envelope", null, envelope)
             val name = Cinematic.statusName(status)
             val message = envelope?.let { runCatching { (Json.parse(it) as? Map<*, *>)?.get("message") as? String }.getOrNull() }
             return CinematicException(status, name, message ?: envelope ?: "failed with status $status ($name)", envelope)

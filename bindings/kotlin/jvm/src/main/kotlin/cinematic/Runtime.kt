@@ -213,6 +213,7 @@ class Runtime(config: String? = null) : AutoCloseable {
     ) : RequestCallback {
         override fun invoke(userdata: Pointer?, requestId: Long, requestJson: Pointer?) {
             val json = requestJson?.readUtf8() ?: return
+            WireLog.record("request", null, json)
             Delivery.run(runtime) { provider(requestId, json) }
         }
     }

@@ -71,6 +71,7 @@ class Store internal constructor(
             val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null
             val json = takeOwnedString(out.value) // copied, then freed with cinematic_free
             if (failure != null) throw failure
+            WireLog.record("state", feature, json)
             return json ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no state")
         }
 
@@ -168,6 +169,7 @@ class Store internal constructor(
             override fun invoke(userdata: Pointer?, store: Pointer?, stateJson: Pointer?) {
                 if (!active) return
                 val json = stateJson?.readUtf8() ?: return
+                WireLog.record("state", feature, json)
                 Delivery.run(runtime) { if (active) callback(json) }
             }
         }
