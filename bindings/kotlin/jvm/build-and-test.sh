@@ -23,7 +23,7 @@ build_binding
 wire_log="$CINEMATIC_ROOT/build/wire/kotlin.jsonl"
 mkdir -p "$(dirname "$wire_log")" && rm -f "$wire_log"
 status=0
-"$JAVA" $KOTLIN_JAVA_OPTS -Djna.library.path="$CINEMATIC_LIB_DIR" -Dcinematic.wireLog="$wire_log" -cp "$BINDING_CP" \
+"$JAVA" $KOTLIN_JAVA_OPTS -Djna.library.path="$CINEMATIC_LIB_DIR" -Dcinematic.wireLog="$wire_log" -Dcinematic.root="$CINEMATIC_ROOT" -cp "$BINDING_CP" \
   cinematic.tests.MainKt "$@" || status=$?
 echo "== schema validation of what the Kotlin binding received"
 "$("$CINEMATIC_ROOT/tools/ensure-venv.sh")" "$CINEMATIC_ROOT/tools/wirecheck.py" "$wire_log" || status=1

@@ -1,0 +1,72 @@
+/*
+ * The golden files every suite reads (schema/golden/, written once): each host intent with
+ * the status it must get, and each feature's initial state, byte for byte. The Python and
+ * Kotlin suites read the same files.
+ */
+#include "harness.h"
+
+#define GOLDEN_INTENTS "schema/golden/intents.jsonl"
+#define GOLDEN_STATES "schema/golden/initial-states.json"
+#define DETAIL_ARGS "{\"movieId\":15249}"
+
+static char *read_text(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!CHECK_MSG(file != NULL, "cannot open %s (run from the repository root)", path)) return NULL;
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *text = calloc(1, (size_t)size + 1);
+    if (fread(text, 1, (size_t)size, file) != (size_t)size) size = 0;
+    fclose(file);
+    return text;
+}
+
+static const char *args_for(const char *feature) { return strcmp(feature, "detail") == 0 ? DETAIL_ARGS : NULL; }
+
+static void test_golden_intents_get_their_status(void) {
+    char *text = read_text(GOLDEN_INTENTS);
+    if (!text) return;
+    cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
+    int lines = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char feature[32], status[32], intent[1024];
+        const char *start, *end;
+        CHECK(json_get(line, "feature", feature, sizeof feature));
+        CHECK(json_get(line, "status", status, sizeof status));
+        if (!CHECK(json_find(line, "intent", &start, &end) && (size_t)(end - start) < sizeof intent)) continue;
+        snprintf(intent, sizeof intent, "%.*s", (int)(end - start), start);
+        cinematic_store *store = open_feature(rt, feature, args_for(feature));
+        int rc = cinematic_store_send(store, intent);
+        CHECK_MSG(strcmp(cinematic_status_name(rc), status) == 0, "%s %s: got %s, expected %s (%s)", feature, intent,
+                  cinematic_status_name(rc), status, cinematic_last_error() ? cinematic_last_error() : "");
+        CHECK_STATUS(cinematic_store_close(store), CINEMATIC_OK);
+        lines++;
+    }
+    CHECK(lines >= 30);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    free(text);
+}
+
+static void test_golden_initial_states(void) {
+    char *golden = read_text(GOLDEN_STATES);
+    if (!golden) return;
+    cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
+    const char *features[] = {"search", "discover", "favorites", "detail"};
+    for (int i = 0; i < 4; i++) {
+        const char *start, *end;
+        if (!CHECK_MSG(json_find(golden, features[i], &start, &end), "no golden state for %s", features[i])) continue;
+        cinematic_store *store = open_feature(rt, features[i], args_for(features[i]));
+        char *state = state_of(store);
+        CHECK_MSG(state && strlen(state) == (size_t)(end - start) && strncmp(state, start, (size_t)(end - start)) == 0,
+                  "%s: initial state %s differs from the golden %.*s", features[i], state ? state : "NULL", (int)(end - start), start);
+        cinematic_free(state);
+    }
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    free(golden);
+}
+
+int main(void) {
+    RUN_TEST(test_golden_intents_get_their_status);
+    RUN_TEST(test_golden_initial_states);
+    return TEST_SUMMARY();
+}
