@@ -203,7 +203,8 @@ sanitizers: deps lib
 	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $$t || failed=1; \
 	done; exit $$failed
 
-## fuzz: libFuzzer + AddressSanitizer over the C API's JSON entry points (FUZZ_SECONDS, default 60).
+## fuzz: libFuzzer + AddressSanitizer over the C API's JSON entry points (FUZZ_SECONDS, default
+## 60), then the schema-driven property tests' long pass (3,000 random sequences).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --product cinematic-fuzz --scratch-path .build/fuzz \
@@ -211,6 +212,9 @@ fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-corpus && cp -n Fuzz/corpus/* $(BUILD)/fuzz-corpus/
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp .build/fuzz/release/cinematic-fuzz $(BUILD)/fuzz-corpus \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(BUILD)/
+	@echo "== schema-driven property tests, long pass (HYPOTHESIS_PROFILE=long)"
+	$(MAKE) --no-print-directory lib
+	HYPOTHESIS_PROFILE=long bindings/python/run-tests.sh bindings/python/tests/test_wire_properties.py
 
 clean:
 	rm -rf .build $(BUILD)

@@ -12,8 +12,10 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 vpy="$venv/bin/python"
-if ! "$vpy" -c 'import pytest, setuptools, wheel, jsonschema, hypothesis, hypothesis_jsonschema, mypy' 2>/dev/null; then
+# hypothesis-jsonschema 0.23.1 needs a hypothesis from before 6.13x's internal changes.
+if ! "$vpy" -c 'import pytest, setuptools, wheel, jsonschema, hypothesis_jsonschema, mypy, hypothesis; assert hypothesis.__version__ == "6.112.0"' 2>/dev/null; then
     echo "ensure-venv: installing pytest, jsonschema, hypothesis, hypothesis-jsonschema, mypy into $venv" >&2
-    "$vpy" -m pip install -q --disable-pip-version-check pytest "setuptools>=61" wheel jsonschema hypothesis hypothesis-jsonschema mypy >&2
+    "$vpy" -m pip install -q --disable-pip-version-check pytest "setuptools>=61" wheel jsonschema \
+        "hypothesis==6.112.0" "hypothesis-jsonschema==0.23.1" mypy >&2
 fi
 echo "$vpy"
