@@ -76,9 +76,11 @@ test-kotlin: lib
 generate:
 	python3 tools/wiregen.py
 
-## test-generated: the generated files are what the schema says (run `make generate` if not).
+## test-generated: the generated files are what the schema says (run `make generate` if not),
+## and docs/wire.md's examples validate against the schema.
 test-generated:
 	python3 tools/wiregen.py --check
+	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
 ## test-layering: Package.swift declares exactly what each target imports; arrows point one way.
 test-layering:

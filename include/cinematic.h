@@ -102,98 +102,15 @@
  *
  * WIRE FORMAT
  *
- * Loading phases: {"phase":"idle"} | {"phase":"loading"} | {"phase":"loaded","value":...}
- *                 | {"phase":"failed","error":{"code":"...","message":"..."}}
- * Error codes (a closed set): "network", "notFound", "invalidResponse", "storage".
- * Movie: {"id":20545,"title":"The Godfather","year":1972,"runtime":175,"rating":9.1,
- *         "votes":122755,"genres":["Drama"],"mpaa":null}
- *         (title with its article in front; mpaa null when unknown; genres from Action,
- *         Animation, Comedy, Drama, Documentary, Romance, Short)
- *
- * FEATURES (cinematic_store_open's feature name)
- *
- * Names follow one rule: user events ("queryChanged"), commands ("refresh") and effect
- * results in the past tense ("resultsLoaded"). Effect results are internal: a host sending
- * one gets CINEMATIC_ERR_INVALID. Every intent is an object with a "type"; unknown members
- * are CINEMATIC_ERR_INVALID.
- *
- * "search": args NULL or {}.
- *   Intents: {"type":"queryChanged","query":"dune"}   the user edited the query; the search
- *                                                      runs after the debounce (250 ms default);
- *                                                      at most 256 characters (Unicode
- *                                                      characters, not bytes), longer is
- *                                                      CINEMATIC_ERR_INVALID
- *            {"type":"submitted"}                      search now, skipping the debounce
- *   A query shorter than 2 characters (after trimming) returns to idle at once and cancels
- *   a pending search. Internal: searchNow, resultsLoaded, searchFailed.
- *   State:   {"query":"dune","results":<phase of [movie, ...]>}   (20 movies per page)
- *   Ranking: exact title matches, then titles starting with the query, then titles holding
- *   all its words (the last one as a prefix), each by popularity. "the godfather",
- *   "godfather" and "godfather the" all find The Godfather; quotes, operators and emoji in
- *   the query are plain text, never query syntax.
- *
- * "discover": args NULL or {}.
- *   Sections, in order: "popular" (most votes), "topRated" (highest rating among films with
- *   at least 1,000 votes), then one per genre: "Action", "Animation", "Comedy", "Drama",
- *   "Documentary", "Romance", "Short" (most votes first). 20 movies per page.
- *   Intents: {"type":"task"}      the screen appeared: loads every idle or failed section,
- *                                 concurrently; sections loading or loaded are left alone
- *                                 (no duplicate work)
- *            {"type":"refresh"}   reloads every section, cancelling what is in flight
- *            {"type":"loadMore","section":"Comedy"}   appends the next page; ignored while the
- *                                 section is loading or exhausted
- *   Internal: sectionLoaded, sectionFailed.
- *   State:   {"sections":[{"section":"popular","movies":<phase of [movie, ...]>,
- *             "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,
- *             "loadMoreError":null|{"code":...,"message":...}}, ...]}
- *   A failure shows in its own section only. While a next page loads, "movies" stays
- *   loaded and "isLoadingMore" is true; a failed next page sets "loadMoreError".
- *
- * "favorites": args NULL or {}.
- *   Intents: {"type":"task"}                      starts observing the runtime's favorites
- *                                                 (the store never settles afterwards: wait
- *                                                 for states instead)
- *            {"type":"removed","movieId":15249}   the user removed a favorite
- *   Internal: favoritesChanged, removalFailed.
- *   State:   {"favorites":<phase of [movie, ...]>,"removalError":null|{"code":...,"message":...}}
- *   The list is most recently added first and follows every change made by any store of the
- *   same runtime. A change the state has shown is on disk.
- *
- * "detail": args {"movieId": 15249} (required: missing or mistyped is CINEMATIC_ERR_INVALID).
- *   Intents: {"type":"task"}              loads the movie and starts observing favorites
- *                                         (the store never settles afterwards)
- *            {"type":"favoriteToggled"}   flips the favorite at once (optimistic) and then
- *                                         flips what is stored (even when another runtime
- *                                         changed it a moment ago: the heart then settles on
- *                                         what the write left stored); if the write fails
- *                                         the flag rolls back and "favoriteError" carries a
- *                                         "storage" error. Rapid toggles end with the stored
- *                                         value matching the state. Ignored until the movie
- *                                         has loaded.
- *   Internal: detailLoaded, detailFailed, favoritesChanged, favoriteSaved, favoriteSaveFailed.
- *   State:   {"movieId":15249,"detail":<phase of detail>,"isFavorite":false,"isSaving":false,
- *             "favoriteError":null|{"code":...,"message":...}}
- *   Detail:  a movie plus "budget" (dollars, null when unknown) and "ratingDistribution"
- *            (10 numbers: the share of votes, in percent binned to 10 %, for 1..10 stars).
- *   An unknown movie id gives {"phase":"failed","error":{"code":"notFound",...}}.
- *
- * HOST-PROVIDED CATALOG (runtime config "catalog":"host")
- *
- * The provider callback receives requests, each with a request id:
- *     {"op":"search","query":"dune","page":1}            answer {"movies":[movie, ...]}
- *     {"op":"discover","section":"popular","page":1}     answer {"movies":[movie, ...]}
- *     {"op":"movie","id":15249}                          answer {"movie":<detail>}
- * and answers whenever it likes, from any thread, with cinematic_runtime_respond, or fails
- * any request with
- *     {"error":{"code":"network","message":"timed out"}}
- * An error code outside the closed set becomes "invalidResponse" (the message names the
- * code); "notFound" carries the library's own message ("movie not found"). When the core
- * no longer needs an answer (the query was replaced or the store closed) the provider is
- * called again with {"op":"cancel"} and the same id. A late answer for a cancelled or
- * answered request is accepted (CINEMATIC_OK) and dropped, so hosts that ignore
- * cancellation are safe. A request made while no provider is registered fails at once with
- * "network". Movies from a host need "id" and "title"; other fields default to 0, [] and
- * null.
+ * The JSON that crosses this API (configs, store arguments, intents, states, error
+ * envelopes, the provider protocol) is specified by schema/cinematic.schema.json (JSON Schema
+ * draft 2020-12), the contract, and explained feature by feature in docs/wire.md. Keys are
+ * camelCase everywhere. Host types (Python TypedDicts, Kotlin data classes) and this header's
+ * status and version block are generated from the schema (tools/wiregen.py). The features:
+ * "search", "discover", "favorites", "detail" (see docs/wire.md for their arguments, intents
+ * and states). A host-provided catalog ("catalog": "host") receives requests such as
+ * {"op":"search","query":"dune","page":1} with an id, and answers with
+ * cinematic_runtime_respond; {"op":"cancel"} says an answer is no longer needed.
  */
 #ifndef CINEMATIC_H
 #define CINEMATIC_H
@@ -326,7 +243,7 @@ int cinematic_runtime_advance_clock(cinematic_runtime *rt, int64_t milliseconds)
 
 /**
  * A catalog provider: receives request_json (borrowed for the call) for request_id; see
- * HOST-PROVIDED CATALOG above. It runs under the DELIVERY rules and must not block: answer
+ * WIRE FORMAT above and docs/wire.md. It runs under the DELIVERY rules and must not block: answer
  * later (from any thread) with cinematic_runtime_respond, or at once from inside it.
  */
 typedef void (*cinematic_request_fn)(void *userdata, uint64_t request_id, const char *request_json);
@@ -361,7 +278,7 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
 /* Stores                                                                                */
 
 /**
- * Opens a store of feature ("search", "discover", "favorites", "detail"; see FEATURES)
+ * Opens a store of feature ("search", "discover", "favorites", "detail"; see docs/wire.md)
  * with args_json (borrowed; NULL when the feature takes none). *out (required) receives a
  * store to close with cinematic_store_close (or implicitly with its runtime).
  * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /

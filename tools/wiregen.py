@@ -169,6 +169,9 @@ def python(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
         doc = node.get("description")
         if doc and not text.startswith("class"):
             text = f"#: {doc}\n{text}"
+        if "enum" in node:
+            snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper()
+            text += f"\n#: Every value of {pascal(name)}, in order.\n{snake}_VALUES: Tuple[str, ...] = (" + ", ".join(json.dumps(v) for v in node["enum"]) + ",)"
         blocks.extend(extra)
         blocks.append(text)
     return "\n".join(out) + "\n\n" + "\n\n\n".join(blocks) + "\n"

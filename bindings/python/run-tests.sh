@@ -41,6 +41,12 @@ if [ -n "$changed" ]; then
 fi
 
 cd "$repo"
+# Typed hosts: the package and the terminal app, which uses the schema's generated types,
+# are clean under mypy --strict.
+if [ $# -eq 0 ]; then
+    (cd "$here" && "$vpy" -m mypy --strict cinematic) && (cd "$repo/examples/python" && "$vpy" -m mypy --strict cinematic_tui) \
+        || { echo "run-tests.sh: mypy --strict failed"; exit 1; }
+fi
 set +e
 "$vpy" -m pytest bindings/python/tests -q "$@"
 status=$?

@@ -19,9 +19,9 @@ import select
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, cast
 
-from . import _native
+from . import _native, wire
 from ._core import (CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode,
                     logger, take_string)
 from .errors import ERR_TIMEOUT, SettleTimeoutError
@@ -47,10 +47,8 @@ State = Dict[str, Any]
 #: A state subscriber: called with each state (a fresh dict per call).
 StateCallback = Callable[[State], None]
 
-#: Discover's sections, in the order the state lists them.
-DISCOVER_SECTIONS: Tuple[str, ...] = (
-    "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",
-)
+#: Discover's section ids, in the order the state lists them (from the schema).
+DISCOVER_SECTIONS: Tuple[str, ...] = wire.SECTION_ID_VALUES
 
 _S = TypeVar("_S", bound="Store")
 
@@ -370,6 +368,11 @@ class SearchStore(Store):
 
     FEATURE = "search"
 
+    @property
+    def typed_state(self) -> "wire.SearchState":
+        """:attr:`state`, typed by the schema's ``searchState`` (a TypedDict)."""
+        return cast("wire.SearchState", self.state)
+
     def query_changed(self, query: str) -> None:
         """The user edited the query; the search runs after the debounce (250 ms default). A
         query shorter than 2 characters (trimmed) returns to idle at once."""
@@ -385,6 +388,11 @@ class DiscoverStore(Store):
     "pagesLoaded", "isExhausted", "isLoadingMore", "loadMoreError"}, ...]}``."""
 
     FEATURE = "discover"
+
+    @property
+    def typed_state(self) -> "wire.DiscoverState":
+        """:attr:`state`, typed by the schema's ``discoverState`` (a TypedDict)."""
+        return cast("wire.DiscoverState", self.state)
 
     def task(self) -> None:
         """Loads every section (repeating it while loading or loaded starts no duplicate
@@ -416,6 +424,11 @@ class FavoritesStore(Store):
 
     FEATURE = "favorites"
 
+    @property
+    def typed_state(self) -> "wire.FavoritesState":
+        """:attr:`state`, typed by the schema's ``favoritesState`` (a TypedDict)."""
+        return cast("wire.FavoritesState", self.state)
+
     def task(self) -> None:
         """Starts observing the favorites."""
         self.send({"type": "task"})
@@ -433,6 +446,11 @@ class DetailStore(Store):
     never settles: wait for states."""
 
     FEATURE = "detail"
+
+    @property
+    def typed_state(self) -> "wire.DetailState":
+        """:attr:`state`, typed by the schema's ``detailState`` (a TypedDict)."""
+        return cast("wire.DetailState", self.state)
 
     def task(self) -> None:
         """Loads the detail and starts observing whether the movie is a favorite."""

@@ -174,6 +174,8 @@ class LoadMore(TypedDict):
 
 
 SectionId = Literal["popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
+#: Every value of SectionId, in order.
+SECTION_ID_VALUES: Tuple[str, ...] = ("popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",)
 
 
 DiscoverIntent = Union[Task, Refresh, LoadMore]

@@ -27,9 +27,10 @@ import select
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, cast
 
 import cinematic
+from cinematic import wire
 
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
@@ -55,14 +56,15 @@ class Glyphs:
         self.dot = "·" if utf8 else "|"
 
 
-def phase_of(value: Any) -> str:
-    return value.get("phase", "idle") if isinstance(value, dict) else "idle"
+def phase_of(value: Optional[Mapping[str, object]]) -> str:
+    phase = value.get("phase", "idle") if value is not None else "idle"
+    return phase if isinstance(phase, str) else "idle"
 
 
-def movies_of(value: Any) -> List[Dict[str, Any]]:
-    if phase_of(value) == "loaded" and isinstance(value.get("value"), list):
-        movies: List[Dict[str, Any]] = value["value"]
-        return movies
+def movies_of(value: Optional[wire.MoviesPhase]) -> List[wire.Movie]:
+    """The movies of a loaded phase (the schema's moviesPhase), else none."""
+    if value is not None and value["phase"] == "loaded":
+        return value["value"]
     return []
 
 
@@ -107,10 +109,12 @@ class App:
         self.results_query: Optional[str] = None  # the query the shown results belong to
         self.unavailable: Dict[str, str] = {}
 
-        self.search_state: Dict[str, Any] = {}
-        self.discover_state: Dict[str, Any] = {}
-        self.favorites_state: Dict[str, Any] = {}
-        self.detail_state: Optional[Dict[str, Any]] = None
+        # States as the schema types them (generated TypedDicts, cinematic.wire).
+        self.search_state: Optional[wire.SearchState] = None
+        self.discover_state: Optional[wire.DiscoverState] = None
+        self.favorites_state: Optional[wire.FavoritesState] = None
+        self.detail_state: Optional[wire.DetailState] = None
+        self.detail_movie: Optional[wire.Movie] = None  # the row Detail was opened from
         self.detail: Optional[cinematic.DetailStore] = None
         self.discover_started = False
         self.section = 0
@@ -137,24 +141,26 @@ class App:
 
     # ------------------------------------------------------------------ states
 
-    def _on_search(self, state: Dict[str, Any]) -> None:
-        self.search_state = state
-        if phase_of(state.get("results")) in ("loaded", "failed"):
-            self.results_query = state.get("query", "")
-        elif phase_of(state.get("results")) == "idle":
+    # The binding hands states out as parsed JSON; the schema says what they hold.
+
+    def _on_search(self, raw: cinematic.State) -> None:
+        state = self.search_state = cast(wire.SearchState, raw)
+        if phase_of(state["results"]) in ("loaded", "failed"):
+            self.results_query = state["query"]
+        elif phase_of(state["results"]) == "idle":
             self.results_query = None
         self.dirty = True
 
-    def _on_discover(self, state: Dict[str, Any]) -> None:
-        self.discover_state = state
+    def _on_discover(self, raw: cinematic.State) -> None:
+        self.discover_state = cast(wire.DiscoverState, raw)
         self.dirty = True
 
-    def _on_favorites(self, state: Dict[str, Any]) -> None:
-        self.favorites_state = state
+    def _on_favorites(self, raw: cinematic.State) -> None:
+        self.favorites_state = cast(wire.FavoritesState, raw)
         self.dirty = True
 
-    def _on_detail(self, state: Dict[str, Any]) -> None:
-        self.detail_state = state
+    def _on_detail(self, raw: cinematic.State) -> None:
+        self.detail_state = cast(wire.DetailState, raw)
         self.dirty = True
 
     # ------------------------------------------------------------------ actions
@@ -167,15 +173,16 @@ class App:
             self.discover_started = True
         self.dirty = True
 
-    def open_detail(self, movie: Dict[str, Any]) -> None:
+    def open_detail(self, movie: wire.Movie) -> None:
         self.close_detail()
         try:
             self.detail = self.runtime.detail(int(movie["id"]))
         except cinematic.UnknownFeatureError as error:
             self.notice = f"detail is not available in this library build ({error.message})"
             return
+        self.detail_movie = movie
         self.detail_state = {"movieId": movie["id"], "detail": {"phase": "loading"}, "isFavorite": False,
-                             "favoriteError": None, "_movie": movie}
+                             "isSaving": False, "favoriteError": None}
         self.detail.subscribe(self._on_detail)
         self.detail.task()
         self.dirty = True
@@ -185,6 +192,7 @@ class App:
             self.detail.close()
             self.detail = None
             self.detail_state = None
+            self.detail_movie = None
             self.dirty = True
 
     def set_query(self, query: str) -> None:
@@ -193,24 +201,24 @@ class App:
         self.cursor("search").index = 0
         self.dirty = True
 
-    def current_list(self) -> List[Dict[str, Any]]:
+    def current_list(self) -> List[wire.Movie]:
         name = TABS[self.tab]
         if name == "Search":
-            return movies_of(self.search_state.get("results"))
+            return movies_of(self.search_state["results"]) if self.search_state else []
         if name == "Favorites":
-            return movies_of(self.favorites_state.get("favorites"))
+            return movies_of(self.favorites_state["favorites"]) if self.favorites_state else []
         section = self.current_section()
-        return movies_of(section.get("movies")) if section else []
+        return movies_of(section["movies"]) if section else []
 
     def current_cursor(self) -> ListCursor:
         name = TABS[self.tab]
         if name == "Discover":
             section = self.current_section()
-            return self.cursor("discover:" + (section.get("section", "") if section else ""))
+            return self.cursor("discover:" + (section["section"] if section else ""))
         return self.cursor(name.lower())
 
-    def current_section(self) -> Optional[Dict[str, Any]]:
-        sections: List[Dict[str, Any]] = self.discover_state.get("sections") or []
+    def current_section(self) -> Optional[wire.DiscoverSection]:
+        sections = self.discover_state["sections"] if self.discover_state else []
         if not sections:
             return None
         self.section = max(0, min(self.section, len(sections) - 1))
@@ -287,7 +295,7 @@ class App:
             self.set_query(self.query + key)
 
     def discover_key(self, key: Any) -> None:
-        sections = self.discover_state.get("sections") or []
+        sections = self.discover_state["sections"] if self.discover_state else []
         if key == "]" and sections:
             self.section = (self.section + 1) % len(sections)
         elif key == "[" and sections:
@@ -301,8 +309,8 @@ class App:
 
     def load_more(self) -> None:
         section = self.current_section()
-        if self.discover is not None and section and not section.get("isExhausted") \
-                and not section.get("isLoadingMore") and phase_of(section.get("movies")) == "loaded":
+        if self.discover is not None and section and not section["isExhausted"] \
+                and not section["isLoadingMore"] and phase_of(section["movies"]) == "loaded":
             self.discover.load_more(section["section"])
 
     def detail_key(self, key: Any, code: int) -> None:
@@ -310,7 +318,7 @@ class App:
         if code == ESC or key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127) or key == curses.KEY_LEFT:
             self.close_detail()
         elif key in ("f", "F"):
-            if phase_of((self.detail_state or {}).get("detail")) == "loaded":
+            if self.detail_state is not None and phase_of(self.detail_state["detail"]) == "loaded":
                 self.detail.toggle_favorite()
             else:
                 self.notice = "wait for the detail to load"
@@ -368,7 +376,7 @@ class App:
         for i, name in enumerate(TABS):
             label = f" {name} "
             if name == "Favorites":
-                count = len(movies_of(self.favorites_state.get("favorites")))
+                count = len(movies_of(self.favorites_state["favorites"])) if self.favorites_state else 0
                 label = f" {name} ({count}) "
             self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if i == self.tab else 0)
             x += len(label) + 1
@@ -386,15 +394,15 @@ class App:
         text = self.notice or keys
         self.put(rows - 1, 0, text.ljust(cols), curses.A_REVERSE)
 
-    def movie_row(self, movie: Dict[str, Any], cols: int) -> str:
-        year = str(movie.get("year") or "")
-        rating = movie.get("rating") or 0
-        minutes = movie.get("runtime") or 0
+    def movie_row(self, movie: wire.Movie, cols: int) -> str:
+        year = str(movie["year"] or "")
+        rating = movie["rating"]
+        minutes = movie["runtime"]
         genre_width = 20 if cols >= 76 else 12
-        genres = self.clip(", ".join(movie.get("genres") or []), genre_width)
+        genres = self.clip(", ".join(movie["genres"]), genre_width)
         right = f"{year:>4}  {rating:4.1f}{self.glyphs.star}  {minutes:>3}m  {genres}"
         title_width = max(10, cols - 2 - 22 - genre_width)
-        title = self.clip(movie.get("title", ""), title_width)
+        title = self.clip(movie["title"], title_width)
         return f" {title:<{title_width}} {right}"
 
     def clip(self, text: str, width: int) -> str:
@@ -403,7 +411,7 @@ class App:
             return text
         return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
 
-    def draw_movies(self, top: int, height: int, cols: int, movies: List[Dict[str, Any]], cursor: ListCursor,
+    def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], cursor: ListCursor,
                     x: int = 0) -> None:
         cursor.clamp(len(movies), height)
         width = cols - x
@@ -414,14 +422,14 @@ class App:
             line = self.movie_row(movies[i], width).ljust(width)
             self.put(top + row, x, line, curses.A_REVERSE if i == cursor.index else 0)
 
-    def draw_phase_message(self, y: int, x: int, phase: Dict[str, Any], what: str) -> bool:
+    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str) -> bool:
         """Draws a message for a non-loaded phase; True when it did."""
         name = phase_of(phase)
         if name == "loading":
             self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
         elif name == "failed":
-            error = phase.get("error") or {}
-            self.put(y, x, f"Could not load {what}: {error.get('code')}: {error.get('message')}")
+            error = cast(wire.FailedPhase, phase)["error"]
+            self.put(y, x, f"Could not load {what}: {error['code']}: {error['message']}")
         elif name == "idle":
             return False
         else:
@@ -429,10 +437,11 @@ class App:
         return True
 
     def draw_search(self, rows: int, cols: int) -> None:
-        results = self.search_state.get("results") or {"phase": "idle"}
+        results: wire.MoviesPhase = self.search_state["results"] if self.search_state else {"phase": "idle"}
         phase = phase_of(results)
         searchable = len(self.query.strip()) >= 2
-        pending = searchable and (phase == "loading" or self.results_query != self.search_state.get("query"))
+        shown_query = self.search_state["query"] if self.search_state else ""
+        pending = searchable and (phase == "loading" or self.results_query != shown_query)
         self.put(2, 1, "Search: ", curses.A_BOLD)
         self.put(2, 9, self.query + "_")
         status = ""
@@ -442,15 +451,14 @@ class App:
             count = len(movies_of(results))
             status = f"{count} movie{'s' if count != 1 else ''}" + (" (first page)" if count == 20 else "")
         elif phase == "failed":
-            error = results.get("error") or {}
-            status = f"failed: {error.get('code')}"
+            status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
         self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)
         movies = movies_of(results)
         if movies:
             self.draw_movies(4, rows - 5, cols, movies, self.cursor("search"))
         elif phase == "failed":
-            error = results.get("error") or {}
-            self.put(4, 2, f"Search failed ({error.get('code')}): {error.get('message')}")
+            error = cast(wire.FailedPhase, results)["error"]
+            self.put(4, 2, f"Search failed ({error['code']}): {error['message']}")
         elif phase == "loaded" and not pending:
             self.put(4, 2, "No movies match.")
         elif not searchable:
@@ -460,11 +468,11 @@ class App:
         if "discover" in self.unavailable:
             self.put(3, 2, self.unavailable["discover"])
             return
-        sections = self.discover_state.get("sections") or []
+        sections = self.discover_state["sections"] if self.discover_state else []
         side = 14
-        for i, section in enumerate(sections):
-            label = f"{i + 1} {section.get('title', '?')}"
-            busy = phase_of(section.get("movies")) == "loading" or section.get("isLoadingMore")
+        for i, entry in enumerate(sections):
+            label = f"{i + 1} {entry['title']}"
+            busy = phase_of(entry["movies"]) == "loading" or entry["isLoadingMore"]
             if busy:
                 label += self.glyphs.ellipsis
             self.put(3 + i, 1, label[: side - 1].ljust(side - 1), curses.A_REVERSE if i == self.section else 0)
@@ -472,16 +480,16 @@ class App:
         if section is None:
             self.put(3, side + 2, f"Loading{self.glyphs.ellipsis}")
             return
-        movies_phase = section.get("movies") or {}
-        title = section.get("title", "")
-        info = f"{title}: {len(movies_of(movies_phase))} movies, {section.get('pagesLoaded', 0)} page(s)"
-        if section.get("isLoadingMore"):
+        movies_phase = section["movies"]
+        title = section["title"]
+        info = f"{title}: {len(movies_of(movies_phase))} movies, {section['pagesLoaded']} page(s)"
+        if section["isLoadingMore"]:
             info += f", loading more{self.glyphs.ellipsis}"
-        elif section.get("isExhausted"):
+        elif section["isExhausted"]:
             info += ", all loaded"
-        error = section.get("loadMoreError")
+        error = section["loadMoreError"]
         if error:
-            info += f", more failed: {error.get('code')}"
+            info += f", more failed: {error['code']}"
         self.put(2, side + 1, info, curses.A_BOLD)
         if not self.draw_phase_message(4, side + 2, movies_phase, title):
             movies = movies_of(movies_phase)
@@ -492,47 +500,51 @@ class App:
         if "favorites" in self.unavailable:
             self.put(3, 2, self.unavailable["favorites"])
             return
-        favorites = self.favorites_state.get("favorites") or {"phase": "idle"}
-        error = self.favorites_state.get("removalError")
+        favorites: wire.FavoritesPhase = self.favorites_state["favorites"] if self.favorites_state else {"phase": "idle"}
+        error = self.favorites_state["removalError"] if self.favorites_state else None
         if error:
-            self.put(2, 1, f"Could not remove: {error.get('code')}: {error.get('message')}", curses.A_BOLD)
+            self.put(2, 1, f"Could not remove: {error['code']}: {error['message']}", curses.A_BOLD)
         else:
             self.put(2, 1, "Your favorites", curses.A_BOLD)
         if self.draw_phase_message(4, 2, favorites, "favorites"):
             return
-        movies = movies_of(favorites)
+        movies = movies_of(cast(wire.MoviesPhase, favorites))
         if movies:
             self.draw_movies(4, rows - 5, cols, movies, self.cursor("favorites"))
         else:
             self.put(4, 2, "No favorites yet: open a movie and press f.")
 
     def draw_detail(self, rows: int, cols: int) -> None:
-        state = self.detail_state or {}
-        detail = state.get("detail") or {}
-        movie = detail.get("value") if phase_of(detail) == "loaded" else state.get("_movie")
-        heart = (f"{self.glyphs.star} Favorite" if state.get("isFavorite")
+        state = self.detail_state
+        if state is None:
+            return
+        detail = state["detail"]
+        loaded = cast(wire.DetailLoaded, detail)["value"] if phase_of(detail) == "loaded" else None
+        heart = (f"{self.glyphs.star} Favorite" if state["isFavorite"]
                  else f"{self.glyphs.hollow} Not a favorite (f to add)")
-        if state.get("isSaving"):
+        if state["isSaving"]:
             heart = f"saving{self.glyphs.ellipsis} {heart}"
-        if movie:
-            year = f" ({movie.get('year', '')})"
-            title = self.clip(movie.get("title", ""), max(10, cols - len(heart) - len(year) - 5))
+        shown = loaded or self.detail_movie
+        if shown:
+            year = f" ({shown['year']})"
+            title = self.clip(shown["title"], max(10, cols - len(heart) - len(year) - 5))
             self.put(2, 1, title + year, curses.A_BOLD)
-        self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state.get("isFavorite") else 0)
-        if state.get("favoriteError"):
-            error = state["favoriteError"]
-            self.put(3, 1, f"Could not save the favorite: {error.get('code')}: {error.get('message')}")
+        self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state["isFavorite"] else 0)
+        error = state["favoriteError"]
+        if error:
+            self.put(3, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
         if self.draw_phase_message(4, 2, detail, "the detail"):
             return
-        if phase_of(detail) != "loaded" or not movie:
+        if loaded is None:
             return
-        genres = ", ".join(movie.get("genres") or []) or "none listed"
-        mpaa = movie.get("mpaa") or "not rated"
-        minutes = movie.get("runtime") or 0
+        movie = loaded
+        genres = ", ".join(movie["genres"]) or "none listed"
+        mpaa = movie["mpaa"] or "not rated"
+        minutes = movie["runtime"]
         self.put(4, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
-        self.put(5, 2, f"Budget   {money(movie.get('budget'))}")
-        self.put(6, 2, f"Rating   {movie.get('rating', 0):.1f}/10 from {movie.get('votes', 0):,} votes")
-        distribution = [float(x) for x in (movie.get("ratingDistribution") or [])]
+        self.put(5, 2, f"Budget   {money(movie['budget'])}")
+        self.put(6, 2, f"Rating   {movie['rating']:.1f}/10 from {movie['votes']:,} votes")
+        distribution = [float(x) for x in movie["ratingDistribution"]]
         self.put(8, 2, "Rating distribution (share of votes per star rating)", curses.A_BOLD)
         if not distribution:
             self.put(9, 2, "no votes")
