@@ -56,9 +56,9 @@ public final class Store<R: Reducer>: Sendable {
     /// A snapshot of the current state.
     public var state: State { core.withLock { $0.state } }
 
-    /// True while any effect that can still send intents is in flight (test hook: asserts
+    /// True while any effect that can still send intents is in flight (a test seam, `package`: asserts
     /// quiescence, e.g. that a repeated task started no duplicate work).
-    public var hasPendingEffects: Bool { core.withLock { !$0.records.isEmpty } }
+    package var hasPendingEffects: Bool { core.withLock { !$0.records.isEmpty } }
 
     /// How many effects that can still send intents are in flight.
     public var pendingEffectCount: Int { core.withLock { $0.records.count } }
