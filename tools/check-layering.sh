@@ -5,7 +5,7 @@
 # Cinematic -> CinematicFeatures -> CinematicData -> CinematicDomain -> MVIKit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift package dump-package > build/package.json
+mkdir -p build && swift package dump-package > build/package.json
 python3 - <<'PY'
 import json, os, re, sys
 package = json.load(open("build/package.json"))
