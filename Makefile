@@ -216,7 +216,7 @@ fuzz: deps
 		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(BUILD)/
 	@echo "== schema-driven property tests, long pass (HYPOTHESIS_PROFILE=long)"
 	$(MAKE) --no-print-directory lib
-	HYPOTHESIS_PROFILE=long bindings/python/run-tests.sh bindings/python/tests/test_wire_properties.py
+	HYPOTHESIS_PROFILE=long bindings/python/run-tests.sh -k test_wire_properties
 
 clean:
 	rm -rf .build $(BUILD)
