@@ -8,8 +8,9 @@ import Synchronization
 /// so a crash mid-build never leaves a half-built catalog. Its `meta` table records the
 /// embedded data's fingerprint; a database whose fingerprint differs is rebuilt.
 public enum CatalogDatabase {
-    /// The schema's version; bump it when the schema changes so old caches are rebuilt.
-    static let schemaVersion = 1
+    /// The schema's version; bump it when the schema or the search words (SearchText) change,
+    /// so old caches are rebuilt.
+    static let schemaVersion = 4
 
     /// Identifies the embedded data and schema: "v1-<crc32>-<length>".
     public static let fingerprint: String = {

@@ -2,9 +2,9 @@ import CinematicDomain
 
 /// The catalog database's tables and their bulk load.
 ///
-/// `movies.rank` (the primary key) is the film's popularity rank, 1 = most votes, and the
-/// FTS5 `titles` table uses the same rowid. Ordering by rowid is therefore ordering by
-/// popularity, which lets FTS5 stop after the first page of matches.
+/// `movies.rank` (the primary key) is the film's popularity rank, 1 = most votes; the search
+/// index (``SearchIndex``) posts ranks, so postings read in rank order are most popular
+/// first. `search_words` holds a title's index words, `core_words` its plain words.
 enum CatalogSchema {
     static func create(in connection: SQLiteConnection) throws(MovieError) {
         try connection.execute("""
@@ -24,12 +24,11 @@ enum CatalogSchema {
                 mpaa TEXT,
                 genres TEXT NOT NULL,
                 genre_mask INTEGER NOT NULL,
-                core_norm TEXT NOT NULL,
-                full_norm TEXT NOT NULL,
-                alt_norm TEXT NOT NULL
+                search_words TEXT NOT NULL,
+                core_words TEXT NOT NULL
             );
-            CREATE VIRTUAL TABLE titles USING fts5(title, content = '', tokenize = 'unicode61 remove_diacritics 2');
             """)
+        try SearchIndex.createTables(in: connection)
     }
 
     static func insert(_ rows: [CatalogRow], into connection: SQLiteConnection, fingerprint: String) throws(MovieError) {
@@ -37,34 +36,34 @@ enum CatalogSchema {
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
                 INSERT INTO movies (rank, id, title, year, runtime, budget, rating, votes, distribution,
-                                    mpaa, genres, genre_mask, core_norm, full_norm, alt_norm)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    mpaa, genres, genre_mask, search_words, core_words)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            let title = try connection.prepare("INSERT INTO titles (rowid, title) VALUES (?, ?)")
+            let posting = try connection.prepare("INSERT OR IGNORE INTO title_words (word, rank) VALUES (?, ?)")
             for (offset, row) in ranked.enumerated() {
                 let rank = offset + 1
                 let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle)
                 let display = parts.display
+                // The display title's words, and the catalog form's ("Godfather, The") too.
+                var words: [String] = []
+                for word in SearchText.indexWords(ofTitle: display) + SearchText.indexWords(ofTitle: row.catalogTitle)
+                where !words.contains(word) { words.append(word) }
                 try movie.run([
                     .int(rank), .int(row.id), .text(display), .int(row.year), .int(row.runtime),
                     row.budget.map { .int($0) } ?? .null, .double(row.rating), .int(row.votes),
                     .text(row.distribution.map { "\($0)" }.joined(separator: ",")),
                     row.mpaa.map { .text($0) } ?? .null, .text(row.genres.joined(separator: ",")),
                     .int(GenreMask.mask(of: row.genres)),
-                    .text(TitleText.normalized(parts.core)), .text(TitleText.normalized(display)),
-                    .text(TitleText.normalized(row.catalogTitle)),
+                    .text(words.joined(separator: " ")), .text(SearchText.words(display).joined(separator: " ")),
                 ])
-                try title.run([.int(rank), .text(display)])
+                for word in words { try posting.run([.text(word), .int(rank)]) }
             }
             try connection.prepare("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])
             try connection.prepare("INSERT INTO meta (key, value) VALUES ('films', ?)").run([.text("\(rows.count)")])
         }
+        try connection.transaction { () throws(MovieError) in try SearchIndex.finish(in: connection) }
         try connection.execute("""
-            CREATE INDEX movies_core ON movies (core_norm, rank);
-            CREATE INDEX movies_full ON movies (full_norm, rank);
-            CREATE INDEX movies_alt ON movies (alt_norm, rank);
-            CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);
-            INSERT INTO titles (titles) VALUES ('optimize');
+            CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC, rank) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);
             ANALYZE;
             """)
     }

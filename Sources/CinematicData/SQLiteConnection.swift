@@ -138,6 +138,9 @@ final class SQLiteStatement {
         return self
     }
 
+    /// Ends the current run (releasing its read snapshot); bindings stay.
+    func reset() { sqlite3_reset(statement) }
+
     /// Advances to the next row; false when done.
     func step() throws(MovieError) -> Bool {
         guard statement != nil else { throw .storage("the database is closed") }

@@ -93,9 +93,7 @@ final class LockedQueries: Sendable {
 /// The prepared statements of one catalog connection. Used only inside the catalog's lock.
 final class CatalogQueries: @unchecked Sendable {
     private let connection: SQLiteConnection
-    private let exact: SQLiteStatement
-    private let prefix: SQLiteStatement
-    private let fullText: SQLiteStatement
+    private let engine: SearchEngine
     private let byRank: SQLiteStatement
     private let byID: SQLiteStatement
     private let popular: SQLiteStatement
@@ -110,15 +108,7 @@ final class CatalogQueries: @unchecked Sendable {
     init(path: String) throws(MovieError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
         let columns = Self.columns
-        exact = try connection.prepare("""
-            SELECT rank FROM movies WHERE core_norm = ?1 UNION SELECT rank FROM movies WHERE full_norm = ?1
-            UNION SELECT rank FROM movies WHERE alt_norm = ?1 ORDER BY rank LIMIT ?2
-            """)
-        prefix = try connection.prepare("""
-            SELECT rank FROM movies WHERE core_norm >= ?1 AND core_norm < ?2
-            UNION SELECT rank FROM movies WHERE full_norm >= ?1 AND full_norm < ?2 ORDER BY rank LIMIT ?3
-            """)
-        fullText = try connection.prepare("SELECT rowid FROM titles WHERE titles MATCH ?1 ORDER BY rowid LIMIT ?2")
+        engine = try SearchEngine(connection)
         byRank = try connection.prepare("SELECT \(columns) FROM movies WHERE rank = ?1")
         byID = try connection.prepare("SELECT \(columns) FROM movies WHERE id = ?1")
         popular = try connection.prepare("SELECT \(columns) FROM movies ORDER BY rank LIMIT ?1 OFFSET ?2")
@@ -129,38 +119,18 @@ final class CatalogQueries: @unchecked Sendable {
         genre = try connection.prepare("SELECT \(columns) FROM movies WHERE genre_mask & ?3 ORDER BY rank LIMIT ?1 OFFSET ?2")
     }
 
+    /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
+    /// kept for recent queries, so a later page is a slice, whatever its depth.
     func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
-        let words = TitleText.words(query)
-        guard !words.isEmpty, page >= 1 else { return [] }
-        let normalized = words.joined(separator: " ")
-        let limit = page * MovieCatalog.pageSize
-        var ranks: [Int] = []
-        var seen: Set<Int> = []
-        func collect(_ statement: SQLiteStatement, _ values: [SQLiteStatement.Value]) throws(MovieError) {
-            try statement.bind(values)
-            while ranks.count < limit, try statement.step() {
-                let rank = statement.int(0)
-                if seen.insert(rank).inserted { ranks.append(rank) }
-            }
-        }
-        try collect(exact, [.text(normalized), .int(limit)])
-        try collect(prefix, [.text(normalized), .text(normalized + "\u{10FFFF}"), .int(limit)])
-        try collect(fullText, [.text(Self.matchExpression(words)), .int(limit)])
-        let pageRanks = ranks.dropFirst((page - 1) * MovieCatalog.pageSize)
+        guard page >= 1 else { return [] }
+        let ranks = try engine.ranks(for: query).dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
         var movies: [Movie] = []
-        for rank in pageRanks {
+        for rank in ranks {
             try byRank.bind([.int(rank)])
             if try byRank.step() { movies.append(Self.movie(byRank)) }
         }
+        byRank.reset()
         return movies
-    }
-
-    /// An FTS5 expression that can only mean "all these words, the last one as a prefix":
-    /// each word is a quoted string of letters and digits.
-    static func matchExpression(_ words: [String]) -> String {
-        words.enumerated().map { offset, word in
-            "\"\(word)\"" + (offset == words.count - 1 ? "*" : "")
-        }.joined(separator: " ")
     }
 
     func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {

@@ -1,5 +1,5 @@
-/// Title and query text rules shared by the catalog build and the search, so both sides
-/// normalize the same way.
+/// Catalog titles: the article the catalog moves to the end ("Godfather, The") put back in
+/// front for display. Search words are ``SearchText``'s.
 enum TitleText {
     /// Articles the catalog moves to the end of a title ("Godfather, The").
     private static let articles: Set<String> = [
@@ -32,24 +32,4 @@ enum TitleText {
         guard articles.contains(article), comma > title.startIndex else { return Parts(article: nil, core: title) }
         return Parts(article: article, core: String(title[..<comma]))
     }
-
-    /// The words of `text`: maximal runs of letters and digits, lowercased. Everything else
-    /// (punctuation, operators, emoji, quotes) separates words and is dropped.
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for character in text {
-            if character.isLetter || character.isNumber {
-                current.append(contentsOf: character.lowercased())
-            } else if !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
-    }
-
-    /// Words joined by single spaces: the form titles and queries are compared in.
-    static func normalized(_ text: String) -> String { words(text).joined(separator: " ") }
 }

@@ -50,7 +50,7 @@ struct WorkerThreadTests {
         let worker = WorkerThread(name: "test")
         defer { worker.shutDown() }
         let gate = Latch()
-        worker.submit { _ = gate.wait(until: .after(milliseconds: 5_000)) }   // keeps the worker busy
+        worker.submit { _ = gate.wait(until: nil) }   // keeps the worker busy until the gate opens
         let ran = Recorder<String>()
         let read = Task {
             try await worker.perform({ () throws(Failure) in ran.append("read") }, stopped: { Failure(code: 0) },
@@ -59,7 +59,7 @@ struct WorkerThreadTests {
         let write = Task {
             try await worker.perform({ () throws(Failure) in ran.append("write") }, stopped: { Failure(code: 0) })
         }
-        await waitUntil { worker.queuedJobCount == 2 }
+        await waitUntil(timeout: .seconds(60)) { worker.queuedJobCount == 2 }
         read.cancel()
         write.cancel()
         gate.open()

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a search query asks for: its words, each with the catalog words it may match and how
+/// well, and a year when it names one ("matrix 1999").
+struct SearchQuery: Sendable {
+    /// One query word and the catalog words it may match.
+    struct Term: Sendable {
+        let text: String
+        /// Catalog word → match quality (1 exact or numeral, 0.8 prefix, 0.65 one edit,
+        /// 0.5 two edits).
+        var alternatives: [String: Double]
+        /// A stopword ("the", "of"): it may be missing from a title.
+        let isStop: Bool
+        /// A year (1890...2030) in a query of several words: it may match the film's year
+        /// instead of a title word.
+        let year: Int?
+        /// The word being typed (the query's last, with no space after it): any title word it
+        /// begins matches as a prefix.
+        var isPrefix = false
+    }
+
+    var terms: [Term]
+    /// Adjacent words joined, when the catalog has the joined word: ("goodfellas", 0, 1).
+    var joined: [(word: String, first: Int, second: Int)] = []
+
+    /// Quality of matches by kind.
+    static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
+}
+
+/// The documented score behind search ranking (see ``score(_:words:coreWords:votes:year:)``).
+enum SearchRanking {
+    /// Weights of the score's parts.
+    static let matchWeight = 3.0, coverageWeight = 1.0, exactTitleBonus = 1.0, popularityWeight = 0.8
+    static let yearBonus = 1.5
+    /// A stopword counts this much in the match quality.
+    static let stopWeight = 0.25
+
+    /// The score of one title for `query`, or nil when the title does not match (a word that
+    /// is not a stopword matches none of the title's words, nor the year; with
+    /// `allowingMissing`, up to that many may, scoring 0: the fallback when nothing matches
+    /// every word, so "star trek 2" still lists Star Trek films):
+    ///
+    ///     score = 3 × match + 1 × coverage + 1 × exactTitle + 0.8 × log10(votes + 1) + 1.5 × yearMatch
+    ///
+    /// - match: the mean quality of the query's words (stopwords weigh 0.25): 1 exact or
+    ///   numeral ("2" for "II"), 0.95 joined ("good fellas"), 0.8 prefix of the word being
+    ///   typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
+    /// - coverage: the share of the title's words (stopwords aside) the query matched, so
+    ///   "alien" prefers "Alien" to "Alien Nation".
+    /// - exactTitle: 1 when every query word matched exactly and covers the whole title.
+    /// - popularity: log10 of the votes, so a famous prefix match ("star" → Star Wars,
+    ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
+    ///   popularity against 2 of exactness and coverage), while among comparable films the
+    ///   better match wins.
+    /// - yearMatch: 1 when the query names the film's year.
+    /// Ties keep the catalog's order (most votes first).
+    static func score(_ query: SearchQuery, words: [String], coreWords: [String], votes: Int, year: Int,
+                      allowingMissing allowed: Int = 0) -> Double? {
+        let titleWords = Set(words)
+        var weighted = 0.0, weights = 0.0
+        var allExact = true
+        var matchedWords: Set<String> = []
+        var yearMatched = false
+        var best = [Double](repeating: 0, count: query.terms.count)
+        var bestWord = [String?](repeating: nil, count: query.terms.count)
+        for (index, term) in query.terms.enumerated() {
+            for (word, quality) in term.alternatives where quality > best[index] && titleWords.contains(word) {
+                best[index] = quality
+                bestWord[index] = word
+            }
+            if term.isPrefix, best[index] < SearchQuery.prefix,
+               let word = words.first(where: { $0.count > term.text.count && $0.hasPrefix(term.text) }) {
+                best[index] = SearchQuery.prefix
+                bestWord[index] = word
+            }
+            if let wanted = term.year, wanted == year, best[index] < SearchQuery.exact {
+                best[index] = SearchQuery.exact
+                bestWord[index] = nil
+                yearMatched = true
+            }
+        }
+        for pair in query.joined where titleWords.contains(pair.word) {
+            for index in [pair.first, pair.second] where best[index] < SearchQuery.joinedWords {
+                best[index] = SearchQuery.joinedWords
+                bestWord[index] = pair.word
+            }
+        }
+        var missing = 0
+        for (index, term) in query.terms.enumerated() {
+            if best[index] == 0 && !term.isStop {
+                missing += 1
+                if missing > allowed { return nil }
+            }
+            let weight = term.isStop ? stopWeight : 1.0
+            weighted += weight * best[index]
+            weights += weight
+            if best[index] < SearchQuery.exact && !term.isStop { allExact = false }
+            if let word = bestWord[index] { matchedWords.insert(word) }
+        }
+        let match = weights > 0 ? weighted / weights : 0
+        let core = coreWords.filter { !SearchText.stopwords.contains($0) }
+        // A title word is covered when a query word matched it, or matched a joined form
+        // holding it ("spiderman" covers "spider" and "man").
+        let covered = core.filter { word in
+            matchedWords.contains(word) || matchedWords.contains { $0.count > word.count && $0.contains(word) }
+        }.count
+        let coverage = core.isEmpty ? 1 : Double(covered) / Double(core.count)
+        let exactTitle = allExact && covered == core.count ? 1.0 : 0
+        return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
+            + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
+    }
+
+    /// The optimal-string-alignment Damerau–Levenshtein distance between `a` and `b` (a
+    /// transposition of adjacent letters is one edit), or `limit + 1` once it exceeds `limit`.
+    static func distance(_ a: String, _ b: String, limit: Int) -> Int {
+        let s = Array(a.unicodeScalars), t = Array(b.unicodeScalars)
+        if abs(s.count - t.count) > limit { return limit + 1 }
+        var previous2 = [Int](repeating: 0, count: t.count + 1)
+        var previous = Array(0...t.count)
+        var current = [Int](repeating: 0, count: t.count + 1)
+        for i in 1...max(1, s.count) where !s.isEmpty {
+            current[0] = i
+            var rowMinimum = current[0]
+            for j in 1...max(1, t.count) where !t.isEmpty {
+                let cost = s[i - 1] == t[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] { value = min(value, previous2[j - 2] + 1) }
+                current[j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        if s.isEmpty { return t.count }
+        return previous[t.count]
+    }
+
+    /// Every string made from `word` by deleting 1...`edits` characters (SymSpell's deletion
+    /// variants; the typo index stores them for catalog words).
+    static func deletions(of word: String, edits: Int) -> Set<String> {
+        var frontier: Set<String> = [word]
+        var all: Set<String> = []
+        for _ in 0..<edits {
+            var next: Set<String> = []
+            for candidate in frontier where candidate.count > 1 {
+                let scalars = Array(candidate.unicodeScalars)
+                for index in scalars.indices {
+                    var variant = String.UnicodeScalarView()
+                    variant.append(contentsOf: scalars[..<index])
+                    variant.append(contentsOf: scalars[(index + 1)...])
+                    next.insert(String(variant))
+                }
+            }
+            all.formUnion(next)
+            frontier = next
+        }
+        return all
+    }
+
+    /// How many edits a word of `length` letters may be from what was typed: 0 below 4
+    /// letters, 1 from 4, 2 from 8.
+    static func allowedEdits(forLength length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
+}

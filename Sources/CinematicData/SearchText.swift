@@ -1,0 +1,136 @@
+/// How titles and queries become search words, the same way on both sides.
+///
+/// - Letters are lowercased and their diacritics folded ("Amélie" → "amelie", "Æon" → "aeon").
+/// - Apostrophes join ("Schindler's" → "schindlers"; but "d'une" → "d", "une"); any other character that is not a
+///   letter or digit separates words ("Spider-Man" → "spider", "man"), so no user text ever
+///   reaches SQL or FTS syntax.
+/// - A hyphenated or slashed title word is also indexed joined ("spiderman"), initials too
+///   ("E.T." → "et"), and adjacent
+///   query words are also tried joined ("good fellas" → "goodfellas").
+/// - Roman numerals 1 to 20 also count as their number ("Part II" is also "part 2"); "v" and
+///   "x" only after "part", "episode", "chapter" or at a title's end, "i" only after those.
+enum SearchText {
+    /// Words a query may leave out without missing a title ("the matrix" finds "Matrix").
+    static let stopwords: Set<String> = [
+        "the", "a", "an", "of", "and", "in", "on", "at", "to", "for", "la", "le", "les", "el",
+        "il", "de", "der", "die", "das", "l", "du", "des",
+    ]
+
+    /// The words of `text`, normalized, in order.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for character in text {
+            if character == "'" || character == "\u{2019}" || character == "\u{2018}" || character == "`" {
+                // Apostrophes join ("schindler's" → "schindlers"), except after an elided
+                // one-letter word ("d'une", "l'homme"), which stays a word of its own.
+                if current.count == 1 {
+                    words.append(current)
+                    current = ""
+                }
+                continue
+            }
+            if character.isLetter || character.isNumber {
+                for scalar in character.unicodeScalars { fold(scalar, into: &current) }
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// The index words of a title: its words, the number of each roman numeral, and hyphenated
+    /// or slashed words joined ("Spider-Man" → spider, man, spiderman).
+    static func indexWords(ofTitle title: String) -> [String] {
+        let plain = words(title)
+        var out = plain
+        for (index, word) in plain.enumerated() {
+            let before = index > 0 ? plain[index - 1] : nil
+            if let number = romanValue(word, after: before, isLast: index == plain.count - 1) { out.append(String(number)) }
+        }
+        // Joined forms of words written with a hyphen or slash between them.
+        var joined = ""
+        var previousJoinable = false
+        for character in title {
+            if character.isLetter || character.isNumber {
+                for scalar in character.unicodeScalars { fold(scalar, into: &joined) }
+            } else if character == "-" || character == "/" || character == "'" || character == "\u{2019}" {
+                previousJoinable = true
+                continue
+            } else {
+                if previousJoinable, !joined.isEmpty, !plain.contains(joined) { out.append(joined) }
+                joined = ""
+                previousJoinable = false
+            }
+        }
+        if previousJoinable, !joined.isEmpty, !plain.contains(joined) { out.append(joined) }
+        // Initials joined: "E.T." is also "et", "L.A." also "la".
+        var initials = ""
+        for word in plain + [""] {
+            if word.count == 1 {
+                initials += word
+            } else {
+                if initials.count >= 2, !out.contains(initials) { out.append(initials) }
+                initials = ""
+            }
+        }
+        return out
+    }
+
+    /// The number a roman numeral word stands for (1...20), or nil. "v" and "x" count only
+    /// after "part", "episode", "chapter", "vol" or as the last word; "i" only after those.
+    static func romanValue(_ word: String, after previous: String? = nil, isLast: Bool = true) -> Int? {
+        guard let value = romanNumerals[word] else { return nil }
+        if word == "v" || word == "x" || word == "i" {
+            // "i" is a word ("I, Robot") unless it follows part/episode: "Episode I".
+            if word == "i" { return ["part", "episode", "chapter", "vol", "volume"].contains(previous ?? "") ? 1 : nil }
+            guard isLast || ["part", "episode", "chapter", "vol", "volume"].contains(previous ?? "") else { return nil }
+        }
+        return value
+    }
+
+    /// The roman numeral of a number word (2...20), or nil: "2" → "ii".
+    static func roman(ofNumber word: String) -> String? {
+        guard let value = Int(word) else { return nil }
+        return romanNumerals.first { $0.value == value }?.key
+    }
+
+    private static let romanNumerals: [String: Int] = [
+        "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
+        "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20,
+    ]
+
+    /// Appends `scalar` lowercased, without its diacritics, to `word`.
+    private static func fold(_ scalar: Unicode.Scalar, into word: inout String) {
+        let value = scalar.value
+        if value >= 0x300 && value <= 0x36F { return } // combining marks
+        if value < 0x80 {
+            word.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            return
+        }
+        if let folded = latin[value] {
+            word += folded
+            return
+        }
+        word += String(scalar).lowercased()
+    }
+
+    /// Latin letters with diacritics and ligatures, as plain lowercase letters.
+    private static let latin: [UInt32: String] = {
+        var table: [UInt32: String] = [:]
+        let groups: [(String, String)] = [
+            ("ÀÁÂÃÄÅàáâãäåĀāĂăĄą", "a"), ("ÇçĆćĈĉĊċČč", "c"), ("ĎďĐđÐð", "d"),
+            ("ÈÉÊËèéêëĒēĔĕĖėĘęĚě", "e"), ("ĜĝĞğĠġĢģ", "g"), ("ĤĥĦħ", "h"),
+            ("ÌÍÎÏìíîïĨĩĪīĬĭĮįİı", "i"), ("Ĵĵ", "j"), ("Ķķ", "k"), ("ĹĺĻļĽľĿŀŁł", "l"),
+            ("ÑñŃńŅņŇň", "n"), ("ÒÓÔÕÖØòóôõöøŌōŎŏŐő", "o"), ("ŔŕŖŗŘř", "r"),
+            ("ŚśŜŝŞşŠš", "s"), ("ŢţŤťŦŧ", "t"), ("ÙÚÛÜùúûüŨũŪūŬŭŮůŰűŲų", "u"), ("Ŵŵ", "w"),
+            ("ÝýÿŶŷŸ", "y"), ("ŹźŻżŽž", "z"), ("Ææ", "ae"), ("Œœ", "oe"), ("ß", "ss"), ("Þþ", "th"),
+        ]
+        for (letters, plain) in groups {
+            for scalar in letters.unicodeScalars { table[scalar.value] = plain }
+        }
+        return table
+    }()
+}
