@@ -35,9 +35,9 @@ public struct SearchMoviesUseCase: Sendable {
         return String(characters[first...last])
     }
 
-    /// The first page of matches for `query`, or no movies for a short query.
-    public func execute(query: String) async throws(MovieError) -> [Movie] {
+    /// Page `page` (1-based) of the matches for `query`, or no movies for a short query.
+    public func execute(query: String, page: Int = 1) async throws(MovieError) -> [Movie] {
         guard Self.isSearchable(query) else { return [] }
-        return try await repository.searchMovies(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))))
+        return try await repository.searchMovies(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))), page: page)
     }
 }

@@ -1,4 +1,5 @@
 import CinematicData
+import Foundation
 import CinematicDomain
 import Testing
 
@@ -26,24 +27,49 @@ struct CatalogSearchTests {
         #expect(try catalog.search("star wa").first?.title == "Star Wars")
     }
 
-    /// 0 = the whole title is the query, 1 = the title starts with it, 2 = contains its words.
-    private func matchClass(_ title: String, _ query: String) -> Int {
-        let words = title.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
-        let core = words.hasPrefix("the ") ? String(words.dropFirst(4)) : words
-        if words == query || core == query { return 0 }
-        return words.hasPrefix(query) || core.hasPrefix(query) ? 1 : 2
+    /// The score's promises (SearchRanking): a famous prefix match beats an obscure exact
+    /// title; among comparable films the better match wins; the exact title of a famous film
+    /// comes first.
+    @Test("famous beats obscure, better match beats worse", arguments: [
+        ("star", "Star Wars", "Star!"),
+        ("pulp", "Pulp Fiction", "Pulp"),
+        ("jedi", "Star Wars: Episode VI - Return of the Jedi", "The Jedi Hunter"),
+        ("alien", "Alien", "Aliens"),
+        ("godfather", "The Godfather", "The Godfather: Part II"),
+    ])
+    func rankingPromises(query: String, first: String, below: String) throws {
+        let titles = try catalog.search(query).map(\.title)
+        let top = try #require(titles.firstIndex(of: first), "\(first) missing for \(query): \(titles)")
+        if let lower = titles.firstIndex(of: below) { #expect(top < lower, "\(titles)") }
+        #expect(top == 0)
     }
 
-    @Test("exact, then prefix, then other matches; popular first within each", arguments: ["dune", "godfather", "love"])
-    func rankingClasses(query: String) throws {
-        let movies = try catalog.search(query)
-        let classes = movies.map { matchClass($0.title, query) }
-        #expect(Set(classes).count >= 2)
-        #expect(classes == classes.sorted())
-        for group in Set(classes) {
-            let votes = zip(movies, classes).filter { $0.1 == group }.map(\.0.votes)
-            #expect(votes == votes.sorted(by: >))
+    /// The relevance suite (Tests/relevance/queries.tsv): real queries of every kind (exact,
+    /// article, partial, typo, numerals, punctuation, year, famous vs obscure), each with the
+    /// film it must find within its top k. `make bench` prints hit@1 and hit@3 per kind.
+    @Test func theRelevanceSuiteFindsEveryExpectedFilm() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("relevance/queries.tsv")
+        let cases = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(cases.count >= 150)
+        var misses: [String] = []
+        for line in cases {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let (query, title, year, k) = (fields[1], fields[2], Int(fields[3])!, Int(fields[4])!)
+            let results = try catalog.search(query)
+            let position = results.firstIndex { $0.title == title && $0.year == year }
+            if position == nil || position! >= k {
+                misses.append("\(fields[0]) \"\(query)\": wanted \(title) (\(year)) in the top \(k), got \(results.prefix(3).map(\.title))")
+            }
         }
+        #expect(misses.isEmpty, "\(misses.count) misses:\n\(misses.joined(separator: "\n"))")
+    }
+
+    @Test func searchPagesGoDeepAtTheCostOfASlice() throws {
+        let first = try catalog.search("the")
+        let deep = try catalog.search("the", page: 10)
+        #expect(first.count == MovieCatalog.pageSize && deep.count == MovieCatalog.pageSize)
+        #expect(Set(first.map(\.id)).isDisjoint(with: deep.map(\.id)))
     }
 
     @Test func pagesHoldTwentyAndDoNotOverlap() throws {

@@ -48,7 +48,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(250))
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["voyage"])
-        #expect(store.state == SearchState(query: "voyage", results: .loaded(SearchFixtures.voyage)))
+        #expect(store.state == SearchFixtures.loaded("voyage", SearchFixtures.voyage))
     }
 
     @Test func pausesShorterThanTheDebounceStillCollapse() async {
@@ -68,7 +68,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(1))
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["voyage"])
-        #expect(store.state == SearchState(query: "voyage", results: .loaded(SearchFixtures.voyage)))
+        #expect(store.state == SearchFixtures.loaded("voyage", SearchFixtures.voyage))
 
         clock.advance(by: .seconds(10))
         await store.settle(within: .seconds(5))
@@ -104,7 +104,7 @@ struct SearchStoreTests {
         store.send(.queryChanged("dune"))
         clock.advance(by: .milliseconds(250))
         await store.settle(within: .seconds(5))
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
 
         store.send(.queryChanged(""))
         #expect(store.state == SearchState(query: "", results: .idle))
@@ -118,7 +118,7 @@ struct SearchStoreTests {
         store.send(.queryChanged("dune"))
         clock.advance(by: .milliseconds(250))
         await waitUntil("the dune request is in flight") { repository.heldQueries == ["dune"] }
-        #expect(store.state == SearchState(query: "dune", results: .loading))
+        #expect(store.state == SearchFixtures.loading("dune"))
 
         store.send(.queryChanged(" d"))
         #expect(store.state == SearchState(query: " d", results: .idle))
@@ -140,7 +140,7 @@ struct SearchStoreTests {
         store.send(.queryChanged("du"))
         clock.advance(by: .milliseconds(250))
         await waitUntil("the du request is in flight") { repository.heldQueries == ["du"] }
-        #expect(store.state == SearchState(query: "du", results: .loading))
+        #expect(store.state == SearchFixtures.loading("du"))
 
         store.send(.queryChanged("dune"))
         clock.advance(by: .milliseconds(250))
@@ -148,12 +148,12 @@ struct SearchStoreTests {
 
         repository.release("dune", with: .success(SearchFixtures.dune))
         await store.settle(within: .seconds(5))
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
 
         // The du request was cancelled, ignored it, and now answers.
         repository.release("du", with: .success(SearchFixtures.du))
         await waitUntil("the replaced du request finished") { tracker.liveEffects == 0 }
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
         #expect(repository.searchQueries == ["du", "dune"])
     }
 
@@ -173,7 +173,7 @@ struct SearchStoreTests {
         await store.settle(within: .seconds(5))
         repository.release("du", with: .failure(.network("timed out")))
         await waitUntil { tracker.liveEffects == 0 }
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
     }
 
     // MARK: 4. Failures are typed
@@ -187,7 +187,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(250))
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["dune"])
-        #expect(store.state == SearchState(query: "dune", results: .failed(.network("offline"))))
+        #expect(store.state == SearchFixtures.failed("dune", .network("offline")))
         let failure: MovieError? = store.state.results.failure
         #expect(failure == .network("offline"))
     }
@@ -201,14 +201,14 @@ struct SearchStoreTests {
         await waitUntil { repository.heldQueries == ["dune"] }
         repository.release("dune", with: .failure(.invalidResponse("garbled")))
         await store.settle(within: .seconds(5))
-        #expect(store.state == SearchState(query: "dune", results: .failed(.invalidResponse("garbled"))))
+        #expect(store.state == SearchFixtures.failed("dune", .invalidResponse("garbled")))
 
         store.send(.submitted)
-        #expect(store.state == SearchState(query: "dune", results: .loading))
+        #expect(store.state == SearchFixtures.loading("dune"))
         await waitUntil { repository.heldQueries == ["dune"] }
         repository.release("dune", with: .success(SearchFixtures.dune))
         await store.settle(within: .seconds(5))
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
     }
 
     // MARK: submitted and the debounce
@@ -224,7 +224,7 @@ struct SearchStoreTests {
         #expect(clock.sleeperCount == 0, "the pending debounce was replaced")
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["dune"])
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
 
         // The replaced debounce never fires a second request.
         clock.advance(by: .seconds(1))
@@ -239,7 +239,7 @@ struct SearchStoreTests {
         store.send(.submitted)
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["dune"])
-        #expect(store.state == SearchState(query: "  dune ", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("  dune ", SearchFixtures.dune))
     }
 
     @Test func submittingAShortQuerySearchesNothing() async {
@@ -270,7 +270,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(1))
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["dune"])
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
     }
 
     @Test func aZeroDebounceSearchesWithoutAdvancingTheClock() async {
@@ -279,6 +279,6 @@ struct SearchStoreTests {
         store.send(.queryChanged("dune"))
         await store.settle(within: .seconds(5))
         #expect(repository.searchQueries == ["dune"])
-        #expect(store.state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune)))
+        #expect(store.state == SearchFixtures.loaded("dune", SearchFixtures.dune))
     }
 }

@@ -58,7 +58,7 @@ fun main(args: Array<String>) {
             search.settle(30_000)
             val final = search.searchState
             println("final: ${display(search.state)}")
-            when (val results = final.results) {
+            when (val results = final.phase) {
                 is Phase.Loaded ->
                     if (results.value.isEmpty()) println("no movie matches \"${final.query}\"")
                     else results.value.forEachIndexed { i, movie -> println("%3d. %s (%d)".format(i + 1, movie.title, movie.year)) }
@@ -73,7 +73,7 @@ fun main(args: Array<String>) {
 /** A state's JSON, with a loaded page of movies shortened to its size and first title. */
 private fun display(json: String): String {
     val state = SearchState.fromJson(json)
-    val results = state.results as? Phase.Loaded ?: return json
+    val results = state.phase as? Phase.Loaded ?: return json
     val first = results.value.firstOrNull()?.let { ", first: $it" } ?: ""
     return "{\"query\":\"${state.query}\",\"results\":{\"phase\":\"loaded\",\"value\":[${results.value.size} movies$first]}}"
 }

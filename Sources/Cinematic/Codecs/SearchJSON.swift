@@ -5,13 +5,16 @@ import MVIKit
 
 /// The Search feature on the wire.
 ///
-/// Intents from hosts: `{"type":"queryChanged","query":"dune"}`, `{"type":"submitted"}`.
-/// State: `{"query":"dune","results":{"phase":"loaded","value":[movie, …]}}`.
+/// Intents from hosts: `{"type":"queryChanged","query":"dune"}`, `{"type":"submitted"}`,
+/// `{"type":"loadMore"}`.
+/// State: `{"query":"dune","results":{"phase":"loaded","query":"dune","value":[movie, …]},
+/// "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,"loadMoreError":null}`; every
+/// phase but idle names the query it answers.
 struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
     enum HostKind: String, CaseIterable {
-        case queryChanged, submitted
+        case queryChanged, submitted, loadMore
     }
 
     static let name = "search"
@@ -30,6 +33,7 @@ struct SearchCodec: FeatureCodec {
         switch intent {
         case .queryChanged: .queryChanged
         case .submitted: .submitted
+        case .loadMore: .loadMore
         }
     }
 
@@ -46,24 +50,49 @@ struct SearchCodec: FeatureCodec {
         case .submitted:
             try intent.requireNoMembers()
             return .submitted
+        case .loadMore:
+            try intent.requireNoMembers()
+            return .loadMore
         }
     }
 
+    /// The results and the query they answer.
+    struct Results: Equatable, Sendable {
+        let phase: LoadingPhase<[Movie], MovieError>
+        let query: String
+    }
+
     /// The results, encoded once per distinct list (typing changes only the query).
-    private let results = FragmentCache<LoadingPhase<[Movie], MovieError>>()
+    private let results = FragmentCache<Results>()
+
+    /// The results phase, with the query it answers in every phase but idle.
+    static func node(_ results: Results) -> UnsafeMutablePointer<json_t> {
+        let node = DomainJSON.encode(results.phase, value: DomainJSON.encode)
+        if case .idle = results.phase { return node }
+        JSONBuilder.set(node, "query", JSONBuilder.string(results.query))
+        return node
+    }
 
     /// The whole state as one jansson tree (new reference), without the cache.
     static func node(_ state: SearchState) -> UnsafeMutablePointer<json_t> {
         JSONBuilder.object([
             "query": JSONBuilder.string(state.query),
-            "results": DomainJSON.encode(state.results, value: DomainJSON.encode),
+            "results": node(Results(phase: state.results, query: state.resultsQuery)),
+            "pagesLoaded": JSONBuilder.int(state.pagesLoaded),
+            "isExhausted": JSONBuilder.bool(state.isExhausted),
+            "isLoadingMore": JSONBuilder.bool(state.isLoadingMore),
+            "loadMoreError": state.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null(),
         ])
     }
 
     func encodeState(_ state: SearchState) -> JSONFragment {
         .object([
             "query": .string(state.query),
-            "results": results.fragment(for: state.results) { DomainJSON.encode($0, value: DomainJSON.encode) },
+            "results": results.fragment(for: Results(phase: state.results, query: state.resultsQuery), Self.node),
+            "pagesLoaded": JSONFragment(consuming: JSONBuilder.int(state.pagesLoaded)),
+            "isExhausted": JSONFragment(consuming: JSONBuilder.bool(state.isExhausted)),
+            "isLoadingMore": JSONFragment(consuming: JSONBuilder.bool(state.isLoadingMore)),
+            "loadMoreError": JSONFragment(consuming: state.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null()),
         ])
     }
 }

@@ -2,16 +2,37 @@ import CinematicDomain
 import MVIKit
 
 /// What the Search screen renders.
+///
+/// The results always say which query they answer (``resultsQuery``): while the user types
+/// on, `query` moves ahead of them, and a screen can tell the shown results are for an older
+/// query ("stargate" typed, results still for "star"). Paging is like Discover's: while the
+/// next page loads, `results` stays loaded and ``isLoadingMore`` is true.
 public struct SearchState: Equatable, Sendable {
     /// The text in the search field, as typed.
     public var query: String
-    /// The results for the last query searched.
+    /// The results of the last search: its first pages, in rank order.
     public var results: LoadingPhase<[Movie], MovieError>
+    /// The query ``results`` answer (or are loading for), trimmed; "" while idle.
+    public var resultsQuery: String
+    /// How many pages of results have arrived.
+    public var pagesLoaded: Int
+    /// True once a page shorter than a full page arrived: there are no more results.
+    public var isExhausted: Bool
+    /// True while the next page loads.
+    public var isLoadingMore: Bool
+    /// Why the last "load more" failed; cleared when loading more is tried again.
+    public var loadMoreError: MovieError?
 
     /// Creates a state; the default is an empty, idle search.
-    public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle) {
+    public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle, resultsQuery: String = "",
+                pagesLoaded: Int = 0, isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil) {
         self.query = query
         self.results = results
+        self.resultsQuery = resultsQuery
+        self.pagesLoaded = pagesLoaded
+        self.isExhausted = isExhausted
+        self.isLoadingMore = isLoadingMore
+        self.loadMoreError = loadMoreError
     }
 }
 
@@ -21,10 +42,10 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
     case host(Host)
     /// Internal: the debounce elapsed.
     case searchNow
-    /// Internal: the search succeeded.
-    case resultsLoaded([Movie])
-    /// Internal: the search failed.
-    case searchFailed(MovieError)
+    /// Internal: page `page` of the results for `query` arrived.
+    case resultsLoaded(query: String, page: Int, movies: [Movie])
+    /// Internal: page `page` of the search for `query` failed.
+    case searchFailed(query: String, page: Int, error: MovieError)
 
     /// The intents a host may send.
     public enum Host: Equatable, Sendable {
@@ -32,12 +53,17 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
         case queryChanged(String)
         /// The user submitted the query: search now, skipping the debounce.
         case submitted
+        /// The user scrolled to the end of the results: loads the next page. Ignored unless
+        /// results are loaded, not exhausted and no page is loading.
+        case loadMore
     }
 
     /// The user edited the query: `.host(.queryChanged(query))`.
     public static func queryChanged(_ query: String) -> SearchIntent { .host(.queryChanged(query)) }
     /// The user submitted the query: `.host(.submitted)`.
     public static let submitted = SearchIntent.host(.submitted)
+    /// The user asked for the next page: `.host(.loadMore)`.
+    public static let loadMore = SearchIntent.host(.loadMore)
 }
 
 /// The Search feature's reducer: debounced, switch-latest search with typed failures.
@@ -80,29 +106,54 @@ public struct SearchReducer: Reducer {
             }
         case .host(.submitted), .searchNow:
             guard SearchMoviesUseCase.isSearchable(state.query) else { return reset(&state) }
-            state.results = .loading
-            return search(state.query)
-        case let .resultsLoaded(movies):
-            state.results = .loaded(movies)
+            let query = SearchMoviesUseCase.trimmed(state.query)
+            state = SearchState(query: state.query, results: .loading, resultsQuery: query)
+            return search(query, page: 1)
+        case .host(.loadMore):
+            guard state.results.value != nil, !state.isExhausted, !state.isLoadingMore else { return .none }
+            state.isLoadingMore = true
+            state.loadMoreError = nil
+            return search(state.resultsQuery, page: state.pagesLoaded + 1)
+        case let .resultsLoaded(query, page, movies):
+            // Only the page the state waits for, of the query it shows (the effect id already
+            // drops replaced searches; this also holds for a store fed by hand).
+            guard query == state.resultsQuery, page == state.pagesLoaded + 1 else { return .none }
+            if page == 1 {
+                state.results = .loaded(movies)
+            } else {
+                var shown = state.results.value ?? []
+                let ids = Set(shown.map(\.id))
+                shown.append(contentsOf: movies.filter { !ids.contains($0.id) })
+                state.results = .loaded(shown)
+                state.isLoadingMore = false
+            }
+            state.pagesLoaded = page
+            state.isExhausted = movies.count < MovieCatalog.pageSize
             return .none
-        case let .searchFailed(error):
-            state.results = .failed(error)
+        case let .searchFailed(query, page, error):
+            guard query == state.resultsQuery, page == state.pagesLoaded + 1 else { return .none }
+            if page == 1 {
+                state.results = .failed(error)
+            } else {
+                state.isLoadingMore = false
+                state.loadMoreError = error
+            }
             return .none
         }
     }
 
     /// A short query: back to idle at once, and nothing pending survives.
     private func reset(_ state: inout SearchState) -> Effect<SearchIntent> {
-        state.results = .idle
+        state = SearchState(query: state.query)
         return .cancel(Self.searchEffect)
     }
 
-    private func search(_ query: String) -> Effect<SearchIntent> {
+    private func search(_ query: String, page: Int) -> Effect<SearchIntent> {
         .run(id: Self.searchEffect) { [searchMovies] send in
             do throws(MovieError) {
-                await send(.resultsLoaded(try await searchMovies.execute(query: query)))
+                await send(.resultsLoaded(query: query, page: page, movies: try await searchMovies.execute(query: query, page: page)))
             } catch {
-                await send(.searchFailed(error))
+                await send(.searchFailed(query: query, page: page, error: error))
             }
         }
     }

@@ -364,7 +364,8 @@ class Store:
 
 
 class SearchStore(Store):
-    """The ``"search"`` feature. State: ``{"query": str, "results": <phase of [movie]>}``."""
+    """The ``"search"`` feature. State: ``{"query": str, "results": <phase of [movie], with
+    the "query" it answers>, "pagesLoaded", "isExhausted", "isLoadingMore", "loadMoreError"}``."""
 
     FEATURE = "search"
 
@@ -381,6 +382,11 @@ class SearchStore(Store):
     def submit(self) -> None:
         """Search now, skipping the debounce (``{"type": "submitted"}``)."""
         self.send({"type": "submitted"})
+
+    def load_more(self) -> None:
+        """Appends the next 20 results (``{"type": "loadMore"}``); ignored unless results
+        are loaded and not exhausted."""
+        self.send({"type": "loadMore"})
 
 
 class DiscoverStore(Store):

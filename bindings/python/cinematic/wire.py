@@ -119,6 +119,35 @@ FavoritesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded]
 DetailPhase = Union[IdlePhase, LoadingPhase, DetailLoaded, FailedPhase]
 
 
+class ResultsLoading(TypedDict):
+    """The wire object ResultsLoading."""
+    phase: Literal["loading"]
+    query: str
+
+
+class ResultsLoaded(TypedDict):
+    """The wire object ResultsLoaded."""
+    phase: Literal["loaded"]
+    query: str
+    value: List[Movie]
+
+
+class ResultsFailed(TypedDict):
+    """The wire object ResultsFailed."""
+    phase: Literal["failed"]
+    query: str
+    error: MovieError
+
+
+#: The loading phase of search results; every phase but idle names the query it answers.
+SearchResults = Union[IdlePhase, ResultsLoading, ResultsLoaded, ResultsFailed]
+
+
+class LoadMoreResults(TypedDict):
+    """Append the next 20 results."""
+    type: Literal["loadMore"]
+
+
 #: A feature without arguments: NULL or {}.
 NoArgs = Optional[Dict[str, object]]
 
@@ -148,13 +177,17 @@ class Submitted(TypedDict):
     type: Literal["submitted"]
 
 
-SearchIntent = Union[QueryChanged, Submitted]
+SearchIntent = Union[QueryChanged, Submitted, LoadMoreResults]
 
 
 class SearchState(TypedDict):
     """The wire object SearchState."""
     query: str
-    results: MoviesPhase
+    results: SearchResults
+    pagesLoaded: int
+    isExhausted: bool
+    isLoadingMore: bool
+    loadMoreError: Optional[MovieError]
 
 
 class Task(TypedDict):

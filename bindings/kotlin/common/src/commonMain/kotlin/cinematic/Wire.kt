@@ -79,6 +79,79 @@ data class MovieError(val code: String, val message: String) {
     }
 }
 
+/** The wire object ResultsLoading. */
+data class ResultsLoading(val phase: String = "loading", val query: String) : SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query)
+
+    companion object {
+        /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsLoading {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ResultsLoading(phase = (map["phase"] as String), query = (map["query"] as String))
+        }
+    }
+}
+
+/** The wire object ResultsLoaded. */
+data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList()) : SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() })
+
+    companion object {
+        /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object ResultsFailed. */
+data class ResultsFailed(val phase: String = "failed", val query: String, val error: MovieError) : SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "error" to error.toJson())
+
+    companion object {
+        /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsFailed {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ResultsFailed(phase = (map["phase"] as String), query = (map["query"] as String), error = MovieError.fromJson(map["error"]))
+        }
+    }
+}
+
+/** The loading phase of search results; every phase but idle names the query it answers. */
+interface SearchResults {
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): SearchResults {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["phase"]) {
+                "idle" -> IdlePhase.fromJson(map)
+                "loading" -> ResultsLoading.fromJson(map)
+                "loaded" -> ResultsLoaded.fromJson(map)
+                "failed" -> ResultsFailed.fromJson(map)
+                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
+            }
+        }
+    }
+}
+
+/** Append the next 20 results. */
+data class LoadMoreResults(val type: String = "loadMore") : SearchIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+
+    companion object {
+        /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LoadMoreResults {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return LoadMoreResults(type = (map["type"] as String))
+        }
+    }
+}
+
 /** A feature without arguments: NULL or {}. */
 typealias NoArgs = Map<String, Any?>
 
@@ -133,7 +206,7 @@ data class Submitted(val type: String = "submitted") : SearchIntent {
     }
 }
 
-/** One of QueryChanged, Submitted. */
+/** One of QueryChanged, Submitted, LoadMoreResults. */
 interface SearchIntent {
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
@@ -142,6 +215,7 @@ interface SearchIntent {
             return when (map["type"]) {
                 "queryChanged" -> QueryChanged.fromJson(map)
                 "submitted" -> Submitted.fromJson(map)
+                "loadMore" -> LoadMoreResults.fromJson(map)
                 else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
             }
         }
@@ -149,15 +223,15 @@ interface SearchIntent {
 }
 
 /** The wire object SearchState. */
-data class SearchState(val query: String, val results: Phase<List<Movie>> = Phase.Idle) {
+data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("query" to query, "results" to results.toJson { v -> v.map { it.toJson() } })
+    fun toJson(): Map<String, Any?> = linkedMapOf("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
 
     companion object {
         /** Reads a SearchState from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): SearchState {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchState(query = (map["query"] as String), results = Phase.fromJson(map["results"]) { v -> (v as List<*>).map { Movie.fromJson(it) } })
+            return SearchState(query = (map["query"] as String), results = SearchResults.fromJson(map["results"]), pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) })
         }
     }
 }

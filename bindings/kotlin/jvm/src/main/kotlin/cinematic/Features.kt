@@ -59,6 +59,9 @@ fun Store.refresh() = send("{\"type\":\"refresh\"}")
  */
 fun Store.loadMore(section: String) = send("{\"type\":\"loadMore\",\"section\":${Json.quote(section)}}")
 
+/** Search: appends the next 20 results (`{"type":"loadMore"}`). */
+fun Store.loadMore() = send("{\"type\":\"loadMore\"}")
+
 // --------------------------------------------------------------------------------------
 // States: generated from the schema (Wire.kt); these read better than raw JSON.
 

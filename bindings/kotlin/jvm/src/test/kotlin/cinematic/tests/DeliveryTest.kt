@@ -10,7 +10,7 @@ object DeliveryTest : Suite("delivery") {
     private const val HOST = """{"clock":"manual","catalog":"host"}"""
     private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued"}"""
 
-    private fun phases(states: List<String>) = states.map { SearchState.fromJson(it).results.name }
+    private fun phases(states: List<String>) = states.map { SearchState.fromJson(it).phase.name }
 
     init {
         test("queued: callbacks run only in dispatch, on the dispatching thread, in order") {
@@ -98,7 +98,7 @@ object DeliveryTest : Suite("delivery") {
                     seen.add(state)
                     val parsed = SearchState.fromJson(state)
                     if (parsed.query == "" ) search.queryChanged("du")
-                    if (parsed.results is Phase.Loaded) {
+                    if (parsed.phase is Phase.Loaded) {
                         expectEqual(state, search.state, "state read inside the callback")
                         handle.get()?.close()
                         search.close()

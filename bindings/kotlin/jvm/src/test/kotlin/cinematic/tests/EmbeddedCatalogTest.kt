@@ -41,7 +41,7 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
                         search.queryChanged(query)
                         search.submitted()
                         search.settle(30_000)
-                        val results = search.searchState.results
+                        val results = search.searchState.phase
                         expect(results is Phase.Loaded) { "query $query gave $results" }
                     }
                 }

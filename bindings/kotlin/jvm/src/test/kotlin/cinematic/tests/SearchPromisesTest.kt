@@ -23,7 +23,7 @@ object SearchPromisesTest : Suite("search promises") {
 
                     expectEqual(listOf("voyage"), provider.searches, "search requests")
                     val state = search.searchState
-                    expect(state.results is Phase.Loaded) { "results should be loaded: $state" }
+                    expect(state.phase is Phase.Loaded) { "results should be loaded: $state" }
                     expectEqual(listOf("Voyage"), state.movies.map { it.title }, "titles")
                     expectEqual(0, search.pendingEffects, "effects in flight after settle")
                 }
@@ -51,7 +51,7 @@ object SearchPromisesTest : Suite("search promises") {
                 runtime.openStore("search").use { search ->
                     search.queryChanged("du")
                     search.queryChanged("d")
-                    expectEqual(SearchState("d", Phase.Idle), search.searchState, "state right after the short query")
+                    expectEqual("d" to Phase.Idle, search.searchState.let { it.query to it.phase }, "state right after the short query")
                     runtime.advanceClock(1_000)
                     search.settle(5_000)
                     expectEqual(emptyList<String>(), provider.searches, "search requests")
@@ -61,9 +61,9 @@ object SearchPromisesTest : Suite("search promises") {
                     search.queryChanged("dune")
                     search.submitted()
                     search.settle(5_000)
-                    expect(search.searchState.results is Phase.Loaded) { "dune should be loaded" }
+                    expect(search.searchState.phase is Phase.Loaded) { "dune should be loaded" }
                     search.queryChanged("  d ")
-                    expectEqual(Phase.Idle, search.searchState.results, "results after \"  d \"")
+                    expectEqual(Phase.Idle, search.searchState.phase, "results after \"  d \"")
                 }
             }
         }
@@ -82,7 +82,7 @@ object SearchPromisesTest : Suite("search promises") {
                     search.queryChanged("du")
                     runtime.advanceClock(250)
                     val duRequest = provider.awaitSearch("du")
-                    expectEqual(Phase.Loading, search.searchState.results, "results while \"du\" is held")
+                    expectEqual(Phase.Loading, search.searchState.phase, "results while \"du\" is held")
 
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
@@ -112,7 +112,7 @@ object SearchPromisesTest : Suite("search promises") {
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     search.settle(5_000)
-                    expectEqual(Phase.Failed(MovieError("network", "timed out")), search.searchState.results, "results")
+                    expectEqual(Phase.Failed(MovieError("network", "timed out")), search.searchState.phase, "results")
                 }
             }
         }
@@ -126,7 +126,7 @@ object SearchPromisesTest : Suite("search promises") {
                     search.queryChanged("dune")
                     search.submitted()
                     search.settle(5_000)
-                    val results = search.searchState.results
+                    val results = search.searchState.phase
                     expect(results is Phase.Failed && results.error.code == "invalidResponse" &&
                         results.error.message.contains("teapot")) { "results: $results" }
                 }
@@ -144,7 +144,7 @@ object SearchPromisesTest : Suite("search promises") {
                     val id = provider.awaitSearch("dune")
                     expectCinematicError("invalid") { runtime.respond(id, """{"movies":[{"title":"no id"}]}""") }
                     search.settle(5_000)
-                    val results = search.searchState.results
+                    val results = search.searchState.phase
                     expect(results is Phase.Failed && results.error.code == "invalidResponse") { "results: $results" }
                 }
             }
@@ -156,7 +156,7 @@ object SearchPromisesTest : Suite("search promises") {
                     search.queryChanged("dune")
                     search.submitted()
                     search.settle(5_000)
-                    val results = search.searchState.results
+                    val results = search.searchState.phase
                     expect(results is Phase.Failed && results.error.code == "network") { "results: $results" }
                 }
             }
@@ -175,7 +175,7 @@ object SearchPromisesTest : Suite("search promises") {
                 runtime.openStore("search").use { search ->
                     search.queryChanged("dune")
                     search.submitted()
-                    expectEqual(Phase.Loading, search.searchState.results, "results before the answer")
+                    expectEqual(Phase.Loading, search.searchState.phase, "results before the answer")
                     search.settle(5_000)
                     expectEqual(listOf(Movie(7, "Dune", 2021)), search.searchState.movies, "movies")
                 }
