@@ -283,7 +283,7 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
         header += " : " + ", ".join(pascal(s) for s in supers)
     lines.append(header + " {")
     lines.append("    /** This value as JSON-ready maps and lists (write it with [Json.write]). */")
-    lines.append("    fun toJson(): Map<String, Any?> = linkedMapOf(" + ", ".join(
+    lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = linkedMapOf(" + ", ".join(
         f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields) + ")")
     lines.append("")
     lines.append("    companion object {")
@@ -303,7 +303,6 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
         if phase_value(defs, name) is None:
             for member in union_members(node) or []:
                 unions.setdefault(member, []).append(name)
-    phase_parts = {m for name in defs if phase_value(defs, name) is not None for m in union_members(defs[name]) or []}
     out = [
         HEADER.replace("/*", "//").replace(" */", ""),
         "// The wire format as Kotlin types, shared by the JVM and Native bindings (one source set).",
@@ -333,13 +332,15 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
     for name, node in defs.items():
         classes: List[str] = []
         members = union_members(node)
-        if name in phase_parts or phase_value(defs, name) is not None:
+        if phase_value(defs, name) is not None:
             continue  # loading phases are Phase<T>
         if "enum" in node:
             text = f"/** The values of {name}. */\nobject {pascal(name)} {{\n    /** Every value, in order. */\n    val values: List<String> = listOf(" + ", ".join(json.dumps(v) for v in node["enum"]) + ")\n}"
         elif members is not None:
             doc = node.get("description") or f"One of {', '.join(pascal(m) for m in members)}."
-            lines = [f"/** {doc} */", f"interface {pascal(name)} {{", "    companion object {",
+            lines = [f"/** {doc} */", f"interface {pascal(name)} {{",
+                     "    /** This value as JSON-ready maps and lists (write it with [Json.write]). */",
+                     "    fun toJson(): Map<String, Any?>", "", "    companion object {",
                      "        /** Reads whichever variant [value] (JSON text or a parsed map) is. */",
                      f"        fun fromJson(value: Any?): {pascal(name)} {{",
                      "            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>"]

@@ -41,7 +41,7 @@ static void test_queued_fd_and_dispatch(void) {
     CHECK_EQ_INT(dispatch(rt), 1);
     CHECK_EQ_INT(recorder_count(&r), 1);
     CHECK(pthread_equal(r.last_thread, pthread_self()));
-    CHECK_STR_EQ(recorder_state(&r, 0), "{\"query\":\"\",\"results\":{\"phase\":\"idle\"}}");
+    CHECK_STR_EQ(recorder_state(&r, 0), "{\"query\":\"\",\"results\":{\"phase\":\"idle\"}" SEARCH_FIRST_PAGE_FLAGS);
     CHECK(!readable(fd, 0));
 
     /* A send: reduced at once, its state waits for dispatch. */

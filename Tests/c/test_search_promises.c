@@ -102,7 +102,7 @@ static void test_short_query_resets(void) {
     CHECK_EQ_INT(pending(f.store), 1);
     CHECK_STATUS(send_query(f.store, "d"), CINEMATIC_OK);
     char *state = state_of(f.store);
-    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}}");
+    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}" SEARCH_FIRST_PAGE_FLAGS);
     cinematic_free(state);
     CHECK_EQ_INT(pending(f.store), 0);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 1000), CINEMATIC_OK);
@@ -110,7 +110,7 @@ static void test_short_query_resets(void) {
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
     CHECK_EQ_INT(provider_count(&f.provider, "search"), 0);
     state = state_of(f.store);
-    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}}");
+    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}" SEARCH_FIRST_PAGE_FLAGS);
     cinematic_free(state);
     /* An empty query too. */
     CHECK_STATUS(send_query(f.store, "du"), CINEMATIC_OK);
@@ -145,7 +145,7 @@ static void test_short_query_cancels_request_in_flight(void) {
 
     CHECK_STATUS(send_query(f.store, "d"), CINEMATIC_OK);
     state = state_of(f.store);
-    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}}");
+    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}" SEARCH_FIRST_PAGE_FLAGS);
     cinematic_free(state);
     CHECK_EQ_INT(pending(f.store), 0);
     CHECK(provider_wait(&f.provider, "cancel", 1, 5000));
@@ -159,7 +159,7 @@ static void test_short_query_cancels_request_in_flight(void) {
      * the chance to show up. */
     h_sleep_ms(50);
     state = state_of(f.store);
-    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}}");
+    CHECK_STR_EQ(state, "{\"query\":\"d\",\"results\":{\"phase\":\"idle\"}" SEARCH_FIRST_PAGE_FLAGS);
     cinematic_free(state);
     CHECK(!any_state_contains(&f.states, "Late du"));
     CHECK_EQ_INT(atomic_load(&f.provider.respond_errors), 0);
@@ -179,7 +179,7 @@ static void test_stale_answer_dropped(void) {
     /* Cancelling du's request is silent: the screen keeps "loading" until dune's turn. */
     CHECK_STATUS(cinematic_store_settle(f.store, 20), CINEMATIC_ERR_TIMEOUT); /* dune's debounce */
     char *waiting = state_of(f.store);
-    CHECK_STR_EQ(waiting, "{\"query\":\"dune\",\"results\":{\"phase\":\"loading\"}}");
+    CHECK_STR_EQ(waiting, "{\"query\":\"dune\",\"results\":{\"phase\":\"loading\",\"query\":\"du\"}" SEARCH_FIRST_PAGE_FLAGS);
     cinematic_free(waiting);
     provider_call dune = debounced_search(&f, 1, "dune");
     CHECK(dune.id != du.id);
@@ -491,7 +491,58 @@ static void test_embedded_submitted_skips_debounce(void) {
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
 }
 
+/* The results say which query they answer, so a host can tell results for an older query;
+   loadMore appends the next 20, with no overlap, and a new search starts from page 1. */
+static void test_results_name_their_query_and_page_on(void) {
+    cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\"}");
+    cinematic_store *search = open_search(rt);
+    CHECK_STATUS(send_query(search, "love"), CINEMATIC_OK);
+    CHECK_STATUS(send_submitted(search), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(search, 5000), CINEMATIC_OK);
+    char *state = state_of(search);
+    CHECK_JSON_EQ(state, "results.query", "love");
+    CHECK_EQ_INT(json_array_len(state, "results.value"), 20);
+    CHECK_JSON_EQ(state, "pagesLoaded", "1");
+    char first[32];
+    CHECK(json_get(state, "results.value[0].id", first, sizeof first));
+    cinematic_free(state);
+
+    CHECK_STATUS(cinematic_store_send(search, "{\"type\":\"loadMore\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(search, 5000), CINEMATIC_OK);
+    state = state_of(search);
+    CHECK_EQ_INT(json_array_len(state, "results.value"), 40);
+    CHECK_JSON_EQ(state, "pagesLoaded", "2");
+    CHECK_JSON_EQ(state, "isLoadingMore", "false");
+    CHECK_JSON_EQ(state, "results.value[0].id", first);
+    int repeated = 0;
+    for (int i = 0; i < 40; i++) {
+        for (int j = 0; j < i; j++) {
+            char a[32], b[32], pa[64], pb[64];
+            snprintf(pa, sizeof pa, "results.value[%d].id", i);
+            snprintf(pb, sizeof pb, "results.value[%d].id", j);
+            if (json_get(state, pa, a, sizeof a) && json_get(state, pb, b, sizeof b) && strcmp(a, b) == 0) repeated++;
+        }
+    }
+    CHECK_EQ_INT(repeated, 0);
+    cinematic_free(state);
+
+    /* Typing on: the state's query moves ahead; the shown results still name "love". */
+    CHECK_STATUS(send_query(search, "lovely"), CINEMATIC_OK);
+    state = state_of(search);
+    CHECK_JSON_EQ(state, "query", "lovely");
+    CHECK_JSON_EQ(state, "results.query", "love");
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_runtime_advance_clock(rt, 250), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(search, 5000), CINEMATIC_OK);
+    state = state_of(search);
+    CHECK_JSON_EQ(state, "results.query", "lovely");
+    CHECK_JSON_EQ(state, "pagesLoaded", "1");
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+}
+
 int main(void) {
+    RUN_TEST(test_results_name_their_query_and_page_on);
     RUN_TEST(test_keystrokes_collapse);
     RUN_TEST(test_query_is_trimmed);
     RUN_TEST(test_short_query_resets);

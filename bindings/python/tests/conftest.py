@@ -129,6 +129,13 @@ class ScriptedCatalog:
         return self.requests(op)
 
 
+def search_state(query: str, results: Optional[Dict[str, Any]] = None, **paging: Any) -> Dict[str, Any]:
+    """A whole search state: `results` (idle by default) and the paging flags (defaults:
+    nothing loaded)."""
+    return {"query": query, "results": results or {"phase": "idle"}, "pagesLoaded": 0, "isExhausted": False,
+            "isLoadingMore": False, "loadMoreError": None, **paging}
+
+
 def echo_movies(request: Dict[str, Any]) -> Dict[str, Any]:
     """An auto answer: one movie titled like the query."""
     return {"movies": [{"id": 1, "title": request.get("query", "?"), "year": 2000}]}

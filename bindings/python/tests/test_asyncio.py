@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import cinematic
-from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies
+from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies, search_state
 
 
 def run(coroutine, timeout=10):
@@ -32,7 +32,7 @@ def test_async_for_over_queued_states_with_the_embedded_catalog():
             async for state in search.states():
                 seen.append(state)
                 if len(seen) == 1:
-                    assert state == {"query": "", "results": {"phase": "idle"}}
+                    assert state == search_state("")
                     assert loop._selector.get_key(fd) is not None  # watched by add_reader
                     search.query_changed("dune")
                     runtime.advance_clock(250)
@@ -87,7 +87,7 @@ def test_stream_ends_when_the_runtime_closes():
         async for state in search.states():
             states.append(state)
             runtime.close()
-        assert states == [{"query": "", "results": {"phase": "idle"}}]
+        assert states == [search_state("")]
 
     run(main())
 

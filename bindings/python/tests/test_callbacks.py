@@ -14,7 +14,7 @@ import threading
 import pytest
 
 import cinematic
-from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies
+from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies, search_state
 
 
 class Boom(Exception):
@@ -32,7 +32,7 @@ def test_subscribe_gets_current_then_each_distinct_state_and_unsubscribes(runtim
     with runtime.search() as search:
         seen = []
         unsubscribe = search.subscribe(seen.append)
-        assert seen == [{"query": "", "results": {"phase": "idle"}}]
+        assert seen == [search_state("")]
         search.query_changed("alien")
         search.submit()
         search.settle(5)
@@ -54,7 +54,7 @@ def test_several_subscribers_share_a_store(runtimes):
         search.subscribe(first.append)
         search.query_changed("du")
         search.subscribe(second.append)  # joins with the current state
-        assert second == [{"query": "du", "results": {"phase": "idle"}}]
+        assert second == [search_state("du")]
         assert len(first) == 2  # no duplicate of the current state for the first
         search.submit()
         search.settle(5)
@@ -76,7 +76,7 @@ def test_queued_delivery_runs_callbacks_in_dispatch_on_this_thread(runtimes):
         fd = runtime.fileno()
         assert select.select([fd], [], [], 5)[0] == [fd]
         assert runtime.dispatch() == 1
-        assert seen == [{"query": "", "results": {"phase": "idle"}}]
+        assert seen == [search_state("")]
         assert select.select([fd], [], [], 0)[0] == []  # nothing waits: not readable
 
         search.query_changed("alien")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import cinematic
-from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies
+from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies, search_state
 
 VOYAGE = ["v", "vo", "voy", "voya", "voyag", "voyage"]
 
@@ -20,7 +20,7 @@ def test_keystrokes_collapse_into_one_request_for_the_last_query(runtimes):
         for i, prefix in enumerate(VOYAGE):
             search.query_changed(prefix)
             # send reduces before it returns
-            assert search.state == {"query": prefix, "results": {"phase": "idle"}}
+            assert search.state == search_state(prefix)
             assert search.pending_effects == (0 if i == 0 else 1)  # one debounce, replaced
         assert catalog.count("search") == 0
 
@@ -34,12 +34,9 @@ def test_keystrokes_collapse_into_one_request_for_the_last_query(runtimes):
         assert [request for _, request in catalog.requests("search")] == [
             {"op": "search", "query": "voyage", "page": 1}]
         assert catalog.count("cancel") == 0
-        assert search.state == {
-            "query": "voyage",
-            "results": {"phase": "loaded", "value": [
-                {"id": 1, "title": "voyage", "year": 2000, "runtime": 0, "rating": 0,
-                 "votes": 0, "genres": [], "mpaa": None}]},
-        }
+        assert search.state == search_state("voyage", {"phase": "loaded", "query": "voyage", "value": [
+            {"id": 1, "title": "voyage", "year": 2000, "runtime": 0, "rating": 0,
+             "votes": 0, "genres": [], "mpaa": None}]}, pagesLoaded=1, isExhausted=True)
         assert search.pending_effects == 0
 
         runtime.advance_clock(10_000)  # nothing else was waiting
@@ -54,12 +51,12 @@ def test_short_query_resets_at_once_and_cancels_the_pending_search(host):
         search.query_changed("du")
         assert search.pending_effects == 1
         search.query_changed("d")
-        assert search.state == {"query": "d", "results": {"phase": "idle"}}
+        assert search.state == search_state("d")
         assert search.pending_effects == 0
         runtime.advance_clock(1000)
         search.settle(5)
         assert catalog.count("search") == 0
-        assert search.state == {"query": "d", "results": {"phase": "idle"}}
+        assert search.state == search_state("d")
 
         # Whitespace does not count, and "submitted" with a short query asks nothing either.
         search.query_changed("  x  ")
@@ -81,17 +78,17 @@ def test_short_query_cancels_a_request_in_flight_and_drops_its_late_answer(host)
         assert du["query"] == "du"
         with pytest.raises(cinematic.SettleTimeoutError):
             search.settle(0.02)  # held by the provider
-        assert search.state["results"] == {"phase": "loading"}
+        assert search.state["results"] == {"phase": "loading", "query": "du"}
 
         search.query_changed("d")
-        assert search.state == {"query": "d", "results": {"phase": "idle"}}
+        assert search.state == search_state("d")
         assert search.pending_effects == 0
         cancels = catalog.wait_for("cancel", 1)
         assert [rid for rid, _ in cancels] == [du_id]
 
         runtime.respond(du_id, {"movies": [{"id": 2, "title": "Late du", "year": 1999}]})
         search.settle(5)
-        assert search.state == {"query": "d", "results": {"phase": "idle"}}
+        assert search.state == search_state("d")
         assert "Late du" not in repr(seen)
 
 
@@ -152,8 +149,8 @@ def test_failures_are_typed(host):
         [(request_id, _)] = catalog.wait_for("search", 1)
         runtime.respond(request_id, {"error": {"code": "network", "message": "timed out"}})
         search.settle(5)
-        assert search.state == {"query": "dune", "results": {
-            "phase": "failed", "error": {"code": "network", "message": "timed out"}}}
+        assert search.state == search_state("dune", {
+            "phase": "failed", "query": "dune", "error": {"code": "network", "message": "timed out"}})
 
         # A code outside the closed set becomes invalidResponse, naming the code.
         search.query_changed("dunes")

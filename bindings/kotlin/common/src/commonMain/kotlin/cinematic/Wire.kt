@@ -79,10 +79,80 @@ data class MovieError(val code: String, val message: String) {
     }
 }
 
+/** The wire object IdlePhase. */
+data class IdlePhase(val phase: String = "idle") : SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+
+    companion object {
+        /** Reads a IdlePhase from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): IdlePhase {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return IdlePhase(phase = (map["phase"] as String))
+        }
+    }
+}
+
+/** The wire object LoadingPhase. */
+data class LoadingPhase(val phase: String = "loading") {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+
+    companion object {
+        /** Reads a LoadingPhase from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LoadingPhase {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return LoadingPhase(phase = (map["phase"] as String))
+        }
+    }
+}
+
+/** The wire object FailedPhase. */
+data class FailedPhase(val phase: String = "failed", val error: MovieError) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "error" to error.toJson())
+
+    companion object {
+        /** Reads a FailedPhase from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): FailedPhase {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return FailedPhase(phase = (map["phase"] as String), error = MovieError.fromJson(map["error"]))
+        }
+    }
+}
+
+/** The wire object MoviesLoaded. */
+data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() })
+
+    companion object {
+        /** Reads a MoviesLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): MoviesLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object DetailLoaded. */
+data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson())
+
+    companion object {
+        /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DetailLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]))
+        }
+    }
+}
+
 /** The wire object ResultsLoading. */
 data class ResultsLoading(val phase: String = "loading", val query: String) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query)
 
     companion object {
         /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
@@ -96,7 +166,7 @@ data class ResultsLoading(val phase: String = "loading", val query: String) : Se
 /** The wire object ResultsLoaded. */
 data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList()) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() })
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() })
 
     companion object {
         /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
@@ -110,7 +180,7 @@ data class ResultsLoaded(val phase: String = "loaded", val query: String, val va
 /** The wire object ResultsFailed. */
 data class ResultsFailed(val phase: String = "failed", val query: String, val error: MovieError) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "error" to error.toJson())
 
     companion object {
         /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
@@ -123,6 +193,9 @@ data class ResultsFailed(val phase: String = "failed", val query: String, val er
 
 /** The loading phase of search results; every phase but idle names the query it answers. */
 interface SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): SearchResults {
@@ -141,7 +214,7 @@ interface SearchResults {
 /** Append the next 20 results. */
 data class LoadMoreResults(val type: String = "loadMore") : SearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
     companion object {
         /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
@@ -181,7 +254,7 @@ data class DetailArgs(val movieId: Long = 0) {
 /** The user edited the query; the search runs after the debounce. */
 data class QueryChanged(val type: String = "queryChanged", val query: String) : SearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "query" to query)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "query" to query)
 
     companion object {
         /** Reads a QueryChanged from JSON text or from [Json.parse]'s result. */
@@ -195,7 +268,7 @@ data class QueryChanged(val type: String = "queryChanged", val query: String) : 
 /** The user submitted the query: search now, skipping the debounce. */
 data class Submitted(val type: String = "submitted") : SearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
     companion object {
         /** Reads a Submitted from JSON text or from [Json.parse]'s result. */
@@ -208,6 +281,9 @@ data class Submitted(val type: String = "submitted") : SearchIntent {
 
 /** One of QueryChanged, Submitted, LoadMoreResults. */
 interface SearchIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): SearchIntent {
@@ -239,7 +315,7 @@ data class SearchState(val query: String, val results: SearchResults, val pagesL
 /** The screen appeared. */
 data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, DetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
     companion object {
         /** Reads a Task from JSON text or from [Json.parse]'s result. */
@@ -253,7 +329,7 @@ data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, De
 /** Reload every section, cancelling what is in flight. */
 data class Refresh(val type: String = "refresh") : DiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
     companion object {
         /** Reads a Refresh from JSON text or from [Json.parse]'s result. */
@@ -267,7 +343,7 @@ data class Refresh(val type: String = "refresh") : DiscoverIntent {
 /** Append the next page of a section. */
 data class LoadMore(val type: String = "loadMore", val section: String) : DiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
 
     companion object {
         /** Reads a LoadMore from JSON text or from [Json.parse]'s result. */
@@ -286,6 +362,9 @@ object SectionId {
 
 /** One of Task, Refresh, LoadMore. */
 interface DiscoverIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): DiscoverIntent {
@@ -331,7 +410,7 @@ data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
 /** The user removed a favorite. */
 data class Removed(val type: String = "removed", val movieId: Long = 0) : FavoritesIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
 
     companion object {
         /** Reads a Removed from JSON text or from [Json.parse]'s result. */
@@ -344,6 +423,9 @@ data class Removed(val type: String = "removed", val movieId: Long = 0) : Favori
 
 /** One of Task, Removed. */
 interface FavoritesIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): FavoritesIntent {
@@ -374,7 +456,7 @@ data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val re
 /** The user tapped the heart: flips the favorite at once, then what is stored. */
 data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
     companion object {
         /** Reads a FavoriteToggled from JSON text or from [Json.parse]'s result. */
@@ -387,6 +469,9 @@ data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent 
 
 /** One of Task, FavoriteToggled. */
 interface DetailIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): DetailIntent {
@@ -459,7 +544,7 @@ data class ErrorEnvelope(val status: String, val message: String, val path: Stri
 /** The wire object SearchRequest. */
 data class SearchRequest(val op: String = "search", val query: String, val page: Int = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "query" to query, "page" to page)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "query" to query, "page" to page)
 
     companion object {
         /** Reads a SearchRequest from JSON text or from [Json.parse]'s result. */
@@ -473,7 +558,7 @@ data class SearchRequest(val op: String = "search", val query: String, val page:
 /** The wire object DiscoverRequest. */
 data class DiscoverRequest(val op: String = "discover", val section: String, val page: Int = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "section" to section, "page" to page)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "section" to section, "page" to page)
 
     companion object {
         /** Reads a DiscoverRequest from JSON text or from [Json.parse]'s result. */
@@ -487,7 +572,7 @@ data class DiscoverRequest(val op: String = "discover", val section: String, val
 /** The wire object MovieRequest. */
 data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "id" to id)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "id" to id)
 
     companion object {
         /** Reads a MovieRequest from JSON text or from [Json.parse]'s result. */
@@ -501,7 +586,7 @@ data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRe
 /** The core no longer needs the answer to the request with this id. */
 data class CancelRequest(val op: String = "cancel") : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("op" to op)
+    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op)
 
     companion object {
         /** Reads a CancelRequest from JSON text or from [Json.parse]'s result. */
@@ -514,6 +599,9 @@ data class CancelRequest(val op: String = "cancel") : ProviderRequest {
 
 /** What the provider callback receives, with a request id. */
 interface ProviderRequest {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): ProviderRequest {
@@ -574,7 +662,7 @@ data class HostError(val code: String, val message: String? = null) {
 /** The wire object MoviesAnswer. */
 data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movies" to movies.map { it.toJson() })
+    override fun toJson(): Map<String, Any?> = linkedMapOf("movies" to movies.map { it.toJson() })
 
     companion object {
         /** Reads a MoviesAnswer from JSON text or from [Json.parse]'s result. */
@@ -588,7 +676,7 @@ data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAns
 /** The wire object MovieAnswer. */
 data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movie" to movie.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf("movie" to movie.toJson())
 
     companion object {
         /** Reads a MovieAnswer from JSON text or from [Json.parse]'s result. */
@@ -602,7 +690,7 @@ data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
 /** The wire object ErrorAnswer. */
 data class ErrorAnswer(val error: HostError) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf("error" to error.toJson())
 
     companion object {
         /** Reads a ErrorAnswer from JSON text or from [Json.parse]'s result. */
@@ -615,6 +703,9 @@ data class ErrorAnswer(val error: HostError) : ProviderAnswer {
 
 /** cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request. */
 interface ProviderAnswer {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
         fun fromJson(value: Any?): ProviderAnswer {
