@@ -8,7 +8,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
-    if wanted("search") { try await SearchLatency.run(catalogPath: catalogPath); print() }
+    if wanted("search") { try await SearchLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath) }

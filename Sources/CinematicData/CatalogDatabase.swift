@@ -10,7 +10,7 @@ import Synchronization
 public enum CatalogDatabase {
     /// The schema's version; bump it when the schema or the search words (SearchText) change,
     /// so old caches are rebuilt.
-    static let schemaVersion = 4
+    static let schemaVersion = 7
 
     /// Identifies the embedded data and schema: "v1-<crc32>-<length>".
     public static let fingerprint: String = {
@@ -59,11 +59,36 @@ public enum CatalogDatabase {
 
     /// Builds the database from the embedded data, replacing whatever is at `path`.
     public static func build(at path: String) throws(MovieError) {
+        try build(at: path, rows: embeddedRows())
+    }
+
+    /// A synthetic catalog of `count` films for the scale benchmark: real titles recombined
+    /// (the first words of one film's title, the last of another's), with real films' years,
+    /// runtimes, genres, ratings and votes (so the vote distribution is the real one),
+    /// deterministically. A `package` seam: benchmarks only.
+    package static func buildSynthetic(at path: String, count: Int) throws(MovieError) {
+        let real = try embeddedRows()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var rows: [CatalogRow] = []
+        rows.reserveCapacity(count)
+        for id in 1...count {
+            let a = real[next() % real.count], b = real[next() % real.count], shape = real[next() % real.count]
+            let first = a.catalogTitle.split(separator: " ").prefix(max(1, next() % 3 + 1))
+            let last = b.catalogTitle.split(separator: " ").suffix(max(1, next() % 3))
+            rows.append(CatalogRow(id: id, catalogTitle: (first + last).joined(separator: " "), like: shape))
+        }
+        try build(at: path, rows: rows)
+    }
+
+    private static func build(at path: String, rows: [CatalogRow]) throws(MovieError) {
         let directory = FileSystem.directory(of: path)
         guard FileSystem.makeDirectories(directory) else {
             throw .storage("cannot create \(directory): \(FileSystem.lastErrorMessage)")
         }
-        let rows = try embeddedRows()
         let temporary = "\(path).building-\(FileSystem.processID)"
         FileSystem.remove(temporary)
         do {

@@ -36,6 +36,20 @@ struct CatalogRow {
         return rows
     }
 
+    /// A film titled `catalogTitle` with `id`, and every other field of `shape`.
+    init(id: Int, catalogTitle: String, like shape: CatalogRow) {
+        self.id = id
+        self.catalogTitle = catalogTitle
+        year = shape.year
+        runtime = shape.runtime
+        budget = shape.budget
+        rating = shape.rating
+        votes = shape.votes
+        distribution = shape.distribution
+        mpaa = shape.mpaa
+        genres = shape.genres
+    }
+
     private init?(fields: [String]) {
         guard fields.count == Self.columns.count,
               let id = Int(fields[0]), let year = Int(fields[2]), let runtime = Int(fields[3]),

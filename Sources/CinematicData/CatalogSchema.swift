@@ -4,7 +4,8 @@ import CinematicDomain
 ///
 /// `movies.rank` (the primary key) is the film's popularity rank, 1 = most votes; the search
 /// index (``SearchIndex``) posts ranks, so postings read in rank order are most popular
-/// first. `search_words` holds a title's index words, `core_words` its plain words.
+/// first. `search_words` holds a title's index words, `core_count` how many plain words
+/// (stopwords aside) the title has.
 enum CatalogSchema {
     static func create(in connection: SQLiteConnection) throws(MovieError) {
         try connection.execute("""
@@ -25,7 +26,7 @@ enum CatalogSchema {
                 genres TEXT NOT NULL,
                 genre_mask INTEGER NOT NULL,
                 search_words TEXT NOT NULL,
-                core_words TEXT NOT NULL
+                core_count INTEGER NOT NULL
             );
             """)
         try SearchIndex.createTables(in: connection)
@@ -36,7 +37,7 @@ enum CatalogSchema {
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
                 INSERT INTO movies (rank, id, title, year, runtime, budget, rating, votes, distribution,
-                                    mpaa, genres, genre_mask, search_words, core_words)
+                                    mpaa, genres, genre_mask, search_words, core_count)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let posting = try connection.prepare("INSERT OR IGNORE INTO title_words (word, rank) VALUES (?, ?)")
@@ -54,7 +55,8 @@ enum CatalogSchema {
                     .text(row.distribution.map { "\($0)" }.joined(separator: ",")),
                     row.mpaa.map { .text($0) } ?? .null, .text(row.genres.joined(separator: ",")),
                     .int(GenreMask.mask(of: row.genres)),
-                    .text(words.joined(separator: " ")), .text(SearchText.words(display).joined(separator: " ")),
+                    .text(words.joined(separator: " ")),
+                    .int(SearchText.words(display).filter { !SearchText.stopwords.contains($0) }.count),
                 ])
                 for word in words { try posting.run([.text(word), .int(rank)]) }
             }

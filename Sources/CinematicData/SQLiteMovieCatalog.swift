@@ -96,9 +96,7 @@ final class CatalogQueries: @unchecked Sendable {
     private let engine: SearchEngine
     private let byRank: SQLiteStatement
     private let byID: SQLiteStatement
-    private let popular: SQLiteStatement
-    private let topRated: SQLiteStatement
-    private let genre: SQLiteStatement
+    private let discover: DiscoverPages
 
     private static let columns = "id, title, year, runtime, rating, votes, genres, mpaa, budget, distribution"
 
@@ -111,19 +109,15 @@ final class CatalogQueries: @unchecked Sendable {
         engine = try SearchEngine(connection)
         byRank = try connection.prepare("SELECT \(columns) FROM movies WHERE rank = ?1")
         byID = try connection.prepare("SELECT \(columns) FROM movies WHERE id = ?1")
-        popular = try connection.prepare("SELECT \(columns) FROM movies ORDER BY rank LIMIT ?1 OFFSET ?2")
-        topRated = try connection.prepare("""
-            SELECT \(columns) FROM movies WHERE votes >= \(DiscoverSection.topRatedMinimumVotes)
-            ORDER BY rating DESC, votes DESC LIMIT ?1 OFFSET ?2
-            """)
-        genre = try connection.prepare("SELECT \(columns) FROM movies WHERE genre_mask & ?3 ORDER BY rank LIMIT ?1 OFFSET ?2")
+        discover = try DiscoverPages(connection, columns: columns)
     }
 
     /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
     /// kept for recent queries, so a later page is a slice, whatever its depth.
     func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
         guard page >= 1 else { return [] }
-        let ranks = try engine.ranks(for: query).dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
+        let ranks = try engine.ranks(for: query, needed: page * MovieCatalog.pageSize)
+            .dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
         var movies: [Movie] = []
         for rank in ranks {
             try byRank.bind([.int(rank)])
@@ -134,21 +128,7 @@ final class CatalogQueries: @unchecked Sendable {
     }
 
     func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
-        guard page >= 1 else { return [] }
-        let paging: [SQLiteStatement.Value] = [.int(MovieCatalog.pageSize), .int((page - 1) * MovieCatalog.pageSize)]
-        let statement: SQLiteStatement
-        var values = paging
-        switch section {
-        case .popular: statement = popular
-        case .topRated: statement = topRated
-        case let .genre(name):
-            statement = genre
-            values.append(.int(GenreMask.bit(name)))
-        }
-        try statement.bind(values)
-        var movies: [Movie] = []
-        while try statement.step() { movies.append(Self.movie(statement)) }
-        return movies
+        try discover.page(page, of: section, row: Self.movie)
     }
 
     func detail(id: Int) throws(MovieError) -> MovieDetail {

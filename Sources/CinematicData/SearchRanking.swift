@@ -19,6 +19,10 @@ struct SearchQuery: Sendable {
         /// The word being typed (the query's last, with no space after it): any title word it
         /// begins matches as a prefix.
         var isPrefix = false
+        /// The word's position in the query.
+        var index = 0
+        /// ``alternatives`` keyed by substrings, to look title words up without copying them.
+        var lookup: [Substring: Double] = [:]
     }
 
     var terms: [Term]
@@ -29,7 +33,7 @@ struct SearchQuery: Sendable {
     static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
 }
 
-/// The documented score behind search ranking (see ``score(_:words:coreWords:votes:year:)``).
+/// The documented score behind search ranking (see ``score(_:words:coreCount:votes:year:allowingMissing:)``).
 enum SearchRanking {
     /// Weights of the score's parts.
     static let matchWeight = 3.0, coverageWeight = 1.0, exactTitleBonus = 1.0, popularityWeight = 0.8
@@ -47,8 +51,8 @@ enum SearchRanking {
     /// - match: the mean quality of the query's words (stopwords weigh 0.25): 1 exact or
     ///   numeral ("2" for "II"), 0.95 joined ("good fellas"), 0.8 prefix of the word being
     ///   typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
-    /// - coverage: the share of the title's words (stopwords aside) the query matched, so
-    ///   "alien" prefers "Alien" to "Alien Nation".
+    /// - coverage: the share of the title's words (stopwords aside, `coreCount` of them) the
+    ///   query matched, so "alien" prefers "Alien" to "Alien Nation".
     /// - exactTitle: 1 when every query word matched exactly and covers the whole title.
     /// - popularity: log10 of the votes, so a famous prefix match ("star" → Star Wars,
     ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
@@ -56,58 +60,54 @@ enum SearchRanking {
     ///   better match wins.
     /// - yearMatch: 1 when the query names the film's year.
     /// Ties keep the catalog's order (most votes first).
-    static func score(_ query: SearchQuery, words: [String], coreWords: [String], votes: Int, year: Int,
+    static func score(_ query: SearchQuery, words: [Substring], coreCount: Int, votes: Int, year: Int,
                       allowingMissing allowed: Int = 0) -> Double? {
-        let titleWords = Set(words)
         var weighted = 0.0, weights = 0.0
         var allExact = true
-        var matchedWords: Set<String> = []
         var yearMatched = false
-        var best = [Double](repeating: 0, count: query.terms.count)
-        var bestWord = [String?](repeating: nil, count: query.terms.count)
-        for (index, term) in query.terms.enumerated() {
-            for (word, quality) in term.alternatives where quality > best[index] && titleWords.contains(word) {
-                best[index] = quality
-                bestWord[index] = word
+        var missing = 0
+        var covered = 0
+        var used: [Substring] = []
+        for term in query.terms {
+            var best = 0.0
+            var bestWord: Substring?
+            for word in words {
+                if let quality = term.lookup[word], quality > best {
+                    best = quality
+                    bestWord = word
+                } else if term.isPrefix, best < SearchQuery.prefix, word.count > term.text.count, word.hasPrefix(term.text) {
+                    best = SearchQuery.prefix
+                    bestWord = word
+                }
             }
-            if term.isPrefix, best[index] < SearchQuery.prefix,
-               let word = words.first(where: { $0.count > term.text.count && $0.hasPrefix(term.text) }) {
-                best[index] = SearchQuery.prefix
-                bestWord[index] = word
-            }
-            if let wanted = term.year, wanted == year, best[index] < SearchQuery.exact {
-                best[index] = SearchQuery.exact
-                bestWord[index] = nil
+            if let wanted = term.year, wanted == year, best < SearchQuery.exact {
+                best = SearchQuery.exact
+                bestWord = nil
                 yearMatched = true
             }
-        }
-        for pair in query.joined where titleWords.contains(pair.word) {
-            for index in [pair.first, pair.second] where best[index] < SearchQuery.joinedWords {
-                best[index] = SearchQuery.joinedWords
-                bestWord[index] = pair.word
+            if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
+                (pair.first == term.index || pair.second == term.index) && words.contains(Substring(pair.word))
+            }) {
+                best = SearchQuery.joinedWords
+                bestWord = Substring(pair.word)
             }
-        }
-        var missing = 0
-        for (index, term) in query.terms.enumerated() {
-            if best[index] == 0 && !term.isStop {
+            if best == 0 && !term.isStop {
                 missing += 1
                 if missing > allowed { return nil }
             }
             let weight = term.isStop ? stopWeight : 1.0
-            weighted += weight * best[index]
+            weighted += weight * best
             weights += weight
-            if best[index] < SearchQuery.exact && !term.isStop { allExact = false }
-            if let word = bestWord[index] { matchedWords.insert(word) }
+            if best < SearchQuery.exact && !term.isStop { allExact = false }
+            if let word = bestWord, !term.isStop, !used.contains(word) {
+                used.append(word)
+                covered += 1
+            }
         }
         let match = weights > 0 ? weighted / weights : 0
-        let core = coreWords.filter { !SearchText.stopwords.contains($0) }
-        // A title word is covered when a query word matched it, or matched a joined form
-        // holding it ("spiderman" covers "spider" and "man").
-        let covered = core.filter { word in
-            matchedWords.contains(word) || matchedWords.contains { $0.count > word.count && $0.contains(word) }
-        }.count
-        let coverage = core.isEmpty ? 1 : Double(covered) / Double(core.count)
-        let exactTitle = allExact && covered == core.count ? 1.0 : 0
+        // A joined word ("goodfellas" for "good fellas") covers what the query split.
+        let coverage = coreCount == 0 ? 1 : min(1, Double(covered) / Double(coreCount))
+        let exactTitle = allExact && covered >= coreCount ? 1.0 : 0
         return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
             + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
     }
