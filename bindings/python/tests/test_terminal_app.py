@@ -30,12 +30,12 @@ STAR = "★"
 
 
 class TerminalApp:
-    def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80) -> None:
+    def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80, lang: str = "C.UTF-8") -> None:
         self.screen = Screen(rows, cols)
         self.transcript = b""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "COLUMNS", "LINES"))}
         env.update({
-            "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            "TERM": "xterm-256color", "LANG": lang, "LC_ALL": lang,
             "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHON": sys.executable,
             "PYTHONFAULTHANDLER": "1",
         })
@@ -185,6 +185,70 @@ def test_quit_from_search_with_esc_q_and_favorites_persist(tmp_path):
         app.send("\x1b")
         app.wait_for(lambda s: "press q to quit" in s, "the Esc hint")
         app.send("q")
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
+
+
+def test_enter_searches_the_typed_query_before_opening_anything(app):
+    """Results for "star" are on screen while "stargate" is typed: Enter searches "stargate"
+    instead of opening a film of the older results; the next Enter opens Stargate."""
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("star")
+    app.wait_for(lambda s: line_with(s, "Star Wars", "1977") is not None, "results for star")
+    app.send("gate\r")
+    # "Stargate" is among the results for "star" too: wait for the results of "stargate".
+    results = app.wait_for(lambda s: "Stargate" in app.screen.lines()[4] and line_with(s, "1 movie") is not None,
+                           "results for stargate")
+    assert "Budget" not in results  # nothing was opened
+    app.send("\r")
+    detail = app.wait_for(lambda s: "Budget" in s, "the Detail view")
+    assert "Stargate" in detail and "Star!" not in detail
+
+
+def test_help_detail_back_with_q_and_undoing_a_removal(app):
+    app.wait_for(lambda s: "Search:" in s and "? help" in app.screen.lines()[-1], "the footer lists the keys")
+    app.send("?")
+    app.wait_for(lambda s: "Keys" in s and "Ctrl-Q" in s and "undo" in s, "the help screen")
+    app.send(" ")
+    app.wait_for(lambda s: "Keys" not in s and "Search:" in s, "the help closed")
+    app.send("godfather")
+    app.wait_for(lambda s: line_with(s, "The Godfather", "1972") is not None, "results")
+    app.send("\r")
+    app.wait_for(lambda s: "Budget" in s and "Not a favorite" in s, "the Detail view")
+    app.send("f")
+    app.wait_for(lambda s: "Favorites (1)" in s, "a favorite")
+    app.send("q")  # back, not quit
+    app.wait_for(lambda s: "Search:" in s and "Budget" not in s, "back in Search")
+    app.send("\t\t")
+    app.wait_for(lambda s: "Your favorites" in s and line_with(s, "The Godfather") is not None, "Favorites")
+    app.send("d")
+    app.wait_for(lambda s: "Favorites (0)" in s and "u to undo" in s, "removed, with an undo hint")
+    app.send("u")
+    app.wait_for(lambda s: "Favorites (1)" in s and line_with(s, "The Godfather") is not None, "restored")
+
+
+def test_plain_ascii_terminal_and_a_long_query(tmp_path):
+    """With LANG=C the Detail chart still reads (ASCII bars), unknown MPAA says unknown, and a
+    query longer than the screen stays on its line."""
+    app = TerminalApp(tmp_path, lang="C")
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("the godfather part")
+        app.wait_for(lambda s: line_with(s, "The Godfather: Part II", "1974") is not None, "results")
+        app.send("\r")
+        detail = app.wait_for(lambda s: "Budget" in s and s.count("%") >= 10, "the Detail view in ASCII")
+        assert "★" not in detail and "█" not in detail
+        assert line_with(detail, "MPAA", "unknown")
+        assert re.search(r"^\s*10\*\s+#+", detail, re.M), detail
+        assert "rounds" in detail  # the shares are explained
+        app.send("\x1b")
+        app.wait_for(lambda s: "Budget" not in s, "back")
+        app.send("x" * 120)
+        screen = app.wait_for(lambda s: "x" * 30 in s, "the long query")
+        query_line = line_with(screen, "Search:")
+        assert query_line is not None and len(query_line) <= 80 and "..." in query_line
+        app.send("\x11")
         assert app.wait_exit() == 0
     finally:
         app.close()

@@ -8,12 +8,13 @@ state or a resize arrives.
 Keys (also on the status line):
     Tab / Shift-Tab / Left / Right   switch tabs
     Up / Down, PgUp / PgDn, Home / End   move the selection
-    Enter                            open the selected movie's detail
+    Enter                            search now (Search), open the selected movie's detail
     f                                toggle favorite (Detail)
-    d / Delete                       remove the selected favorite (Favorites)
+    d / Delete, u                    remove the selected favorite, undo the removal (Favorites)
     [ / ]                            previous / next Discover section; m loads more
     r                                refresh Discover
-    Esc / Backspace                  back from Detail
+    Esc / Backspace / q              back from Detail
+    ?                                help (any key closes it)
     Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
     typing                           edits the query (Search); Backspace deletes, Ctrl-U clears
 """
@@ -47,6 +48,7 @@ class Glyphs:
     """Characters for the terminal's encoding (UTF-8 or plain ASCII)."""
 
     def __init__(self, utf8: bool) -> None:
+        self.utf8 = utf8
         self.star = "★" if utf8 else "*"
         self.hollow = "☆" if utf8 else "o"
         self.bar = "█" if utf8 else "#"
@@ -116,6 +118,9 @@ class App:
         self.detail_state: Optional[wire.DetailState] = None
         self.detail_movie: Optional[wire.Movie] = None  # the row Detail was opened from
         self.detail: Optional[cinematic.DetailStore] = None
+        self.help = False
+        self.undo_movie: Optional[wire.Movie] = None          # the last favorite removed
+        self.restoring: Optional[cinematic.DetailStore] = None  # re-adding it (undo)
         self.discover_started = False
         self.section = 0
         self.cursors: Dict[str, ListCursor] = {}
@@ -187,6 +192,33 @@ class App:
         self.detail.task()
         self.dirty = True
 
+    def restore(self, movie: wire.Movie) -> None:
+        """Undo of a removal: a Detail store of the movie toggles it back once loaded."""
+        if self.restoring is not None:
+            self.restoring.close()
+        try:
+            store = self.runtime.detail(int(movie["id"]))
+        except cinematic.CinematicError as error:
+            self.notice = f"cannot undo: {error.message}"
+            return
+        self.restoring = store
+        self.notice = f"Restoring {self.text(movie['title'])}{self.glyphs.ellipsis}"
+
+        def on_state(raw: cinematic.State) -> None:
+            state = cast(wire.DetailState, raw)
+            if store is not self.restoring or state["isSaving"]:
+                return
+            if state["detail"]["phase"] == "loaded" and not state["isFavorite"] and state["favoriteError"] is None:
+                store.toggle_favorite()
+            elif state["isFavorite"] or state["favoriteError"] is not None or state["detail"]["phase"] == "failed":
+                self.notice = "Restored" if state["isFavorite"] else "Could not restore the favorite"
+                store.close()
+                self.restoring = None
+                self.dirty = True
+
+        store.subscribe(on_state)
+        store.task()
+
     def close_detail(self) -> None:
         if self.detail is not None:
             self.detail.close()
@@ -226,12 +258,26 @@ class App:
 
     # ------------------------------------------------------------------ keys
 
+    def results_are_current(self) -> bool:
+        """True when the shown search results answer the query as typed now."""
+        state = self.search_state
+        if state is None:
+            return False
+        results = state["results"]
+        return results["phase"] == "loaded" and results["query"] == self.query.strip()
+
     def handle_key(self, key: Any) -> None:
         self.dirty = True
         self.notice = ""
         code = key if isinstance(key, int) else ord(key) if len(key) == 1 else -1
         if code in (CTRL_Q, CTRL_C):
             self.running = False
+            return
+        if self.help:
+            self.help = False  # any key closes the help
+            return
+        if key == "?" and (self.detail is not None or TABS[self.tab] == "Search" and not self.query):
+            self.help = True
             return
         if key == curses.KEY_RESIZE:
             return
@@ -243,6 +289,12 @@ class App:
         if self.detail is not None:
             self.detail_key(key, code)
             return
+        if key == curses.KEY_DOWN and TABS[self.tab] == "Search":
+            state = self.search_state
+            movies_now = self.current_list()
+            if state is not None and movies_now and self.current_cursor().index >= len(movies_now) - 1 \
+                    and not state["isExhausted"] and not state["isLoadingMore"] and self.results_are_current():
+                self.search.load_more()
         if key in ("\t",) or code == 9:
             self.switch_tab(1)
             return
@@ -267,8 +319,18 @@ class App:
             cursor.move(moves[key], len(movies))
             return
         if key in ("\n", "\r") or code in (10, 13) or key == curses.KEY_ENTER:
+            if TABS[self.tab] == "Search" and not self.results_are_current():
+                # The shown results answer an older query: search this one now instead of
+                # opening a film the user did not search for.
+                if len(self.query.strip()) >= 2:
+                    self.search.submit()
+                    self.notice = f"searching{self.glyphs.ellipsis}"
+                return
             if movies:
                 self.open_detail(movies[min(cursor.index, len(movies) - 1)])
+            return
+        if key == "?" and TABS[self.tab] != "Search":
+            self.help = True
             return
         if code == ESC:
             self.esc_pending = True
@@ -283,7 +345,13 @@ class App:
             self.discover_key(key)
         elif name == "Favorites":
             if (key in ("d", "D") or key == curses.KEY_DC) and movies and self.favorites is not None:
-                self.favorites.remove(int(movies[min(cursor.index, len(movies) - 1)]["id"]))
+                removed = movies[min(cursor.index, len(movies) - 1)]
+                self.favorites.remove(int(removed["id"]))
+                self.undo_movie = removed
+                self.notice = f"Removed {self.text(removed['title'])}: press u to undo"
+            elif key in ("u", "U") and self.undo_movie is not None:
+                self.restore(self.undo_movie)
+                self.undo_movie = None
 
     def search_key(self, key: Any, code: int) -> None:
         if key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127):
@@ -315,15 +383,13 @@ class App:
 
     def detail_key(self, key: Any, code: int) -> None:
         assert self.detail is not None
-        if code == ESC or key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127) or key == curses.KEY_LEFT:
+        if code == ESC or key in (curses.KEY_BACKSPACE, "\b", "\x7f", "q", "Q") or code in (8, 127) or key == curses.KEY_LEFT:
             self.close_detail()
         elif key in ("f", "F"):
             if self.detail_state is not None and phase_of(self.detail_state["detail"]) == "loaded":
                 self.detail.toggle_favorite()
             else:
                 self.notice = "wait for the detail to load"
-        elif key in ("q", "Q"):
-            self.running = False
         elif key == "\t" or code == 9:
             self.switch_tab(1)
         elif key == curses.KEY_BTAB:
@@ -335,11 +401,20 @@ class App:
         rows, _ = self.screen.getmaxyx()
         return max(1, rows - 5)
 
+    def text(self, value: str) -> str:
+        """`value` as the terminal can show it: as is on UTF-8, else folded to ASCII
+        ("Amélie" → "Amelie", anything else → "?")."""
+        if self.glyphs.utf8:
+            return value
+        import unicodedata
+        folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+        return folded if len(folded) >= len(value) // 2 else value.encode("ascii", "replace").decode("ascii")
+
     def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
         rows, cols = self.screen.getmaxyx()
         if y < 0 or y >= rows or x >= cols:
             return
-        text = text[: max(0, cols - x - (1 if y == rows - 1 else 0))]
+        text = self.text(text)[: max(0, cols - x - (1 if y == rows - 1 else 0))]
         try:
             self.screen.addstr(y, x, text, attr)
         except curses.error:
@@ -358,7 +433,9 @@ class App:
             screen.refresh()
             return
         self.draw_tabs(cols)
-        if self.detail is not None and self.detail_state is not None:
+        if self.help:
+            self.draw_help(rows, cols)
+        elif self.detail is not None and self.detail_state is not None:
             self.draw_detail(rows, cols)
         elif TABS[self.tab] == "Search":
             self.draw_search(rows, cols)
@@ -383,16 +460,36 @@ class App:
         self.put(1, 0, self.glyphs.line * cols)
 
     def draw_status(self, rows: int, cols: int) -> None:
+        """The footer lists the keys of the screen; a notice shows on the line above it."""
         if self.detail is not None:
-            keys = "f favorite  Esc/Backspace back  Tab switch tab  q/Ctrl-Q quit"
+            keys = "f favorite  q/Esc back  Tab tabs  ? help  Ctrl-Q quit"
         elif TABS[self.tab] == "Search":
-            keys = "Type to search  Up/Dn move  Enter open  Tab/Left/Right tabs  Ctrl-Q/Esc q quit"
+            keys = "Type  Enter search/open  Up/Dn move  Tab tabs  ? help  Ctrl-Q quit"
         elif TABS[self.tab] == "Discover":
-            keys = "[ ] section  m more  r refresh  Enter open  Tab/Left/Right tabs  q quit"
+            keys = "[ ] section  m more  r refresh  Enter open  Tab tabs  ? help  q quit"
         else:
-            keys = "Enter open  d remove  Tab/Left/Right tabs  q/Ctrl-Q quit"
-        text = self.notice or keys
-        self.put(rows - 1, 0, text.ljust(cols), curses.A_REVERSE)
+            keys = "Enter open  d remove  u undo  Tab tabs  ? help  q quit"
+        if self.notice:
+            self.put(rows - 2, 0, self.notice.ljust(cols), curses.A_BOLD)
+        self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
+
+    def draw_help(self, rows: int, cols: int) -> None:
+        lines = [
+            "Keys", "",
+            "Tab, Shift-Tab, Left, Right   switch tabs (Search, Discover, Favorites)",
+            "Up, Down, PgUp, PgDn, Home, End   move; Down at the end loads more",
+            "Enter                          Search: search now, or open the selected film",
+            "                               elsewhere: open the selected film",
+            "typing, Backspace, Ctrl-U      edit the query (Search)",
+            "[ ]  1-9  m  r                 Discover: section, more, refresh",
+            "d or Delete, u                 Favorites: remove, undo the removal",
+            "f                              Detail: toggle the favorite",
+            "q, Esc, Backspace              Detail: back",
+            "?                              this help (any key closes it)",
+            "Ctrl-Q, or Esc then q          quit",
+        ]
+        for i, line in enumerate(lines):
+            self.put(3 + i, 2, line, curses.A_BOLD if i == 0 else 0)
 
     def movie_row(self, movie: wire.Movie, cols: int) -> str:
         year = str(movie["year"] or "")
@@ -443,7 +540,11 @@ class App:
         shown_query = self.search_state["query"] if self.search_state else ""
         pending = searchable and (phase == "loading" or self.results_query != shown_query)
         self.put(2, 1, "Search: ", curses.A_BOLD)
-        self.put(2, 9, self.query + "_")
+        room = max(10, cols - 9 - 24)  # the status on the right keeps its place
+        shown = self.query + "_"
+        if len(shown) > room:
+            shown = self.glyphs.ellipsis + shown[-(room - len(self.glyphs.ellipsis)):]
+        self.put(2, 9, shown)
         status = ""
         if pending:
             status = f"searching{self.glyphs.ellipsis}"
@@ -525,35 +626,43 @@ class App:
         if state["isSaving"]:
             heart = f"saving{self.glyphs.ellipsis} {heart}"
         shown = loaded or self.detail_movie
+        # The full title, wrapped (the heart keeps the right of the first line).
+        top = 2
         if shown:
-            year = f" ({shown['year']})"
-            title = self.clip(shown["title"], max(10, cols - len(heart) - len(year) - 5))
-            self.put(2, 1, title + year, curses.A_BOLD)
+            import textwrap
+            width = max(10, cols - len(heart) - 5)
+            lines = textwrap.wrap(f"{shown['title']} ({shown['year']})", width) or [""]
+            for i, line in enumerate(lines[:3]):
+                self.put(top + i, 1, line, curses.A_BOLD)
+            top += min(3, len(lines)) - 1
         self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state["isFavorite"] else 0)
         error = state["favoriteError"]
         if error:
-            self.put(3, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
-        if self.draw_phase_message(4, 2, detail, "the detail"):
+            top += 1
+            self.put(top, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
+        if self.draw_phase_message(top + 2, 2, detail, "the detail"):
             return
         if loaded is None:
             return
         movie = loaded
         genres = ", ".join(movie["genres"]) or "none listed"
-        mpaa = movie["mpaa"] or "not rated"
+        mpaa = movie["mpaa"] or "unknown"   # the catalog does not know it (not "not rated")
         minutes = movie["runtime"]
-        self.put(4, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
-        self.put(5, 2, f"Budget   {money(movie['budget'])}")
-        self.put(6, 2, f"Rating   {movie['rating']:.1f}/10 from {movie['votes']:,} votes")
+        base = top + 2
+        self.put(base, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
+        self.put(base + 1, 2, f"Budget   {money(movie['budget'])}")
+        self.put(base + 2, 2, f"Rating   {movie['rating']:.1f}/10 from {movie['votes']:,} votes")
         distribution = [float(x) for x in movie["ratingDistribution"]]
-        self.put(8, 2, "Rating distribution (share of votes per star rating)", curses.A_BOLD)
+        self.put(base + 4, 2, "Share of votes per star rating", curses.A_BOLD)
+        self.put(base + 5, 2, "(IMDb rounds each share to x4.5%; they need not add up to 100%)")
         if not distribution:
-            self.put(9, 2, "no votes")
+            self.put(base + 6, 2, "no votes")
             return
         scale = 100.0 if max(distribution) <= 1.0 else 1.0  # fractions or percentages
         peak = max(distribution) or 1.0
         bar_width = max(5, cols - 20)
         for i, share in enumerate(distribution[:10]):
-            y = 9 + (9 - i)  # 10 stars on top
+            y = base + 6 + (9 - i)  # 10 stars on top
             if y >= rows - 1:
                 continue
             cells = share / peak * bar_width
@@ -647,7 +756,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")
-    utf8 = "utf" in (locale.getpreferredencoding(False) or "").lower()
+    # The C library's codeset, as curses sees it (Python's UTF-8 mode would say UTF-8 in the
+    # C locale, where curses drops every non-ASCII character).
+    utf8 = "utf" in (locale.nl_langinfo(locale.CODESET) or "").lower().replace("-", "")
     path = Path(args.favorites) if args.favorites else favorites_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path)}
