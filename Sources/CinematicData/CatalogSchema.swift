@@ -34,6 +34,9 @@ enum CatalogSchema {
 
     static func insert(_ rows: [CatalogRow], into connection: SQLiteConnection, fingerprint: String) throws(MovieError) {
         let ranked = rows.sorted { ($0.votes, $1.id) > ($1.votes, $0.id) }
+        // Words that are only adjacent words joined: indexed, but not for typos (they are long
+        // and many; a typo in a joined word is rare).
+        var pairs: Set<String> = [], plainWords: Set<String> = []
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
                 INSERT INTO movies (rank, id, title, year, runtime, budget, rating, votes, distribution,
@@ -45,10 +48,23 @@ enum CatalogSchema {
                 let rank = offset + 1
                 let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle)
                 let display = parts.display
-                // The display title's words, and the catalog form's ("Godfather, The") too.
-                var words: [String] = []
+                // The display title's plain words, then "|" and the other forms it is found by:
+                // numerals, joined words, the catalog form's ("Godfather, The"), and adjacent
+                // words joined ("Ghost Busters" is also "ghostbusters").
+                let plain = SearchText.words(display)
+                var variants: [String] = []
                 for word in SearchText.indexWords(ofTitle: display) + SearchText.indexWords(ofTitle: row.catalogTitle)
-                where !words.contains(word) { words.append(word) }
+                where !plain.contains(word) && !variants.contains(word) { variants.append(word) }
+                for (first, second) in zip(plain, plain.dropFirst())
+                where !SearchText.stopwords.contains(first) && !SearchText.stopwords.contains(second) {
+                    let joined = first + second
+                    if !plain.contains(joined) && !variants.contains(joined) {
+                        variants.append(joined)
+                        pairs.insert(joined)
+                    }
+                }
+                for word in plain { plainWords.insert(word) }
+                let words = plain + ["|"] + variants
                 try movie.run([
                     .int(rank), .int(row.id), .text(display), .int(row.year), .int(row.runtime),
                     row.budget.map { .int($0) } ?? .null, .double(row.rating), .int(row.votes),
@@ -58,12 +74,13 @@ enum CatalogSchema {
                     .text(words.joined(separator: " ")),
                     .int(SearchText.words(display).filter { !SearchText.stopwords.contains($0) }.count),
                 ])
-                for word in words { try posting.run([.text(word), .int(rank)]) }
+                for word in words where word != "|" { try posting.run([.text(word), .int(rank)]) }
             }
             try connection.prepare("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])
             try connection.prepare("INSERT INTO meta (key, value) VALUES ('films', ?)").run([.text("\(rows.count)")])
         }
-        try connection.transaction { () throws(MovieError) in try SearchIndex.finish(in: connection) }
+        let pairOnly = pairs.subtracting(plainWords)
+        try connection.transaction { () throws(MovieError) in try SearchIndex.finish(in: connection, withoutTypos: pairOnly) }
         try connection.execute("""
             CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC, rank) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);
             ANALYZE;

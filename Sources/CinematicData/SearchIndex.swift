@@ -21,7 +21,7 @@ enum SearchIndex {
 
     /// Builds the vocabulary, the prefix tables and the typo index from `title_words` (after
     /// every title).
-    static func finish(in connection: SQLiteConnection) throws(MovieError) {
+    static func finish(in connection: SQLiteConnection, withoutTypos skipped: Set<String> = []) throws(MovieError) {
         try connection.execute("INSERT INTO vocab (word, df) SELECT word, count(*) FROM title_words GROUP BY word")
         // For the first 1...3 letters of a word being typed: the most popular titles holding a
         // word that starts so, read at once instead of word by word.
@@ -55,7 +55,7 @@ enum SearchIndex {
             let top = entries.sorted { ($0.df, $1.word) > ($1.df, $0.word) }.prefix(SearchEngine.prefixWords)
             for (position, entry) in top.enumerated() { try prefix.run([.text(key), .int(position), .text(entry.word)]) }
         }
-        for (word, _) in vocabulary {
+        for (word, _) in vocabulary where !skipped.contains(word) {
             let edits = SearchRanking.allowedEdits(forLength: word.count)
             guard edits > 0, !word.allSatisfy(\.isNumber) else { continue }
             try insert.run([.text(word), .text(word)])

@@ -68,6 +68,9 @@ enum SearchRanking {
         var missing = 0
         var covered = 0
         var used: [Substring] = []
+        // The title's plain words come first, then "|" and the other forms it is found by.
+        let plainEnd = words.firstIndex(of: "|") ?? words.endIndex
+        let plain = words[..<plainEnd]
         for term in query.terms {
             var best = 0.0
             var bestWord: Substring?
@@ -101,7 +104,9 @@ enum SearchRanking {
             if best < SearchQuery.exact && !term.isStop { allExact = false }
             if let word = bestWord, !term.isStop, !used.contains(word) {
                 used.append(word)
-                covered += 1
+                // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
+                let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { $0 + $1 == word }
+                covered += joinsTwo ? 2 : 1
             }
         }
         let match = weights > 0 ? weighted / weights : 0
