@@ -219,10 +219,15 @@ final class SearchEngine {
         let pool = required.isEmpty ? Array(query.terms.indices.filter { query.terms[$0].year == nil }) : required
         var driverWords: [String] = []
         var driver: (index: Int, weight: Int)?
+        var weights: [Int: Int] = [:]
         for index in pool {
             let candidate = try weight(query.terms[index])
+            weights[index] = candidate
             if driver == nil || candidate < driver!.weight { driver = (index, candidate) }
         }
+        var query = query
+        let rest = query.terms.indices.filter { weights[$0] == nil }
+        query.order = weights.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key) + rest
         if allowed > 0 {
             // Any word may be the missing one: candidates come from every word's matches.
             for index in pool { driverWords += query.terms[index].alternatives.sorted { $0.value > $1.value }.map(\.key) }

@@ -28,6 +28,9 @@ struct SearchQuery: Sendable {
     var terms: [Term]
     /// Adjacent words joined, when the catalog has the joined word: ("goodfellas", 0, 1).
     var joined: [(word: String, first: Int, second: Int)] = []
+    /// The order terms are checked in: the rarest required words first, so a title that
+    /// lacks one is dropped after a look or two.
+    var order: [Int] = []
 
     /// Quality of matches by kind.
     static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
@@ -71,7 +74,8 @@ enum SearchRanking {
         // The title's plain words come first, then "|" and the other forms it is found by.
         let plainEnd = words.firstIndex(of: "|") ?? words.endIndex
         let plain = words[..<plainEnd]
-        for term in query.terms {
+        for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
+            let term = query.terms[index]
             var best = 0.0
             var bestWord: Substring?
             for word in words {

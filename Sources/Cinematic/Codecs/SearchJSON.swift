@@ -89,10 +89,10 @@ struct SearchCodec: FeatureCodec {
         .object([
             "query": .string(state.query),
             "results": results.fragment(for: Results(phase: state.results, query: state.resultsQuery), Self.node),
-            "pagesLoaded": JSONFragment(consuming: JSONBuilder.int(state.pagesLoaded)),
-            "isExhausted": JSONFragment(consuming: JSONBuilder.bool(state.isExhausted)),
-            "isLoadingMore": JSONFragment(consuming: JSONBuilder.bool(state.isLoadingMore)),
-            "loadMoreError": JSONFragment(consuming: state.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null()),
+            "pagesLoaded": .int(state.pagesLoaded),
+            "isExhausted": .bool(state.isExhausted),
+            "isLoadingMore": .bool(state.isLoadingMore),
+            "loadMoreError": state.loadMoreError.map { JSONFragment(consuming: DomainJSON.encode($0)) } ?? .null,
         ])
     }
 }

@@ -21,6 +21,20 @@ struct JSONFragment: Sendable, Equatable {
     /// A JSON string.
     static func string(_ value: String) -> JSONFragment { JSONFragment(consuming: JSONBuilder.string(value)) }
 
+    /// `true` / `false`, encoded by jansson once.
+    static func bool(_ value: Bool) -> JSONFragment { value ? trueValue : falseValue }
+    private static let trueValue = JSONFragment(consuming: JSONBuilder.bool(true))
+    private static let falseValue = JSONFragment(consuming: JSONBuilder.bool(false))
+
+    /// `null`, encoded by jansson once.
+    static let null = JSONFragment(consuming: JSONBuilder.null())
+
+    /// An integer; 0...255 come from a table encoded by jansson once.
+    static func int(_ value: Int) -> JSONFragment {
+        (0..<smallInts.count).contains(value) ? smallInts[value] : JSONFragment(consuming: JSONBuilder.int(value))
+    }
+    private static let smallInts = (0..<256).map { JSONFragment(consuming: JSONBuilder.int($0)) }
+
     /// An object whose members are already-serialized fragments, in the given order.
     /// Keys must be plain identifiers (they are constants of the wire format).
     static func object(_ members: KeyValuePairs<StaticString, JSONFragment>) -> JSONFragment {
