@@ -31,7 +31,7 @@ C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 EXAMPLE := $(BUILD)/bin/cinematic-search
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example generate test test-generated test-layering test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib example generate test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
 all: lib
 
@@ -59,7 +59,7 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
-test: test-generated test-layering test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python
+test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python
 
 ## test-python: the `cinematic` Python package (installed into build/venv) and its pytest suite,
 ## including the terminal app driven in a pseudo-terminal.
@@ -85,6 +85,19 @@ test-generated:
 ## test-layering: Package.swift declares exactly what each target imports; arrows point one way.
 test-layering:
 	tools/check-layering.sh
+
+## test-comparison-doc: docs/comparison.md's code-line counts are what tools/count-lines.py
+## prints, and its mutation table lists every mutation of tools/mutants.py, each caught.
+test-comparison-doc:
+	python3 tools/count-lines.py --check docs/comparison.md
+	python3 tools/mutants.py --check-doc docs/comparison.md
+	@echo "comparison doc check: 2 passed, 0 failed"
+
+## mutants: breaks, one at a time, each line the comparison's tests guard (tools/mutants.py)
+## and prints which tests went red; fails when a mutation goes uncaught. Slow: one
+## incremental build per mutation.
+mutants: deps
+	python3 tools/mutants.py
 
 ## test-header: the public header is plain C99 (cinterop-friendly), compiles alone, and
 ## documents every feature of the catalog.

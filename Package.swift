@@ -33,6 +33,10 @@ let package = Package(
         .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
         .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
+        // Evidence, not product: Search built MV, MVVM and MVI (docs/comparison.md). Nothing
+        // shipped links it (checked by `make test-layering`).
+        .target(name: "CinematicComparison", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
+
         .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
         // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
@@ -44,6 +48,7 @@ let package = Package(
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CinematicComparisonTests", dependencies: ["CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicDomain", "MVIKit"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

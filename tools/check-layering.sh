@@ -36,6 +36,11 @@ for target in package["targets"]:
             name = d.get("byName", [None])[0]
             if name in order and order.index(name) <= rank:
                 failures.append(f"{target['name']} depends on {name}: arrows point one way ({' -> '.join(order)})")
+# The comparison package is evidence, not product: only its own tests may link it.
+for target in package["targets"]:
+    for d in target.get("dependencies", []):
+        if d.get("byName", [None])[0] == "CinematicComparison" and target["name"] != "CinematicComparisonTests":
+            failures.append(f"{target['name']} depends on CinematicComparison, which ships only as evidence (docs/comparison.md)")
 for failure in failures:
     print("layering:", failure)
 print(f"layering check: {0 if failures else 1} passed, {1 if failures else 0} failed")

@@ -25,6 +25,7 @@ public final class Store<R: Reducer>: Sendable {
     private let core: Mutex<StoreCore<R.State, R.Intent>>
     private let didReduce: (@Sendable () -> Void)?
     private let executor: (any TaskExecutor)?
+    private let willReceive: (@Sendable () -> Void)?
 
     /// Creates a store. `historyCapacity` > 0 keeps a bounded debug history (see ``history``);
     /// the default, 0, keeps none and costs nothing. `didReduce`, when given, runs on the
@@ -39,16 +40,24 @@ public final class Store<R: Reducer>: Sendable {
         self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
         self.didReduce = didReduce
         self.executor = nil
+        self.willReceive = nil
     }
 
     /// Creates a store whose effects run on `executor` after their first suspension (a
     /// runtime's own thread, for instance); otherwise as ``init(initialState:reducer:historyCapacity:didReduce:)``.
+    ///
+    /// `willReceive` is a test seam: it runs on an effect's thread each time one of its
+    /// intents arrives, with no lock held, just before the store's single locked step that
+    /// checks the effect is still current and reduces. A test lands a cancellation there, the
+    /// point where MVIKit 1.0.0 had a gap between its check and the reduce, and proves,
+    /// deterministically, that the intent is dropped.
     package init(initialState: State, reducer: R, historyCapacity: Int = 0, executor: (any TaskExecutor)?,
-                 didReduce: (@Sendable () -> Void)? = nil) {
+                 didReduce: (@Sendable () -> Void)? = nil, willReceive: (@Sendable () -> Void)? = nil) {
         self.reducer = reducer
         self.core = Mutex(StoreCore(state: initialState, historyCapacity: historyCapacity))
         self.didReduce = didReduce
         self.executor = executor
+        self.willReceive = willReceive
     }
 
     deinit { shutDown() }
@@ -222,6 +231,7 @@ public final class Store<R: Reducer>: Sendable {
 
     /// The single stale-intent check: inside the lock, atomically with the reduce.
     private func receive(_ intent: Intent, from token: UInt64) {
+        willReceive?()
         let work = core.withLock { core -> EffectWork<Intent> in
             guard !core.isClosed, core.records[token] != nil else { return EffectWork() }
             return core.apply(intent, with: reducer)

@@ -8,11 +8,11 @@ public func waitUntil(
     _ comment: Comment? = nil,
     timeout: Duration = .seconds(5),
     sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
+    _ condition: () async -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
-    while !condition() {
+    while !(await condition()) {
         guard clock.now < deadline else {
             Issue.record("condition never held within \(timeout)\(comment.map { ": \($0)" } ?? "")",
                          sourceLocation: sourceLocation)

@@ -1,11 +1,13 @@
 import CinematicDomain
 import Synchronization
-import CinematicTestSupport
 
 /// The scripted catalog of seed 004: every search is held until the test releases it, in any
 /// order, and it IGNORES cancellation, like a network layer that answers late. A cancelled
 /// caller still gets its answer whenever the test releases it.
-final class HoldingCatalogRepository: MovieCatalogRepository {
+public final class HoldingCatalogRepository: MovieCatalogRepository {
+    /// Creates a repository holding nothing yet.
+    public init() {}
+
     private struct Held {
         let query: String
         let continuation: CheckedContinuation<Result<[Movie], MovieError>, Never>
@@ -19,12 +21,12 @@ final class HoldingCatalogRepository: MovieCatalogRepository {
     private let inner = Mutex(Inner())
 
     /// Every search query received, in order.
-    var searchQueries: [String] { inner.withLock { $0.queries } }
+    public var searchQueries: [String] { inner.withLock { $0.queries } }
 
     /// Queries whose callers are still waiting for an answer, oldest first.
-    var heldQueries: [String] { inner.withLock { $0.held.map(\.query) } }
+    public var heldQueries: [String] { inner.withLock { $0.held.map(\.query) } }
 
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
         // Not cancellable on purpose: the answer arrives only through `release`.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Movie], MovieError>, Never>) in
             inner.withLock { inner in
@@ -37,7 +39,7 @@ final class HoldingCatalogRepository: MovieCatalogRepository {
 
     /// Answers the oldest held call for `query`. Returns false when no such call is waiting.
     @discardableResult
-    func release(_ query: String, with result: Result<[Movie], MovieError>) -> Bool {
+    public func release(_ query: String, with result: Result<[Movie], MovieError>) -> Bool {
         let held = inner.withLock { inner -> Held? in
             guard let index = inner.held.firstIndex(where: { $0.query == query }) else { return nil }
             return inner.held.remove(at: index)
@@ -46,9 +48,9 @@ final class HoldingCatalogRepository: MovieCatalogRepository {
         return held != nil
     }
 
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
         throw .invalidResponse("not scripted")
     }
 
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
+    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
 }

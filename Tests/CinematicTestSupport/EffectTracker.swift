@@ -1,6 +1,5 @@
 import MVIKit
 import Synchronization
-import CinematicTestSupport
 
 /// Counts the effects a store is still running, including effects the store has already
 /// replaced or cancelled but whose tasks, ignoring cancellation, carry on.
@@ -10,11 +9,14 @@ import CinematicTestSupport
 /// ``TrackedReducer`` attaches a ``Lifetime`` to every effect its base reducer returns (via
 /// `Effect.map` with the identity, which keeps ids and semantics). The lifetime ends when the
 /// effect's task has run to completion, after its last `send`.
-final class EffectTracker: Sendable {
+public final class EffectTracker: Sendable {
+    /// Creates a tracker with no live effects.
+    public init() {}
+
     private let live = Mutex(0)
 
     /// Effects whose tasks have not finished (or effect values not yet discarded).
-    var liveEffects: Int { live.withLock { $0 } }
+    public var liveEffects: Int { live.withLock { $0 } }
 
     final class Lifetime: Sendable {
         private let tracker: EffectTracker
@@ -29,11 +31,17 @@ final class EffectTracker: Sendable {
 }
 
 /// Runs `base` unchanged, tracking the lifetime of each effect it returns.
-struct TrackedReducer<Base: Reducer>: Reducer {
+public struct TrackedReducer<Base: Reducer>: Reducer {
     let base: Base
     let tracker: EffectTracker
 
-    func reduce(_ state: inout Base.State, _ intent: Base.Intent) -> Effect<Base.Intent> {
+    /// Wraps `base`, reporting its effects' lifetimes to `tracker`.
+    public init(base: Base, tracker: EffectTracker) {
+        self.base = base
+        self.tracker = tracker
+    }
+
+    public func reduce(_ state: inout Base.State, _ intent: Base.Intent) -> Effect<Base.Intent> {
         let lifetime = EffectTracker.Lifetime(tracker)
         return base.reduce(&state, intent).map { intent in
             withExtendedLifetime(lifetime) { intent }
