@@ -17,6 +17,21 @@ struct MovieSearchTests {
         Task { @ScreenActor in await model.search(for: query) }
     }
 
+    /// Searches "du"; once it is in flight the query changes, so (as SwiftUI would) the test
+    /// cancels that call and searches "dune", which is answered and shown. Returns the
+    /// cancelled "du" call, still held by the repository.
+    func duReplacedByDune(on model: MovieSearch) async -> Task<Void, Never> {
+        let du = start("du", on: model)
+        await waitUntil("the du request is in flight") { repository.heldQueries == ["du"] }
+        du.cancel()                                             // the query changed: SwiftUI cancels
+        let dune = start("dune", on: model)
+        await waitUntil("the dune request is in flight") { repository.heldQueries == ["du", "dune"] }
+        repository.release("dune", with: .success(MovieFixtures.dune))
+        await dune.value
+        #expect(await model.results == .loaded(MovieFixtures.dune))
+        return du
+    }
+
     @Test func aSearchShowsLoadingThenTheMovies() async {
         let model = await makeModel()
         let call = start("dune", on: model)
@@ -41,14 +56,7 @@ struct MovieSearchTests {
 
     @Test func aCancelledCallsLateAnswerNeverReachesTheScreen() async {
         let model = await makeModel()
-        let du = start("du", on: model)
-        await waitUntil("the du request is in flight") { repository.heldQueries == ["du"] }
-        du.cancel()                                             // the query changed: SwiftUI cancels
-        let dune = start("dune", on: model)
-        await waitUntil("the dune request is in flight") { repository.heldQueries == ["du", "dune"] }
-
-        repository.release("dune", with: .success(MovieFixtures.dune))
-        await dune.value
+        let du = await duReplacedByDune(on: model)
         repository.release("du", with: .success(MovieFixtures.du))   // ignores cancellation, answers last
         await du.value
         #expect(await model.results == .loaded(MovieFixtures.dune), "the stale answer for \"du\" replaced \"dune\"")
@@ -56,14 +64,7 @@ struct MovieSearchTests {
 
     @Test func aCancelledCallsLateFailureIsDroppedToo() async {
         let model = await makeModel()
-        let du = start("du", on: model)
-        await waitUntil("the du request is in flight") { repository.heldQueries == ["du"] }
-        du.cancel()
-        let dune = start("dune", on: model)
-        await waitUntil("the dune request is in flight") { repository.heldQueries == ["du", "dune"] }
-
-        repository.release("dune", with: .success(MovieFixtures.dune))
-        await dune.value
+        let du = await duReplacedByDune(on: model)
         repository.release("du", with: .failure(.network("timed out")))
         await du.value
         #expect(await model.results == .loaded(MovieFixtures.dune), "the stale failure for \"du\" replaced \"dune\"")

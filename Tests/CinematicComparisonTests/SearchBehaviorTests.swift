@@ -36,6 +36,17 @@ struct SearchBehaviorTests {
             await waitUntil("the repository holds \(held)") { repository.heldQueries == held }
         }
 
+        /// Types "du" and lets its search start, then "dune"; answers "dune" and waits until it
+        /// is shown. The "du" request, cancelled, is still held: the test answers it last.
+        func duReplacedByDune() async {
+            await type("du")
+            await searchStarts(["du"])
+            await type("dune")
+            await searchStarts(["du", "dune"])
+            repository.release("dune", with: .success(MovieFixtures.dune))
+            await shows(.loaded(MovieFixtures.dune))
+        }
+
         /// Waits until the screen shows `results`.
         func shows(_ results: SearchResults) async {
             await waitUntil("the screen shows \(results)") { await screen.results() == results }
@@ -98,13 +109,7 @@ struct SearchBehaviorTests {
     @Test(arguments: Architecture.allCases)
     func aLateAnswerForAReplacedQueryNeverReachesTheScreen(_ architecture: Architecture) async {
         let harness = await Harness(architecture)
-        await harness.type("du")
-        await harness.searchStarts(["du"])
-        await harness.type("dune")
-        await harness.searchStarts(["du", "dune"])
-
-        harness.repository.release("dune", with: .success(MovieFixtures.dune))
-        await harness.shows(.loaded(MovieFixtures.dune))
+        await harness.duReplacedByDune()
         // The "du" request was cancelled, ignored it, and answers now, last.
         harness.repository.release("du", with: .success(MovieFixtures.du))
         await harness.screen.settle()
@@ -115,13 +120,7 @@ struct SearchBehaviorTests {
     @Test(arguments: Architecture.allCases)
     func aLateFailureForAReplacedQueryIsDroppedToo(_ architecture: Architecture) async {
         let harness = await Harness(architecture)
-        await harness.type("du")
-        await harness.searchStarts(["du"])
-        await harness.type("dune")
-        await harness.searchStarts(["du", "dune"])
-
-        harness.repository.release("dune", with: .success(MovieFixtures.dune))
-        await harness.shows(.loaded(MovieFixtures.dune))
+        await harness.duReplacedByDune()
         harness.repository.release("du", with: .failure(.network("timed out")))
         await harness.screen.settle()
         #expect(await harness.screen.results() == .loaded(MovieFixtures.dune), "the stale failure for \"du\" replaced \"dune\"")
