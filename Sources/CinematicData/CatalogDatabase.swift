@@ -10,7 +10,7 @@ import Synchronization
 public enum CatalogDatabase {
     /// The schema's version; bump it when the schema or the search words (SearchText) change,
     /// so old caches are rebuilt.
-    static let schemaVersion = 8
+    static let schemaVersion = 9
 
     /// Identifies the embedded data and schema: "v1-<crc32>-<length>".
     public static let fingerprint: String = {

@@ -50,13 +50,15 @@ enum CatalogSchema {
                 let display = parts.display
                 // The display title's plain words, then "|" and the other forms it is found by:
                 // numerals, joined words, the catalog form's ("Godfather, The"), and adjacent
-                // words joined ("Ghost Busters" is also "ghostbusters").
+                // words joined ("Ghost Busters" is also "ghostbusters"; not a one-letter word such
+                // as an elided "d'" of "d'une": that is no "dune").
                 let plain = SearchText.words(display)
                 var variants: [String] = []
                 for word in SearchText.indexWords(ofTitle: display) + SearchText.indexWords(ofTitle: row.catalogTitle)
                 where !plain.contains(word) && !variants.contains(word) { variants.append(word) }
                 for (first, second) in zip(plain, plain.dropFirst())
-                where !SearchText.stopwords.contains(first) && !SearchText.stopwords.contains(second) {
+                where first.count > 1 && second.count > 1
+                    && !SearchText.stopwords.contains(first) && !SearchText.stopwords.contains(second) {
                     let joined = first + second
                     if !plain.contains(joined) && !variants.contains(joined) {
                         variants.append(joined)

@@ -42,7 +42,8 @@ enum SearchText {
     }
 
     /// The index words of a title: its words, the number of each roman numeral, and hyphenated
-    /// or slashed words joined ("Spider-Man" → spider, man, spiderman).
+    /// or slashed words joined ("Spider-Man" → spider, man, spiderman; never across an
+    /// elision: "d'une" is not "dune").
     static func indexWords(ofTitle title: String) -> [String] {
         let plain = words(title)
         var out = plain
@@ -56,8 +57,12 @@ enum SearchText {
         for character in title {
             if character.isLetter || character.isNumber {
                 for scalar in character.unicodeScalars { fold(scalar, into: &joined) }
-            } else if character == "-" || character == "/" || character == "'" || character == "\u{2019}" {
+            } else if character == "-" || character == "/" {
                 previousJoinable = true
+                continue
+            } else if character == "'" || character == "\u{2019}" {
+                // An apostrophe keeps the word together but is no join of its own: "schindlers"
+                // is already a word, and an elided "d'une" must not become "dune".
                 continue
             } else {
                 if previousJoinable, !joined.isEmpty, !plain.contains(joined) { out.append(joined) }
