@@ -1,0 +1,72 @@
+"""The `cinematic` command line (cinematic.cli), in process against the built library.
+
+The installed console script is exercised from a scratch venv by `make test-wheel`."""
+
+import io
+import json
+from typing import List, Tuple
+
+import pytest
+
+from cinematic import cli
+
+
+def run(*argv: str) -> Tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(list(argv), out=out, err=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_search_prints_the_best_match_first() -> None:
+    status, out, err = run("search", "dune")
+    assert status == cli.EXIT_OK, err
+    assert "Dune (1984)" in out.splitlines()[0]
+
+
+def test_search_words_are_one_query_and_json_is_a_list_of_movies() -> None:
+    status, out, _ = run("--json", "search", "star", "wras")
+    movies = json.loads(out)
+    assert status == 0 and movies[0]["title"] == "Star Wars" and {"id", "year", "votes"} <= set(movies[0])
+
+
+def test_pages_load_more_results() -> None:
+    _, one, _ = run("--json", "search", "love")
+    _, three, _ = run("--json", "search", "love", "--pages", "3")
+    assert len(json.loads(one)) == 20
+    assert len(json.loads(three)) == 60 and json.loads(three)[:20] == json.loads(one)
+
+
+def test_nothing_found_is_an_answer() -> None:
+    assert run("search", "qqxqqxqqz") == (0, "no movies match 'qqxqqxqqz'\n", "")
+
+
+def test_detail_and_a_missing_movie() -> None:
+    status, out, _ = run("detail", "15249")
+    assert status == 0 and out.startswith("Dune (1984)\n")
+    status, out, err = run("detail", "999999999")
+    assert (status, out) == (cli.EXIT_FAILED, "") and "notFound" in err
+
+
+def test_discover_a_section() -> None:
+    status, out, _ = run("discover", "--section", "topRated")
+    assert status == 0 and out.splitlines()[0] == "Top rated" and "The Shawshank Redemption" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["discover", "--section", "nope"], ["frobnicate"], [], ["detail", "dune"], ["search", "a" * 300],
+])
+def test_bad_usage_is_status_2_with_a_message(argv: List[str], capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(*argv)
+    assert status == cli.EXIT_USAGE and out == ""
+    assert err or capsys.readouterr().err   # argparse writes its usage to sys.stderr
+
+
+def test_a_library_that_cannot_load_is_status_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cinematic._native as native
+
+    def missing() -> None:
+        raise native.LibraryNotFoundError(["/nowhere/libcinematic.so.0: not found"])
+
+    monkeypatch.setattr(native, "lib", missing)
+    status, out, err = run("search", "dune")
+    assert status == cli.EXIT_NO_LIBRARY and out == "" and "/nowhere/libcinematic.so.0" in err
