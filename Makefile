@@ -31,7 +31,7 @@ C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 EXAMPLE := $(BUILD)/bin/cinematic-search
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example generate wheel test-wheel test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib example generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
 all: lib
 
@@ -59,7 +59,7 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 
-test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-python
+test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -71,6 +71,15 @@ wheel: lib
 ## `cinematic` console script answers and fails with the documented exit statuses.
 test-wheel: wheel
 	python3 tools/test-wheel.py
+
+## jar: build/dist/cinematic-<version>.jar, the Kotlin/JVM binding with libcinematic.so inside
+## (linux-x86-64/, where JNA looks) and the command line cinematic.cli.MainKt.
+jar: lib
+	bindings/kotlin/jvm/build-jar.sh
+
+## test-jar: the jar's command line run from a scratch directory with no -Djna.library.path.
+test-jar: jar
+	bindings/kotlin/jvm/test-jar.sh
 
 ## test-python: the `cinematic` Python package (installed into build/venv) and its pytest suite,
 ## including the terminal app driven in a pseudo-terminal.

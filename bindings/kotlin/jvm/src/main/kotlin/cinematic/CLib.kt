@@ -1,6 +1,7 @@
 package cinematic
 
 import com.sun.jna.Callback
+import com.sun.jna.Library
 import com.sun.jna.Memory
 import com.sun.jna.Native
 import com.sun.jna.NativeLibrary
@@ -25,15 +26,18 @@ internal interface StateCallback : Callback {
 }
 
 /**
- * libcinematic, mapped directly. The library is looked up as "cinematic" on
- * `jna.library.path` (and the system paths), or loaded from the file named by the system
- * property `cinematic.library` when it is set.
+ * libcinematic, mapped directly. The library is loaded from the file named by the system
+ * property `cinematic.library` when it is set; otherwise looked up as "cinematic" on
+ * `jna.library.path`, the system paths, then the class path (`linux-x86-64/libcinematic.so`,
+ * as `make jar` packages it).
  */
 internal object CLib {
     init {
         val explicit = System.getProperty("cinematic.library")
         val library = try {
-            NativeLibrary.getInstance(explicit ?: "cinematic")
+            // The binding's own class loader, so a jar that carries linux-x86-64/libcinematic.so
+            // is found even when the thread's context loader is a launcher's (`kotlin -cp`).
+            NativeLibrary.getInstance(explicit ?: "cinematic", mapOf(Library.OPTION_CLASSLOADER to CLib::class.java.classLoader))
         } catch (e: UnsatisfiedLinkError) {
             throw UnsatisfiedLinkError(
                 "libcinematic not found (${e.message}); run with -Djna.library.path=<dir of libcinematic.so> " +
