@@ -86,7 +86,8 @@ test-jar: jar
 test-python: lib
 	bindings/python/run-tests.sh
 
-## test-kotlin: the Kotlin/JVM binding (JNA) and its tests; installs kotlin and libjna-java.
+## test-kotlin: the Kotlin/JVM binding (JNA, coroutines) and its tests; installs kotlin, libjna-java
+## and Debian's kotlinx-coroutines (+ atomicfu).
 test-kotlin: lib
 	bindings/kotlin/jvm/build-and-test.sh
 

@@ -14,7 +14,7 @@ find_kotlin_tools || exit 1
 require_cinematic_library || exit 1
 here="$CINEMATIC_ROOT/bindings/kotlin/jvm"
 version="$(python3 "$CINEMATIC_ROOT/tools/wiregen.py" --version)"
-kotlin_compile "$KOTLIN_OUT/jar-classes" "$JNA_JAR:$KOTLIN_STDLIB_CP" \
+kotlin_compile "$KOTLIN_OUT/jar-classes" "$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB_CP" \
   "$here/../common/src/commonMain/kotlin" "$here/src/main/kotlin" "$here/src/cli/kotlin"
 dist="$CINEMATIC_ROOT/build/dist"
 mkdir -p "$dist"

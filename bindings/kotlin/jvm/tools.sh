@@ -3,8 +3,8 @@
 # kotlinc, java, the Kotlin standard library and the JNA jar from Debian, and compiles Kotlin
 # sources only when they changed. No Gradle or Maven: kotlinc and /usr/share/java only.
 #
-# After `find_kotlin_tools`: KOTLINC, JAVA, JNA_JAR, KOTLIN_STDLIB_CP.
-# After `build_binding`:     BINDING_CP (the binding + its tests + JNA + the Kotlin stdlib).
+# After `find_kotlin_tools`: KOTLINC, JAVA, JNA_JAR, COROUTINES_CP (kotlinx-coroutines + atomicfu), KOTLIN_STDLIB_CP.
+# After `build_binding`:     BINDING_CP (the binding + its tests + JNA + coroutines + the Kotlin stdlib).
 # Always:                    CINEMATIC_ROOT, KOTLIN_OUT (build/kotlin), CINEMATIC_LIB_DIR (build/lib),
 #                            KOTLIN_JAVA_OPTS (JVM flags for quick start-up).
 
@@ -13,7 +13,8 @@ CINEMATIC_ROOT="$(cd "$_cinematic_kotlin_jvm/../../.." && pwd)"
 KOTLIN_OUT="${KOTLIN_OUT:-$CINEMATIC_ROOT/build/kotlin}"
 CINEMATIC_LIB_DIR="${CINEMATIC_LIB_DIR:-$CINEMATIC_ROOT/build/lib}"
 KOTLIN_JAVA_OPTS="${KOTLIN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto}"
-KOTLIN_APT_PACKAGES="kotlin libjna-java"
+# Debian's coroutines jar needs atomicfu at run time but its package does not depend on it.
+KOTLIN_APT_PACKAGES="kotlin libjna-java libkotlinx-coroutines-java libkotlinx-atomicfu-java"
 
 # Sets KOTLINC, JAVA, JNA_JAR and KOTLIN_STDLIB_CP from the environment or the usual Debian
 # places; returns 1 (having said why) when something is missing.
@@ -26,6 +27,13 @@ _locate_kotlin_tools() {
       if [ -f "$jar" ]; then JNA_JAR="$jar"; break; fi
     done
   fi
+  if [ -z "${COROUTINES_JAR:-}" ]; then
+    local coroutines
+    for coroutines in /usr/share/java/kotlinx-coroutines-core.jar /usr/share/java/kotlinx-coroutines-core-[0-9]*.jar; do
+      if [ -f "$coroutines" ]; then COROUTINES_JAR="$coroutines"; break; fi
+    done
+  fi
+  ATOMICFU_JAR="${ATOMICFU_JAR:-/usr/share/java/atomicfu.jar}"
   KOTLIN_STDLIB_CP=""
   if [ -n "$KOTLINC" ]; then
     local home lib
@@ -42,6 +50,9 @@ _locate_kotlin_tools() {
   [ -n "$JAVA" ] || missing+=("java")
   [ -n "${JNA_JAR:-}" ] && [ -f "$JNA_JAR" ] || missing+=("the JNA jar")
   [ -n "$KOTLIN_STDLIB_CP" ] || missing+=("kotlin-stdlib.jar")
+  [ -n "${COROUTINES_JAR:-}" ] && [ -f "$COROUTINES_JAR" ] || missing+=("the kotlinx-coroutines jar")
+  [ -f "$ATOMICFU_JAR" ] || missing+=("the atomicfu jar")
+  COROUTINES_CP="${COROUTINES_JAR:-}:$ATOMICFU_JAR"
   if [ ${#missing[@]} -gt 0 ]; then
     _kotlin_missing="${missing[*]}"
     return 1
@@ -86,7 +97,7 @@ kotlin_compile() {
     mkdir -p "$out.tmp"
     touch "$stamp.new" # taken before compiling: an edit made meanwhile forces a rebuild
     local status=0
-    "$KOTLINC" -jvm-target 1.8 -cp "$cp" -d "$out.tmp" "${sources[@]}" 2>"$out.log" || status=$?
+    "$KOTLINC" -jvm-target 1.8 -Xuse-experimental=kotlin.Experimental -cp "$cp" -d "$out.tmp" "${sources[@]}" 2>"$out.log" || status=$?
     # The Debian kotlinc script passes a JVM flag that Java 17 warns about; hide only that.
     grep -v -e '^OpenJDK 64-Bit Server VM warning: Options -Xverify:none' "$out.log" >&2 || true
     if [ "$status" != 0 ]; then
@@ -104,9 +115,9 @@ kotlin_compile() {
 
 # Compiles the binding and its tests together (one kotlinc run) into build/kotlin/classes.
 build_binding() {
-  kotlin_compile "$KOTLIN_OUT/classes" "$JNA_JAR:$KOTLIN_STDLIB_CP" \
+  kotlin_compile "$KOTLIN_OUT/classes" "$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB_CP" \
     "$_cinematic_kotlin_jvm/../common/src/commonMain/kotlin" "$_cinematic_kotlin_jvm/src/main/kotlin" "$_cinematic_kotlin_jvm/src/test/kotlin"
-  BINDING_CP="$KOTLIN_OUT/classes:$JNA_JAR:$KOTLIN_STDLIB_CP"
+  BINDING_CP="$KOTLIN_OUT/classes:$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB_CP"
 }
 
 # Fails with the command to run when libcinematic has not been built.

@@ -31,6 +31,8 @@ class Store internal constructor(
 
     private val closed = AtomicBoolean(false)
     private val observeLock = Any()
+    /** Run once when no callback of this store can run any more ([whenClosed]). */
+    private val closeListeners = java.util.concurrent.CopyOnWriteArrayList<() -> Unit>()
     @Volatile
     private var current: Subscription? = null
 
@@ -109,9 +111,12 @@ class Store internal constructor(
      * [timeoutMs] milliseconds (negative: no limit). With a manual clock a pending debounce
      * waits for [Runtime.advanceClock]; with a host catalog a request waits for its answer.
      *
+     * From a coroutine, the suspending `settle()` (Coroutines.kt) waits without holding a thread
+     * of the caller's dispatcher.
+     *
      * @throws CinematicException "timeout"; "misuse" from inside a callback; "closed".
      */
-    fun settle(timeoutMs: Long = 10_000) = checkStatus(CLib.cinematic_store_settle(handle, timeoutMs))
+    fun settle(timeoutMs: Long) = checkStatus(CLib.cinematic_store_settle(handle, timeoutMs))
 
     /**
      * How many effects are in flight (0 when quiescent).
@@ -143,11 +148,21 @@ class Store internal constructor(
     /** Called once no callback of this store can run any more (store or runtime closed). */
     internal fun releaseCallbacks() {
         closed.set(true)
+        for (listener in closeListeners) if (closeListeners.remove(listener)) listener()
         // Not under observeLock: a subscribe may hold it while the library waits for a
         // callback of ours to return, and that callback may be the one closing the store.
         current?.active = false
         current = null
     }
+
+    /** Calls [listener] once this store is closed (at once if it already is). */
+    internal fun whenClosed(listener: () -> Unit) {
+        closeListeners.add(listener)
+        if (isClosed && closeListeners.remove(listener)) listener()
+    }
+
+    /** True while a subscriber is registered and forwarding states (a test seam). */
+    internal val hasActiveSubscriber: Boolean get() = current?.active == true
 
     private fun unsubscribe(subscription: Subscription) {
         subscription.active = false
