@@ -28,6 +28,14 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NO_LIBRARY = 3
 
+#: The exit status of each failure, first match wins (InvalidError is a CinematicError).
+_EXIT_STATUS_OF = (
+    (LibraryNotFoundError, EXIT_NO_LIBRARY),
+    (InvalidError, EXIT_USAGE),
+    (CinematicError, EXIT_FAILED),
+    (Exception, EXIT_FAILED),  # _Failed: the library answered with a failure phase
+)
+
 #: How long a command waits for the library's answer, in seconds.
 TIMEOUT = 30.0
 
@@ -139,19 +147,10 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, err: Te
                 _discover(runtime, args.section, out, args.json)
             else:
                 _detail(runtime, args.movie_id, out, args.json)
-    except LibraryNotFoundError as error:
-        err.write(f"cinematic: {error}\n")
-        return EXIT_NO_LIBRARY
-    except InvalidError as error:
-        err.write(f"cinematic: {error}\n")
-        return EXIT_USAGE
-    except _Failed as failure:
-        err.write(f"cinematic: {failure}\n")
-        return EXIT_FAILED
-    except CinematicError as error:
-        err.write(f"cinematic: {error}\n")
-        return EXIT_FAILED
     except BrokenPipeError:  # `cinematic search x | head`
         return EXIT_OK
+    except (LibraryNotFoundError, _Failed, CinematicError) as error:
+        err.write(f"cinematic: {error}\n")
+        return next(status for kind, status in _EXIT_STATUS_OF if isinstance(error, kind))
     return EXIT_OK
 
