@@ -95,7 +95,8 @@ def main():
         for args, why in ((["discover", "--section", "nope"], "an unknown section"),
                           (["frobnicate"], "an unknown command"),
                           (["detail", "dune"], "an id that is no number"),
-                          (["search", "a" * 300], "a query over 256 characters")):
+                          (["search", "a" * 300], "a query over 256 characters"),
+                          (["search", "a"], "a query under 2 characters")):
             bad = run("cinematic", *args)
             check(f"{why}: a message on stderr, exit 2", bad.returncode == 2 and bad.stderr and not bad.stdout,
                   f"status {bad.returncode}: {bad.stdout}{bad.stderr}")

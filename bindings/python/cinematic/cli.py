@@ -9,7 +9,7 @@
 
 Exit status: 0 when the command answered (a search may find nothing), 1 when the library
 reported a failure (for example a movie id that is not in the catalog: ``notFound``),
-2 for bad usage (unknown command or section, a query over 256 characters), 3 when the
+2 for bad usage (unknown command or section, a query under 2 or over 256 characters), 3 when the
 library cannot be loaded or opened (the message says where it was looked for).
 """
 
@@ -81,9 +81,10 @@ def _search(runtime: Runtime, query: str, pages: int, out: TextIO, as_json: bool
     with runtime.search() as store:
         store.query_changed(query)
         store.submit()
-        state = store.wait_for(lambda s: s["results"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)
+        # `submitted` reduces synchronously: a searchable query is loading now; a short one idle.
+        state = store.wait_for(lambda s: s["results"]["phase"] != "loading", timeout=TIMEOUT)
         movies: List[Dict[str, Any]] = list(_phase_value(state["results"]) or [])
-        while state["pagesLoaded"] < pages and not state["isExhausted"]:
+        while state["results"]["phase"] == "loaded" and state["pagesLoaded"] < pages and not state["isExhausted"]:
             wanted = state["pagesLoaded"] + 1
             store.load_more()
             state = store.wait_for(lambda s: s["pagesLoaded"] >= wanted or s["loadMoreError"] is not None, timeout=TIMEOUT)
@@ -139,6 +140,9 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, err: Te
         args = _parser().parse_args(argv)
     except SystemExit as exit_:  # argparse: --help, --version (0) or a usage error (2)
         return int(exit_.code or 0)
+    if args.command == "search" and len(" ".join(args.query).strip()) < 2:
+        err.write("cinematic: a search needs at least 2 characters\n")
+        return EXIT_USAGE
     try:
         with Runtime() as runtime:
             if args.command == "search":

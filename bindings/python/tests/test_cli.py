@@ -40,6 +40,11 @@ def test_nothing_found_is_an_answer() -> None:
     assert run("search", "qqxqqxqqz") == (0, "no movies match 'qqxqqxqqz'\n", "")
 
 
+def test_a_query_the_library_finds_too_short_answers_at_once() -> None:
+    # Two code points, one character for the library ("e" + a combining acute): idle, not a wait.
+    assert run("search", "e\u0301") == (0, "no movies match 'e\u0301'\n", "")
+
+
 def test_detail_and_a_missing_movie() -> None:
     status, out, _ = run("detail", "15249")
     assert status == 0 and out.startswith("Dune (1984)\n")
@@ -54,6 +59,7 @@ def test_discover_a_section() -> None:
 
 @pytest.mark.parametrize("argv", [
     ["discover", "--section", "nope"], ["frobnicate"], [], ["detail", "dune"], ["search", "a" * 300],
+    ["search", "a"], ["search", " ", " "],
 ])
 def test_bad_usage_is_status_2_with_a_message(argv: List[str], capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(*argv)
