@@ -796,6 +796,14 @@ static inline int pending(cinematic_store *store) {
 /* ------------------------------------------------------------------------------------ */
 /* Temporary directories                                                                 */
 
+/* A runtime whose favorites live in the file `path` (created if missing), on the clock named
+ * by `clock` ("system" or "manual"). */
+static inline cinematic_runtime *open_on_favorites_file(const char *path, const char *clock) {
+    char config[4200];
+    snprintf(config, sizeof config, "{\"clock\":\"%s\",\"favorites\":\"%s\"}", clock, path);
+    return open_runtime(config);
+}
+
 static inline void make_tempdir(char *dir, size_t size) {
     snprintf(dir, size, "/tmp/cinematic-favorites-XXXXXX");
     CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));

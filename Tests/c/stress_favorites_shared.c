@@ -36,17 +36,11 @@ static void check_heart_is_file(cinematic_store *detail, const char *path, int i
     cinematic_free(state);
 }
 
-static cinematic_runtime *open_on(const char *path) {
-    char config[256];
-    snprintf(config, sizeof config, "{\"favorites\":\"%s\"}", path);
-    return open_runtime(config);
-}
-
 static void test_two_runtimes_see_each_other(void) {
     char dir[64], path[128];
     make_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
-    cinematic_runtime *a = open_on(path), *b = open_on(path);
+    cinematic_runtime *a = open_on_favorites_file(path, "system"), *b = open_on_favorites_file(path, "system");
     cinematic_store *detail_a = open_detail(a, DUNE), *detail_b = open_detail(b, DUNE);
     const char *names[] = {"rounds of B changes, A follows, A toggles, B follows"};
     stress_begin(1, names);
@@ -86,7 +80,7 @@ static void test_two_runtimes_see_each_other(void) {
 /* One process's part: toggles both movies at random, then checks each heart equals the file
  * once both processes are done (the pipe says when the other one is). */
 static int process_part(const char *path, int seed, int done_write, int done_read) {
-    cinematic_runtime *rt = open_on(path);
+    cinematic_runtime *rt = open_on_favorites_file(path, "system");
     cinematic_store *hearts[2] = {open_detail(rt, DUNE), open_detail(rt, GODFATHER)};
     int ids[2] = {DUNE, GODFATHER};
     unsigned state = (unsigned)seed;
@@ -115,7 +109,7 @@ static void test_two_processes_toggling(void) {
     char dir[64], path[128];
     make_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
-    cinematic_runtime *creator = open_on(path); /* creates the file before the processes race */
+    cinematic_runtime *creator = open_on_favorites_file(path, "system"); /* creates the file before the processes race */
     CHECK_STATUS(cinematic_runtime_close(creator), CINEMATIC_OK);
     int to_child[2], to_parent[2];
     CHECK(pipe(to_child) == 0 && pipe(to_parent) == 0);

@@ -98,8 +98,7 @@ static void test_read_only_creates_nothing(void) {
     char dir[64], path[128], config[256];
     make_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
-    snprintf(config, sizeof config, "{\"favorites\":\"%s\"}", path);
-    cinematic_runtime *writer = open_runtime(config);
+    cinematic_runtime *writer = open_on_favorites_file(path, "system");
     cinematic_store *detail = open_detail(writer, DUNE);
     CHECK_STATUS(cinematic_store_send(detail, "{\"type\":\"favoriteToggled\"}"), CINEMATIC_OK);
     char *state = wait_json_eq(detail, "isSaving", "false", H_WAIT_MS);

@@ -16,11 +16,10 @@ static int pred_saved(const char *state, void *ctx) {
 }
 
 static void test_heart_tap_with_the_database_locked(void) {
-    char dir[64], path[128], config[256];
+    char dir[64], path[128];
     make_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
-    snprintf(config, sizeof config, "{\"favorites\":\"%s\"}", path);
-    cinematic_runtime *rt = open_runtime(config);
+    cinematic_runtime *rt = open_on_favorites_file(path, "system");
     cinematic_store *detail = open_detail(rt, DUNE);
     recorder states;
     recorder_init(&states);

@@ -73,12 +73,6 @@ static cinematic_store *open_favorites(cinematic_runtime *rt, char **first_state
     return store;
 }
 
-static cinematic_runtime *open_on_file(const char *path) {
-    char config[4200];
-    snprintf(config, sizeof config, "{\"clock\":\"manual\",\"favorites\":\"%s\"}", path);
-    return open_runtime(config);
-}
-
 static cinematic_runtime *open_read_only(const char *path) {
     char config[4200];
     snprintf(config, sizeof config, "{\"clock\":\"manual\",\"favorites\":{\"path\":\"%s\",\"readOnly\":true}}", path);
@@ -182,7 +176,7 @@ static void test_favorites_persist_across_reopen(void) {
     make_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
 
-    cinematic_runtime *rt = open_on_file(path);
+    cinematic_runtime *rt = open_on_favorites_file(path, "manual");
     cinematic_store *favorites = open_favorites(rt, NULL);
     cinematic_store *dune = open_detail(rt, DUNE);
     cinematic_store *godfather = open_detail(rt, GODFATHER);
@@ -202,7 +196,7 @@ static void test_favorites_persist_across_reopen(void) {
     CHECK_MSG(stat(path, &st) == 0 && st.st_size > 0, "no favorites file at %s", path);
 
     /* Reopened on the same file: both, most recently added first. */
-    rt = open_on_file(path);
+    rt = open_on_favorites_file(path, "manual");
     favorites = open_favorites(rt, &state);
     CHECK_EQ_INT(json_array_len(state, "favorites.value"), 2);
     CHECK_EQ_INT(json_int(state, "favorites.value[0].id", -1), GODFATHER);
@@ -221,7 +215,7 @@ static void test_favorites_persist_across_reopen(void) {
     CHECK_EQ_INT(json_array_len(state, "favorites.value"), 1);
     cinematic_free(state);
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
-    rt = open_on_file(path);
+    rt = open_on_favorites_file(path, "manual");
     favorites = open_favorites(rt, &state);
     CHECK_EQ_INT(json_array_len(state, "favorites.value"), 1);
     CHECK_EQ_INT(json_int(state, "favorites.value[0].id", -1), DUNE);
@@ -330,7 +324,7 @@ static void test_rollback_when_favorites_read_only(void) {
     snprintf(path, sizeof path, "%s/favorites.sqlite", dir);
 
     /* A file holding The Godfather. */
-    cinematic_runtime *rt = open_on_file(path);
+    cinematic_runtime *rt = open_on_favorites_file(path, "manual");
     cinematic_store *favorites = open_favorites(rt, NULL);
     cinematic_store *godfather = open_detail(rt, GODFATHER);
     CHECK_STATUS(send_toggle(godfather), CINEMATIC_OK);
@@ -365,7 +359,7 @@ static void test_rollback_when_favorites_read_only(void) {
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
 
     /* Nothing was written: the file still holds The Godfather only. */
-    rt = open_on_file(path);
+    rt = open_on_favorites_file(path, "manual");
     favorites = open_favorites(rt, &state);
     CHECK_EQ_INT(json_array_len(state, "favorites.value"), 1);
     CHECK_EQ_INT(count_id(state, GODFATHER), 1);
@@ -378,11 +372,11 @@ static void test_rollback_when_favorites_read_only(void) {
     } else {
         char locked[300];
         snprintf(locked, sizeof locked, "%s/locked.sqlite", dir);
-        rt = open_on_file(locked); /* create it, empty */
+        rt = open_on_favorites_file(locked, "manual"); /* create it, empty */
         open_favorites(rt, NULL);
         CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
         CHECK_MSG(chmod(locked, 0444) == 0, "chmod: %s", strerror(errno));
-        rt = open_on_file(locked);
+        rt = open_on_favorites_file(locked, "manual");
         if (rt) {
             check_toggle_rolls_back(rt, 0);
             CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
@@ -423,7 +417,7 @@ static int quiesce(cinematic_store *detail, cinematic_store *favorites, char **d
 /* Opens a runtime on path, toggles Dune n times as fast as possible, and checks that after
  * quiescing the state is start ^ (n odd), the list matches it, and a reopen agrees. */
 static void rapid_round(const char *path, int n, int start) {
-    cinematic_runtime *rt = open_on_file(path);
+    cinematic_runtime *rt = open_on_favorites_file(path, "manual");
     cinematic_store *favorites = open_favorites(rt, NULL);
     cinematic_store *detail = open_detail(rt, DUNE);
     const char *start_text = start ? "true" : "false";
@@ -464,7 +458,7 @@ static void rapid_round(const char *path, int n, int start) {
     recorder_destroy(&states);
 
     /* The stored value, seen by a fresh runtime on the same file, matches. */
-    rt = open_on_file(path);
+    rt = open_on_favorites_file(path, "manual");
     favorites = open_favorites(rt, &state);
     CHECK_MSG(count_id(state, DUNE) == expected, "reopened after %d toggles: Dune listed %d times, expected %d", n,
               count_id(state, DUNE), expected);
