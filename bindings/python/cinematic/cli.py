@@ -28,12 +28,18 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NO_LIBRARY = 3
 
+
+
+class _Failed(Exception):
+    """The library answered with a failure phase."""
+
+
 #: The exit status of each failure, first match wins (InvalidError is a CinematicError).
 _EXIT_STATUS_OF = (
     (LibraryNotFoundError, EXIT_NO_LIBRARY),
     (InvalidError, EXIT_USAGE),
     (CinematicError, EXIT_FAILED),
-    (Exception, EXIT_FAILED),  # _Failed: the library answered with a failure phase
+    (_Failed, EXIT_FAILED),
 )
 
 #: How long a command waits for the library's answer, in seconds.
@@ -73,8 +79,9 @@ def _phase_value(phase: Dict[str, Any]) -> Any:
     return phase.get("value")
 
 
-class _Failed(Exception):
-    """The library answered with a failure phase."""
+def _print_json(value: Any, out: TextIO) -> None:
+    json.dump(value, out, ensure_ascii=False)
+    out.write("\n")
 
 
 def _search(runtime: Runtime, query: str, pages: int, out: TextIO, as_json: bool) -> None:
@@ -92,8 +99,7 @@ def _search(runtime: Runtime, query: str, pages: int, out: TextIO, as_json: bool
                 raise _Failed(state["loadMoreError"]["code"])
             movies = list(_phase_value(state["results"]) or [])
     if as_json:
-        json.dump(movies, out, ensure_ascii=False)
-        out.write("\n")
+        _print_json(movies, out)
     elif not movies:
         out.write(f"no movies match {query!r}\n")
     else:
@@ -111,8 +117,7 @@ def _discover(runtime: Runtime, section_id: str, out: TextIO, as_json: bool) -> 
         section = section_of(state)
         movies = list(_phase_value(section["movies"]) or [])
     if as_json:
-        json.dump(movies, out, ensure_ascii=False)
-        out.write("\n")
+        _print_json(movies, out)
     else:
         out.write(f"{section['title']}\n")
         out.writelines(_line(movie) + "\n" for movie in movies)
@@ -124,8 +129,7 @@ def _detail(runtime: Runtime, movie_id: int, out: TextIO, as_json: bool) -> None
         state = store.wait_for(lambda s: s["detail"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)
         movie = _phase_value(state["detail"])
     if as_json:
-        json.dump(movie, out, ensure_ascii=False)
-        out.write("\n")
+        _print_json(movie, out)
         return
     out.write(f"{movie['title']} ({movie['year']})\n")
     out.write(f"  {', '.join(movie['genres']) or 'no genre'}; {movie['runtime']} min; MPAA {movie['mpaa'] or 'unknown'}\n")

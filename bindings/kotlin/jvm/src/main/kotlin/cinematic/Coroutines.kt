@@ -1,7 +1,9 @@
 package cinematic
 
 import java.util.concurrent.ConcurrentHashMap
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.Job
@@ -96,10 +98,10 @@ fun Runtime.setProvider(scope: CoroutineScope, provider: SuspendingProvider) {
         if ((Json.parse(request) as? Map<*, *>)?.get("op") == "cancel") {
             inFlight.remove(id)?.cancel()
         } else {
-            val job = scope.launch(start = kotlinx.coroutines.CoroutineStart.LAZY) {
+            val job = scope.launch(start = CoroutineStart.LAZY) {
                 val answer = try {
                     provider.answer(request)
-                } catch (e: kotlinx.coroutines.CancellationException) {
+                } catch (e: CancellationException) {
                     throw e
                 } catch (e: Exception) {
                     Json.write(mapOf("error" to mapOf("code" to "network", "message" to (e.message ?: e.toString()))))
