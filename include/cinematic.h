@@ -75,7 +75,9 @@
  *     cinematic_store_close (wait for a callback of the closed runtime or store running on
  *     another thread, except from inside a callback; see below), cinematic_store_settle (by
  *     design), cinematic_runtime_advance_clock and cinematic_runtime_respond (wait, bounded by
- *     CPU work, until the effects they woke reached their next suspension).
+ *     CPU work, until the effects they woke reached their next suspension), cinematic_replay
+ *     (runs a whole recording), cinematic_runtime_set_logger (waits for a log line running
+ *     on another thread, like cinematic_store_observe).
  *   - Deadlock freedom across callbacks: called from inside any callback (of any runtime),
  *     cinematic_store_close, cinematic_runtime_close, cinematic_store_observe and
  *     cinematic_runtime_set_provider do not wait for a callback running on another thread;
@@ -187,6 +189,21 @@ void cinematic_free(void *p);
  *                cinematic_runtime_advance_clock; for tests)
  *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)
  *   "search":    {"debounceMs": 250}  (0...60000)
+ *   "history":   N (0...100000, default 0 = off): debug history entries each store keeps
+ *                (see cinematic_store_history). Off costs nothing; on, a store holds at most
+ *                N entries (two states each; states share unchanged parts), the oldest
+ *                dropped first.
+ *   "record":    "/path/session.jsonl": records the session to that file (created or
+ *                truncated; CINEMATIC_ERR_IO when it cannot be), one JSON object per line
+ *                (docs/wire.md, "Recordings"): the config, every store opened and closed,
+ *                every intent each store reduced (host and internal) and each state it
+ *                produced, time-travel steps, clock advances, and every catalog and
+ *                favorites request the stores made with its answer, each with "t", the
+ *                virtual time in ms. Replay it with cinematic_replay. Recording runs on
+ *                the runtime's own recorder thread: it never blocks a send; the file is
+ *                complete when cinematic_runtime_close returns.
+ * The environment variable CINEMATIC_LOG=stderr makes every runtime log to standard error
+ * (see cinematic_runtime_set_logger).
  * On success *out (required) receives a runtime to close with cinematic_runtime_close.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
  * for an unknown key or bad value (path named); CINEMATIC_ERR_IO when the catalog or the
@@ -349,6 +366,77 @@ int cinematic_store_settle(cinematic_store *store, int64_t timeout_ms);
  * CINEMATIC_ERR_CLOSED.
  */
 int cinematic_store_pending_effects(cinematic_store *store, int *out_count);
+
+/* ------------------------------------------------------------------------------------ */
+/* Debugging: history, time travel, the log, record and replay                           */
+
+/**
+ * Stores in *out_json, owned by the caller (free with cinematic_free), the store's debug
+ * history as a JSON array, oldest first, of at most the runtime's "history" entries:
+ *   {"seq": 12, "intent": {"type": "resultsLoaded", ...}, "state": {...}, "changed": ["results"]}
+ * seq numbers every intent the store reduced (1 for its first; numbers keep counting as old
+ * entries drop out); intent is any intent, internal ones (effect results) included; state
+ * is the whole state after it; changed names the top-level state members that intent
+ * changed ([] when none). "[]" when the runtime keeps no history.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (bad handle or NULL out_json),
+ * CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_history(cinematic_store *store, char **out_json);
+
+/**
+ * Time travel: sets the store's state to the state after history entry seq and delivers it
+ * to the state callback like any other state. Effects in flight keep running (their results
+ * are reduced on the reverted state); the history itself is unchanged.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_INVALID for a seq not in the history, or when the
+ * runtime keeps none; CINEMATIC_ERR_MISUSE (bad handle); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_revert(cinematic_store *store, uint64_t seq);
+
+/**
+ * A log callback: line (borrowed for the call, no newline) is one readable event, e.g.
+ *   [250 ms] search#2 intent #3 searchNow {"type":"searchNow"} changed: results
+ *   [250 ms] search#2 effect started "search" (#7)
+ *   [262 ms] search#2 effect finished "search" (#7)
+ *   [300 ms] search#2 revert to #2 changed: query, results
+ * with the virtual time since the runtime opened, the store's feature and handle number,
+ * and per intent the fields of the state it changed ("no change" when none). Long intents
+ * are cut at 200 characters (the history and recordings keep them whole).
+ */
+typedef void (*cinematic_log_fn)(void *userdata, const char *line);
+
+/**
+ * Registers the runtime's logger (fn NULL removes it): from now on it receives a line for
+ * every intent any store of the runtime reduces, every time-travel step and every effect
+ * started, cancelled and finished. Lines run under the DELIVERY rules, in order, like state
+ * callbacks (never on an effect's thread). Off by default, and free when off: stores are
+ * traced only while a logger (or a recording) is attached. userdata is passed back
+ * untouched; when this returns the previous logger is not running on another thread and is
+ * never called again.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (bad handle), CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_set_logger(cinematic_runtime *rt, cinematic_log_fn fn, void *userdata);
+
+/**
+ * Replays the recording at path (borrowed; see "record" above) in a fresh runtime with the
+ * manual clock: stores are opened as recorded, receive the recorded host intents, clock
+ * advances and time-travel steps, and every catalog request, favorites write and favorites
+ * snapshot is answered from the recording at its recorded virtual time (no catalog, no
+ * favorites file, no network). Every state the stores produce is compared with the recorded
+ * one. *out_matched (optional) receives 1 when every state matched, else 0. *out_report
+ * (optional, owned by the caller: free with cinematic_free) receives
+ *   {"matched": true, "lines": 42, "stores": 3, "states": 17}
+ * or, at the first divergent state in file order,
+ *   {"matched": false, "states": 5, "divergence": {"line": 31, "store": 2,
+ *    "feature": "search", "index": 5, "intent": {...}, "replayedIntent": {...},
+ *    "expected": {...}, "actual": {...}}}
+ * (intent: the recorded intent that produced the expected state; null members for a state
+ * one side lacks). Blocks the calling thread until the replay ends.
+ * Returns CINEMATIC_OK when the replay ran (whether or not it matched); CINEMATIC_ERR_IO
+ * (cannot read path); CINEMATIC_ERR_JSON / _INVALID for a malformed recording (the message
+ * names the line); CINEMATIC_ERR_TOO_LARGE (a line over 1 MiB, a file over 1 GiB);
+ * CINEMATIC_ERR_MISUSE (NULL path, or called from inside a callback).
+ */
+int cinematic_replay(const char *path, int *out_matched, char **out_report);
 
 #ifdef __cplusplus
 }

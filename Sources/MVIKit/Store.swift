@@ -173,13 +173,32 @@ public final class Store<R: Reducer>: Sendable {
     /// outside the history.
     @discardableResult
     public func revert(to index: Int) -> Bool {
-        let reverted = core.withLock { core in
-            guard let entries = core.history?.entries, entries.indices.contains(index) else { return false }
-            core.setState(entries[index].after)
-            return true
-        }
+        let entries = history
+        guard entries.indices.contains(index) else { return false }
+        return revert(toSequence: entries[index].sequence)
+    }
+
+    /// Time travel: sets the state to the state after the history entry numbered `sequence`
+    /// (``HistoryEntry/sequence``) and notifies observers; the tracer sees
+    /// ``StoreTrace/reverted(sequence:state:)``. Effects keep running, and the history is
+    /// not changed. Returns false when the history does not hold that entry.
+    @discardableResult
+    public func revert(toSequence sequence: UInt64) -> Bool {
+        let reverted = core.withLock { $0.revert(toEntry: sequence) }
         notifyObservers()
         return reverted
+    }
+
+    // MARK: Tracing
+
+    /// Sets (or with nil removes) the store's tracer: from now on it receives every
+    /// ``StoreTrace`` event, in order, with no lock held, one at a time, on the thread that
+    /// hands states to observers. Without a tracer a store records nothing.
+    public func trace(_ tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?) {
+        core.withLock { core in
+            guard !core.isClosed else { return }
+            core.tracer = tracer
+        }
     }
 
     // MARK: Running effects
@@ -200,10 +219,15 @@ public final class Store<R: Reducer>: Sendable {
     private func notifyObservers() {
         var batch = core.withLock { $0.beginNotifying() }
         while let current = batch {
-            for notification in current.notifications {
-                for (key, observer) in current.observers {
-                    let due = notification.only.map { $0 == key } ?? (observer.since <= notification.sequence)
-                    if due { observer.body(notification.state) }
+            for outgoing in current.outgoing {
+                switch outgoing {
+                case let .state(notification):
+                    for (key, observer) in current.observers {
+                        let due = notification.only.map { $0 == key } ?? (observer.since <= notification.sequence)
+                        if due { observer.body(notification.state) }
+                    }
+                case let .trace(event):
+                    current.tracer?(event)
                 }
             }
             batch = core.withLock { $0.continueNotifying() }
@@ -240,10 +264,13 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     private func finish(_ token: UInt64) {
-        let waiters = core.withLock { core -> [@Sendable () -> Void] in
+        let (waiters, traced) = core.withLock { core -> ([@Sendable () -> Void], Bool) in
+            let id = core.records[token]?.id
+            let traced = core.records[token] != nil && core.trace(.effectFinished(effect: token, id: id))
             core.remove(token)
-            return core.takeSettleWaitersIfIdle()
+            return (core.takeSettleWaitersIfIdle(), traced)
         }
+        if traced { notifyObservers() }
         for waiter in waiters { waiter() }
     }
 

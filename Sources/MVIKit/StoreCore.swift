@@ -20,10 +20,20 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         let only: UInt64?
     }
 
-    /// States to hand to observers, and the observers as they were when taken.
+    /// Something waiting to be handed out with no lock held, in the order it happened.
+    enum Outgoing {
+        /// A state for observers.
+        case state(Notification)
+        /// An event for the tracer.
+        case trace(StoreTrace<State, Intent>)
+    }
+
+    /// States to hand to observers and events for the tracer, with the observers and the
+    /// tracer as they were when taken.
     struct NotificationBatch {
-        let notifications: [Notification]
+        let outgoing: [Outgoing]
         let observers: [(key: UInt64, observer: Observer)]
+        let tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?
     }
 
     var state: State
@@ -33,13 +43,17 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     var observers: [UInt64: Observer] = [:]
     /// The sequence number of `state`: +1 per distinct state.
     private(set) var sequence: UInt64 = 0
-    /// Distinct states not yet handed to observers, oldest first.
-    private var outbox: [Notification] = []
+    /// Distinct states and trace events not yet handed out, oldest first.
+    private var outbox: [Outgoing] = []
     /// True while a thread is handing states to observers (one at a time, in order).
     private var isNotifying = false
     var settleWaiters: [UInt64: @Sendable () -> Void] = [:]
     var finishers: [UInt64: @Sendable () -> Void] = [:]
     var history: HistoryRing<State, Intent>?
+    /// Receives every ``StoreTrace`` event; nil (the default) records nothing.
+    var tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?
+    /// How many intents this store has reduced (the last history entry's number).
+    private(set) var reducedCount: UInt64 = 0
     private var nextKey: UInt64 = 0
 
     init(state: State, historyCapacity: Int) {
@@ -52,7 +66,9 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     where R.State == State, R.Intent == Intent {
         let before = state
         let effect = reducer.reduce(&state, intent)
-        history?.record(HistoryEntry(intent: intent, before: before, after: state))
+        reducedCount += 1
+        history?.record(HistoryEntry(sequence: reducedCount, intent: intent, before: before, after: state))
+        if tracer != nil { outbox.append(.trace(.reduced(sequence: reducedCount, intent: intent, before: before, after: state))) }
         if state != before { notify() }
         var work = EffectWork<Intent>()
         work.reduced = true
@@ -61,17 +77,29 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         return work
     }
 
-    mutating func setState(_ newState: State) {
-        guard newState != state else { return }
-        state = newState
+    /// Time travel: sets the state to the one after history entry `number`; false when the
+    /// history does not hold it.
+    mutating func revert(toEntry number: UInt64) -> Bool {
+        guard let entry = history?.entry(numbered: number) else { return false }
+        if tracer != nil { outbox.append(.trace(.reverted(sequence: number, before: state, after: entry.after))) }
+        guard entry.after != state else { return true }
+        state = entry.after
         notify()
+        return true
+    }
+
+    /// Queues a trace event (when a tracer is set); true when one was queued.
+    mutating func trace(_ event: @autoclosure () -> StoreTrace<State, Intent>) -> Bool {
+        guard tracer != nil, !isClosed else { return false }
+        outbox.append(.trace(event()))
+        return true
     }
 
     /// Queues the new state for observers; ``Store`` hands it over once the lock is left.
     private mutating func notify() {
         sequence += 1
         guard !observers.isEmpty else { return }
-        outbox.append(Notification(sequence: sequence, state: state, only: nil))
+        outbox.append(.state(Notification(sequence: sequence, state: state, only: nil)))
     }
 
     /// Starts handing states to observers: nil when another thread is doing it (it will hand
@@ -90,22 +118,31 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         }
         isNotifying = true
         defer { outbox = [] }
-        return NotificationBatch(notifications: outbox, observers: observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        return NotificationBatch(outgoing: outbox, observers: observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                                 tracer: tracer)
     }
 
     private mutating func schedule(_ kind: Effect<Intent>.Kind, into work: inout EffectWork<Intent>) {
         switch kind {
         case let .cancel(id):
-            if let token = holders[id], let task = remove(token) { work.cancelled.append(task) }
+            if let token = holders[id] { cancel(token, into: &work) }
         case let .run(id, operation):
-            if let id, let token = holders[id], let task = remove(token) { work.cancelled.append(task) }
+            if let id, let token = holders[id] { cancel(token, into: &work) }
             let token = makeKey()
             records[token] = Record(id: id, task: nil)
             if let id { holders[id] = token }
+            _ = trace(.effectStarted(effect: token, id: id))
             work.launches.append(EffectLaunch(token: token, operation: operation))
         case let .merge(children):
             for child in children { for kind in child.kinds { schedule(kind, into: &work) } }
         }
+    }
+
+    /// Forgets a replaced or cancelled effect and queues its task for cancellation.
+    private mutating func cancel(_ token: UInt64, into work: inout EffectWork<Intent>) {
+        let id = records[token]?.id
+        if let task = remove(token) { work.cancelled.append(task) }
+        _ = trace(.effectCancelled(effect: token, id: id))
     }
 
     /// Forgets an effect; returns its task (if attached yet) so the caller can cancel it.
@@ -127,7 +164,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     mutating func addObserver(emitCurrent: Bool, _ observer: @escaping @Sendable (State) -> Void) -> UInt64 {
         let key = makeKey()
         observers[key] = Observer(since: sequence + 1, body: observer)
-        if emitCurrent { outbox.append(Notification(sequence: sequence, state: state, only: key)) }
+        if emitCurrent { outbox.append(.state(Notification(sequence: sequence, state: state, only: key))) }
         return key
     }
 
@@ -147,6 +184,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     mutating func close() -> ([Task<Void, Never>], [@Sendable () -> Void]) {
         guard !isClosed else { return ([], []) }
         isClosed = true
+        tracer = nil
         let tasks = records.values.compactMap(\.task)
         records = [:]
         holders = [:]

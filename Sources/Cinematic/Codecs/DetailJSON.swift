@@ -53,6 +53,19 @@ struct DetailCodec: FeatureCodec {
         }
     }
 
+    static func encodeIntent(_ intent: DetailIntent) -> EncodedIntent {
+        switch intent {
+        case .host(.task): .host("task")
+        case .host(.favoriteToggled): .host("favoriteToggled")
+        case let .detailLoaded(detail): .internal("detailLoaded", ["detail": DomainJSON.encode(detail)])
+        case let .detailFailed(error): .internal("detailFailed", ["error": DomainJSON.encode(error)])
+        case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
+        case let .favoriteSaved(version, isFavorite):
+            .internal("favoriteSaved", ["version": JSONBuilder.int(Int(clamping: version)), "isFavorite": JSONBuilder.bool(isFavorite)])
+        case let .favoriteSaveFailed(error): .internal("favoriteSaveFailed", ["error": DomainJSON.encode(error)])
+        }
+    }
+
     func encodeState(_ state: DetailState) -> JSONFragment {
         JSONFragment(consuming: JSONBuilder.object([
             "movieId": JSONBuilder.int(state.movieID),

@@ -57,6 +57,20 @@ struct DiscoverCodec: FeatureCodec {
         }
     }
 
+    static func encodeIntent(_ intent: DiscoverIntent) -> EncodedIntent {
+        switch intent {
+        case .host(.task): .host("task")
+        case .host(.refresh): .host("refresh")
+        case let .host(.loadMore(section)): .host("loadMore", ["section": JSONBuilder.string(WireNames.id(of: section))])
+        case let .sectionLoaded(section, page, movies):
+            .internal("sectionLoaded", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
+                                        "movies": DomainJSON.encode(movies)])
+        case let .sectionFailed(section, page, error):
+            .internal("sectionFailed", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
+                                        "error": DomainJSON.encode(error)])
+        }
+    }
+
     func encodeState(_ state: DiscoverState) -> JSONFragment {
         let fragments = state.sections.enumerated().map { index, section in
             index < sections.count ? sections[index].fragment(for: section, Self.node) : JSONFragment(consuming: Self.node(section))

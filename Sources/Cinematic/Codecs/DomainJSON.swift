@@ -36,6 +36,11 @@ enum DomainJSON {
 
     static func encode(_ movies: [Movie]) -> Node { JSONBuilder.array(movies, encode) }
 
+    /// A favorites snapshot's members: `"version": n, "movies": […]` (new references).
+    static func members(of snapshot: FavoritesSnapshot) -> KeyValuePairs<String, Node> {
+        ["version": JSONBuilder.int(Int(clamping: snapshot.version)), "movies": encode(snapshot.movies)]
+    }
+
     /// `{"code":"notFound","message":"movie not found"}`
     static func encode(_ error: MovieError) -> Node {
         JSONBuilder.object(["code": JSONBuilder.string(WireNames.code(of: error)), "message": JSONBuilder.string(error.message)])

@@ -45,6 +45,15 @@ struct FavoritesCodec: FeatureCodec {
         }
     }
 
+    static func encodeIntent(_ intent: FavoritesIntent) -> EncodedIntent {
+        switch intent {
+        case .host(.task): .host("task")
+        case let .host(.removed(movieID)): .host("removed", ["movieId": JSONBuilder.int(movieID)])
+        case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
+        case let .removalFailed(error): .internal("removalFailed", ["error": DomainJSON.encode(error)])
+        }
+    }
+
     func encodeState(_ state: FavoritesState) -> JSONFragment {
         .object([
             "favorites": favorites.fragment(for: state.favorites) { DomainJSON.encode($0, value: DomainJSON.encode) },

@@ -14,6 +14,9 @@ protocol FeatureCodec: Sendable {
     /// The wire `type` of each host intent.
     associatedtype HostKind: RawRepresentable, CaseIterable where HostKind.RawValue == String
 
+    /// A codec with empty caches.
+    init()
+
     /// The name `cinematic_store_open` takes.
     static var name: String { get }
     /// Arguments a store of this feature can always be opened with (NULL when it takes none):
@@ -33,6 +36,35 @@ protocol FeatureCodec: Sendable {
 
     /// Encodes a state. Codecs may cache the fragments of parts that rarely change.
     func encodeState(_ state: Reducer.State) -> JSONFragment
+
+    /// Encodes any intent, internal ones included (`{"type":"resultsLoaded",…}`), for the
+    /// debug history, the log and recordings. A host intent encodes as a host sends it, so
+    /// the codec decodes it back to the same intent.
+    static func encodeIntent(_ intent: Reducer.Intent) -> EncodedIntent
+}
+
+/// An intent as JSON, and whether a host may send it (internal intents are effect results).
+struct EncodedIntent: Sendable {
+    /// The wire `type`.
+    let type: String
+    let json: JSONFragment
+    let isHost: Bool
+
+    /// `{"type": type, members…}` (members stolen).
+    static func host(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:]) -> EncodedIntent {
+        EncodedIntent(type: type, json: node(type, members), isHost: true)
+    }
+
+    /// An internal intent: `{"type": type, members…}` (members stolen).
+    static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:]) -> EncodedIntent {
+        EncodedIntent(type: type, json: node(type, members), isHost: false)
+    }
+
+    private static func node(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>>) -> JSONFragment {
+        let object = JSONBuilder.object(["type": JSONBuilder.string(type)])
+        for (key, value) in members { JSONBuilder.set(object, key, value) }
+        return JSONFragment(consuming: object)
+    }
 }
 
 extension FeatureCodec {

@@ -12,6 +12,11 @@ enum HostRequestJSON {
     static let cancel = #"{"op":"cancel"}"#
 
     static func encode(_ request: HostCatalogRequest) -> String {
+        JSONBuilder.dumpString(consuming: node(request))
+    }
+
+    /// A request as a jansson object (new reference).
+    static func node(_ request: HostCatalogRequest) -> UnsafeMutablePointer<json_t> {
         let object: UnsafeMutablePointer<json_t>
         switch request {
         case let .search(query, page):
@@ -21,7 +26,30 @@ enum HostRequestJSON {
         case let .movie(id):
             object = JSONBuilder.object(["op": JSONBuilder.string("movie"), "id": JSONBuilder.int(id)])
         }
-        return JSONBuilder.dumpString(consuming: object)
+        return object
+    }
+
+    /// An answer as a provider gives it: `{"movies":[…]}`, `{"movie":{…}}` or `{"error":{…}}`.
+    static func encode(_ answer: Result<HostCatalogAnswer, MovieError>) -> JSONFragment {
+        switch answer {
+        case let .success(.movies(movies)): JSONFragment(consuming: JSONBuilder.object(["movies": DomainJSON.encode(movies)]))
+        case let .success(.movie(detail)): JSONFragment(consuming: JSONBuilder.object(["movie": DomainJSON.encode(detail)]))
+        case let .failure(error): JSONFragment(consuming: JSONBuilder.object(["error": DomainJSON.encode(error)]))
+        }
+    }
+
+    /// Reads a request back (from a recording); nil when its `op` is not a catalog one.
+    static func decodeRequest(_ value: JSONValueReader) throws(APIError) -> HostCatalogRequest? {
+        let object = try value.object()
+        switch try object.required("op").string() {
+        case "search": return .search(query: try object.required("query").string(), page: try object.required("page").int())
+        case "discover":
+            let member = try object.required("section")
+            guard let section = WireNames.section(id: try member.string()) else { throw .invalid("unknown section", at: member.path) }
+            return .discover(section: section, page: try object.required("page").int())
+        case "movie": return .movie(id: try object.required("id").int())
+        default: return nil
+        }
     }
 
     /// Decodes a host's answer to `request`.

@@ -56,6 +56,19 @@ struct SearchCodec: FeatureCodec {
         }
     }
 
+    static func encodeIntent(_ intent: SearchIntent) -> EncodedIntent {
+        switch intent {
+        case let .host(.queryChanged(query)): .host("queryChanged", ["query": JSONBuilder.string(query)])
+        case .host(.submitted): .host("submitted")
+        case .host(.loadMore): .host("loadMore")
+        case .searchNow: .internal("searchNow")
+        case let .resultsLoaded(query, page, movies):
+            .internal("resultsLoaded", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)])
+        case let .searchFailed(query, page, error):
+            .internal("searchFailed", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
+        }
+    }
+
     /// The results and the query they answer.
     struct Results: Equatable, Sendable {
         let phase: LoadingPhase<[Movie], MovieError>

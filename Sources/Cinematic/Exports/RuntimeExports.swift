@@ -58,6 +58,7 @@ public func cinematic_runtime_advance_clock(_ handle: OpaquePointer?, _ millisec
         guard milliseconds >= 0 else { throw .invalid("milliseconds must not be negative", at: "milliseconds") }
         // The clock saturates (ManualClock.limit): huge or repeated advances never overflow.
         runtime.drive { clock.advance(by: .milliseconds(milliseconds)) }
+        runtime.debug.recorder?.write("advance") { [("ms", .int(Int(clamping: milliseconds)))] }
     }
 }
 
@@ -77,13 +78,22 @@ public func cinematic_runtime_respond(_ handle: OpaquePointer?, _ requestID: UIn
         guard let catalog = runtime.hostCatalog else { throw .misuse("the runtime's catalog is not \"host\"") }
         guard let request = catalog.pendingRequest(requestID) else {
             // Answered, cancelled or never made: a late answer is accepted and dropped.
-            _ = try parseRequired(responseJSON, "response_json")
+            let document = try parseRequired(responseJSON, "response_json")
+            if let recorder = runtime.debug.recorder, catalog.wasIssued(requestID) {
+                let json = JSONFragment(copying: document.root)
+                recorder.write("providerAnswer") { [("requestId", .int(Int(clamping: requestID))), ("answer", json), ("dropped", .bool(true))] }
+            }
             guard catalog.wasIssued(requestID) else { throw .invalid("no request \(requestID) was ever made", at: "request_id") }
             return
         }
         let answer: Result<HostCatalogAnswer, MovieError>
         do throws(APIError) {
-            answer = try HostRequestJSON.decodeAnswer(parseRequired(responseJSON, "response_json"), for: request)
+            let document = try parseRequired(responseJSON, "response_json")
+            if let recorder = runtime.debug.recorder {
+                let json = JSONFragment(copying: document.root)
+                recorder.write("providerAnswer") { [("requestId", .int(Int(clamping: requestID))), ("answer", json)] }
+            }
+            answer = try HostRequestJSON.decodeAnswer(document, for: request)
         } catch {
             // The request fails rather than waiting forever for an answer that will not come.
             runtime.drive { catalog.respond(to: requestID, with: .failure(.invalidResponse(error.message))) }

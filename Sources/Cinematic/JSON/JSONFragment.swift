@@ -18,6 +18,11 @@ struct JSONFragment: Sendable, Equatable {
 
     private init(text: String) { self.text = text }
 
+    /// Serializes a borrowed `node` (it stays owned by its document).
+    init(copying node: UnsafeMutablePointer<json_t>) {
+        self.init(consuming: json_incref(node)!)
+    }
+
     /// A JSON string.
     static func string(_ value: String) -> JSONFragment { JSONFragment(consuming: JSONBuilder.string(value)) }
 

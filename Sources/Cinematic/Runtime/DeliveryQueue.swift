@@ -104,6 +104,15 @@ final class DeliveryQueue: @unchecked Sendable {
         if effects.isCurrent { scheduleDrain() } else { _ = drain() }
     }
 
+    /// For work queued from inside a store's notifier (a log line): on the runtime's effect
+    /// thread, hands it to the delivery thread; on a host thread does nothing, because the
+    /// host call that is running delivers before it returns (delivering here could make the
+    /// delivery thread take over states that call must deliver itself).
+    func deliverSoon() {
+        guard mode == .immediate, effects.isCurrent else { return }
+        scheduleDrain()
+    }
+
     /// Asks the delivery thread to deliver what waits (once, however often it is asked),
     /// unless a host call holds the queue: that call delivers it.
     private func scheduleDrain() {

@@ -59,13 +59,28 @@ final class Runtime: Sendable {
     let queue: DeliveryQueue
     let clock: any Clock<Duration>
     let manualClock: ManualClock?
+    /// The catalog the stores use (recorded when the runtime records).
     let catalog: any MovieCatalogRepository
     let hostCatalog: HostMovieCatalog?
-    let favorites: SQLiteFavorites
+    /// The favorites file.
+    let favoritesFile: SQLiteFavorites
+    /// The favorites the stores use (recorded when the runtime records).
+    let favorites: any FavoritesRepository
+    /// The debugging sinks: recorder, logger, a replay's collector.
+    let debug: DebugHub
     private let provider = ProviderSlot()
     private let stores = Mutex<[UInt64: any FeatureStore]?>([:])
+    /// Serializes turning tracing on and off (then the store's lock: the one nesting here).
+    private let tracing = Mutex(())
 
-    init(serial: UInt64, config: RuntimeConfig) throws(APIError) {
+    /// Where a replay's stores get their answers instead of a catalog and a favorites file.
+    struct Substitutes {
+        let catalog: any MovieCatalogRepository
+        let favorites: any FavoritesRepository
+        let sink: any DebugSink
+    }
+
+    init(serial: UInt64, config: RuntimeConfig, substitutes: Substitutes? = nil) throws(APIError) {
         self.serial = serial
         self.config = config
         let effects = ThreadExecutor(name: "cinematic-effects")
@@ -78,8 +93,9 @@ final class Runtime: Sendable {
             throw error
         }
         self.queue = queue
+        let favoritesFile: SQLiteFavorites
         do {
-            favorites = config.favoritesReadOnly
+            favoritesFile = config.favoritesReadOnly
                 ? try SQLiteFavorites.openReadOnly(path: config.favorites)
                 : try SQLiteFavorites.open(path: config.favorites)
         } catch {
@@ -87,9 +103,22 @@ final class Runtime: Sendable {
             effects.shutDown()
             throw APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)")
         }
+        self.favoritesFile = favoritesFile
         let manualClock = config.manualClock ? ManualClock() : nil
         self.manualClock = manualClock
         self.clock = manualClock ?? ContinuousClock()
+        let sessionClock = SessionClock(manual: manualClock)
+        let recorder: Recorder?
+        do {
+            recorder = try config.recordPath.map { path throws(APIError) in try Recorder(path: path, clock: sessionClock) }
+        } catch {
+            favoritesFile.close()
+            queue.close()
+            effects.shutDown()
+            throw error
+        }
+        debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
+        let catalog: any MovieCatalogRepository
         switch config.catalog {
         case let .embedded(path):
             do {
@@ -99,7 +128,8 @@ final class Runtime: Sendable {
                     catalog = try SQLiteMovieCatalog.openDefault()
                 }
             } catch {
-                favorites.close()
+                recorder?.close()
+                favoritesFile.close()
                 queue.close()
                 effects.shutDown()
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
@@ -108,14 +138,16 @@ final class Runtime: Sendable {
         case .host:
             let provider = self.provider
             let hostCatalog = HostMovieCatalog(
-                onRequest: { id, request in
+                onRequest: { [recorder] id, request in
+                    recorder?.write("providerRequest") { [("requestId", .int(Int(clamping: id))), ("request", JSONFragment(consuming: HostRequestJSON.node(request)))] }
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.request(id: id, json: HostRequestJSON.encode(request))
                         return true
                     })
                     queue.deliver()
                 },
-                onCancel: { id in
+                onCancel: { [recorder] id in
+                    recorder?.write("providerCancel") { [("requestId", .int(Int(clamping: id)))] }
                     // Runs inside a task's cancellation handler: only queue the callback; the
                     // call that cancelled delivers it once it holds no lock.
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
@@ -127,7 +159,33 @@ final class Runtime: Sendable {
             self.hostCatalog = hostCatalog
             catalog = hostCatalog
         }
+        let favorites: any FavoritesRepository = substitutes?.favorites ?? favoritesFile
+        if let recorder {
+            self.catalog = RecordingCatalog(inner: substitutes?.catalog ?? catalog, recorder: recorder)
+            self.favorites = RecordingFavorites(inner: favorites, recorder: recorder)
+            recorder.write("session") { [("version", .string(String(describing: libraryVersion))), ("config", config.json)] }
+        } else {
+            self.catalog = substitutes?.catalog ?? catalog
+            self.favorites = favorites
+        }
+        if let destination = LogSink.destinationFromEnvironment() { setLogger(destination) }
     }
+
+    /// Sets (or with nil removes) the logger. When this returns the previous logger is not
+    /// running on another thread and will never be called again.
+    func setLogger(_ destination: LogSink.Destination?) {
+        let sink = destination.map { destination in
+            LogSink(destination: destination, queue: queue) { [weak debug] sink in debug?.currentLogger === sink }
+        }
+        tracing.withLock { _ in
+            _ = debug.setLogger(sink)
+            for store in openStores { store.updateTracing(debug) }
+        }
+        queue.waitUntilNotRunning(store: LogSink.queueKey)
+    }
+
+    /// Every open store.
+    private var openStores: [any FeatureStore] { stores.withLock { Array(($0 ?? [:]).values) } }
 
     /// Registers (or with nil removes) the catalog provider. When this returns the previous
     /// provider is not running on another thread and will never be called again, so its
@@ -153,6 +211,11 @@ final class Runtime: Sendable {
             store.close()
             throw .closed("the runtime")
         }
+        if let recorder = debug.recorder {
+            let arguments = arguments.map { JSONFragment(copying: $0.root) } ?? .null
+            recorder.write("open") { [("store", .int(Int(clamping: serial))), ("feature", .string(feature)), ("args", arguments)] }
+        }
+        tracing.withLock { _ in store.updateTracing(debug) }
         return handle
     }
 
@@ -160,8 +223,11 @@ final class Runtime: Sendable {
     /// Provider cancellations its effects queued are delivered on this thread.
     func closeStore(_ store: any FeatureStore) {
         HandleTable.shared.remove(store.serial)
-        _ = stores.withLock { $0?.removeValue(forKey: store.serial) }
+        let removed = stores.withLock { $0?.removeValue(forKey: store.serial) } != nil
         store.close()
+        if removed, let recorder = debug.recorder {
+            recorder.write("close") { [("store", .int(Int(clamping: store.serial)))] }
+        }
         queue.deliver()
     }
 
@@ -187,7 +253,8 @@ final class Runtime: Sendable {
         }
         for store in open { closeStore(store) }
         provider.catalog.withLock { $0 = nil }
-        favorites.close()
+        debug.recorder?.close()
+        favoritesFile.close()
         (catalog as? SQLiteMovieCatalog)?.close()
         effects.shutDown()
     }

@@ -1,10 +1,12 @@
+import CJansson
+
 /// A runtime's configuration, decoded from `cinematic_runtime_open`'s JSON (NULL = defaults).
 ///
 /// ```json
 /// {"catalog": "embedded" | "host" | {"path": "/path/catalog.sqlite"},
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
-///  "search": {"debounceMs": 250}}
+///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl"}
 /// ```
 struct RuntimeConfig: Sendable {
     /// Where movies come from.
@@ -22,8 +24,15 @@ struct RuntimeConfig: Sendable {
     var manualClock = false
     var delivery = DeliveryMode.immediate
     var searchDebounceMilliseconds = 250
+    /// History entries kept per store (0: no history).
+    var historyCapacity = 0
+    /// Where the session is recorded (nil: not recorded).
+    var recordPath: String?
 
-    static let keys: Set<String> = ["catalog", "favorites", "clock", "delivery", "search"]
+    /// The most history entries a store may keep.
+    static let maximumHistory = 100_000
+
+    static let keys: Set<String> = ["catalog", "favorites", "clock", "delivery", "search", "history", "record"]
 
     init() {}
 
@@ -79,5 +88,35 @@ struct RuntimeConfig: Sendable {
                 searchDebounceMilliseconds = value
             }
         }
+        if let history = config.optional("history") {
+            let value = try history.int()
+            guard (0...Self.maximumHistory).contains(value) else {
+                throw .invalid("history must be within 0...\(Self.maximumHistory)", at: history.path)
+            }
+            historyCapacity = value
+        }
+        if let record = config.optional("record") {
+            let path = try record.string()
+            guard !path.isEmpty else { throw .invalid("empty record path", at: record.path) }
+            recordPath = path
+        }
+    }
+
+    /// The configuration as JSON, every key spelled out (a recording's `session` line).
+    var json: JSONFragment {
+        let catalog: UnsafeMutablePointer<json_t>
+        switch self.catalog {
+        case .embedded(nil): catalog = JSONBuilder.string("embedded")
+        case let .embedded(path?): catalog = JSONBuilder.object(["path": JSONBuilder.string(path)])
+        case .host: catalog = JSONBuilder.string("host")
+        }
+        return JSONFragment(consuming: JSONBuilder.object([
+            "catalog": catalog,
+            "favorites": JSONBuilder.object(["path": JSONBuilder.string(favorites), "readOnly": JSONBuilder.bool(favoritesReadOnly)]),
+            "clock": JSONBuilder.string(manualClock ? "manual" : "system"),
+            "delivery": JSONBuilder.string(delivery == .immediate ? "immediate" : "queued"),
+            "search": JSONBuilder.object(["debounceMs": JSONBuilder.int(searchDebounceMilliseconds)]),
+            "history": JSONBuilder.int(historyCapacity),
+        ]))
     }
 }

@@ -17,6 +17,13 @@ protocol FeatureStore: AnyObject, Sendable {
     func whenSettled(_ body: @escaping @Sendable () -> Void) -> StoreObservation
     /// How many effects are in flight.
     var pendingEffectCount: Int { get }
+    /// The debug history as a malloc'd JSON array (owned by the caller), oldest first:
+    /// `{"seq":n,"intent":{…},"state":{…},"changed":["results"]}`; `[]` when history is off.
+    func historyJSON() -> UnsafeMutablePointer<CChar>
+    /// Time travel to the state after history entry `sequence`; false when not in the history.
+    func revert(toSequence sequence: UInt64) -> Bool
+    /// Traces the store into `hub` while the hub has a sink, or stops tracing.
+    func updateTracing(_ hub: DebugHub)
     /// Stops every effect and every callback. Idempotent.
     func close()
 }
@@ -85,12 +92,46 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         self.codec = codec
         let queue = runtime.queue
         self.queue = queue
-        self.store = Store(initialState: initialState, reducer: reducer, executor: runtime.effects) { [queue] in queue.deliver() }
+        self.store = Store(initialState: initialState, reducer: reducer, historyCapacity: runtime.config.historyCapacity,
+                           executor: runtime.effects) { [queue] in queue.deliver() }
     }
 
     func send(_ document: JSONDocument) throws(APIError) {
         let intent = try codec.decodeIntent(IntentReader(document))
         store.send(intent)
+        // What the intent's effects traced while starting on this thread (an effect that
+        // finished at once) is delivered before `send` returns.
+        queue.deliver()
+    }
+
+    func historyJSON() -> UnsafeMutablePointer<CChar> {
+        let debugCodec = Codec()
+        let entries = store.history.map { entry in
+            let after = debugCodec.encodeState(entry.after)
+            let changed = JSONDiff.changedKeys(debugCodec.encodeState(entry.before), after)
+            return JSONFragment.object([
+                "seq": .int(Int(clamping: entry.sequence)), "intent": Codec.encodeIntent(entry.intent).json, "state": after,
+                "changed": .array(changed.map(JSONFragment.string)),
+            ])
+        }
+        return JSONFragment.array(entries).mallocCopy()
+    }
+
+    func revert(toSequence sequence: UInt64) -> Bool {
+        let reverted = store.revert(toSequence: sequence)
+        queue.deliver()
+        return reverted
+    }
+
+    func updateTracing(_ hub: DebugHub) {
+        guard hub.isActive else {
+            store.trace(nil)
+            return
+        }
+        let debugCodec = Codec(), serial = serial
+        store.trace { event in
+            hub.receive(TracedEvent.from(event, codec: debugCodec, store: serial, time: hub.clock.now))
+        }
     }
 
     func stateJSON() -> UnsafeMutablePointer<CChar> {

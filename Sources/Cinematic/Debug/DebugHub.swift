@@ -1,0 +1,42 @@
+import MVIKit
+import Synchronization
+
+/// A runtime's debugging sinks: the recorder (config `record`, fixed at open), the logger
+/// (`cinematic_runtime_set_logger` or `CINEMATIC_LOG`, replaceable) and, in a replay, the
+/// collector. Stores are traced only while at least one sink is attached, so with none a
+/// store records nothing.
+final class DebugHub: Sendable {
+    let clock: SessionClock
+    /// The session recorder, when the runtime records.
+    let recorder: Recorder?
+    /// A fixed sink of the runtime's own (a replay's collector).
+    private let fixed: (any DebugSink)?
+    private let logger = Mutex<LogSink?>(nil)
+
+    init(clock: SessionClock, recorder: Recorder?, fixed: (any DebugSink)? = nil) {
+        self.clock = clock
+        self.recorder = recorder
+        self.fixed = fixed
+    }
+
+    /// True while any sink is attached (stores are traced then).
+    var isActive: Bool { recorder != nil || fixed != nil || logger.withLock { $0 != nil } }
+
+    /// Replaces the logger; returns the previous one.
+    func setLogger(_ sink: LogSink?) -> LogSink? {
+        logger.withLock { current in
+            defer { current = sink }
+            return current
+        }
+    }
+
+    /// The current logger.
+    var currentLogger: LogSink? { logger.withLock { $0 } }
+
+    /// Hands `event` to every attached sink.
+    func receive(_ event: TracedEvent) {
+        recorder?.receive(event)
+        fixed?.receive(event)
+        currentLogger?.receive(event)
+    }
+}

@@ -1,0 +1,103 @@
+import MVIKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A host's log callback and its userdata.
+struct LogCallback: @unchecked Sendable {
+    typealias Function = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+    let function: Function
+    let userdata: UnsafeMutableRawPointer?
+}
+
+/// The readable log: one line per intent (with the state fields it changed), per time-travel
+/// step and per effect started, cancelled and finished, each naming its store
+/// (`search#2`). Lines are made and handed to the host through the runtime's delivery queue,
+/// like states: never on an effect's thread, never under a lock, one at a time.
+///
+/// ```text
+/// [250 ms] search#2 intent searchNow {"type":"searchNow"} changed: results
+/// [250 ms] search#2 effect started "search" (#7)
+/// ```
+final class LogSink: DebugSink {
+    /// Where lines go.
+    enum Destination: Sendable {
+        case host(LogCallback)
+        /// Standard error, one line each (`CINEMATIC_LOG=stderr`).
+        case standardError
+    }
+
+    /// The delivery-queue key of log lines.
+    static let queueKey: UInt64 = .max
+    /// Intents longer than this are cut in the log (the history and recordings keep them whole).
+    static let maximumIntentCharacters = 200
+
+    let destination: Destination
+    private let queue: DeliveryQueue
+    private let isCurrent: @Sendable (LogSink) -> Bool
+
+    /// `isCurrent` tells whether this sink is still the runtime's logger when a line is due
+    /// (a replaced logger is never called again).
+    init(destination: Destination, queue: DeliveryQueue, isCurrent: @escaping @Sendable (LogSink) -> Bool) {
+        self.destination = destination
+        self.queue = queue
+        self.isCurrent = isCurrent
+    }
+
+    func receive(_ event: TracedEvent) {
+        queue.enqueue(DeliveryQueue.Event(store: Self.queueKey) { [self] in
+            guard isCurrent(self) else { return false }
+            emit(Self.line(for: event))
+            return true
+        })
+        queue.deliverSoon()
+    }
+
+    private func emit(_ line: String) {
+        switch destination {
+        case let .host(callback):
+            line.withCString { callback.function(callback.userdata, $0) }
+        case .standardError:
+            var text = line + "\n"
+            text.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written <= 0 { if errno == EINTR { continue } else { return } }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// `CINEMATIC_LOG=stderr` in the environment: every runtime logs to standard error.
+    static func destinationFromEnvironment() -> Destination? {
+        guard let value = getenv("CINEMATIC_LOG"), String(cString: value) == "stderr" else { return nil }
+        return .standardError
+    }
+
+    /// The text of one event (no newline).
+    static func line(for event: TracedEvent) -> String {
+        let prefix = "[\(SessionClock.milliseconds(event.time).text) ms] \(event.feature)#\(event.store)"
+        switch event.kind {
+        case let .reduced(sequence, intent, before, after, changed):
+            let encoded = intent()
+            let fields = changed ? JSONDiff.changedKeys(before(), after()) : []
+            return "\(prefix) intent #\(sequence) \(encoded.type) \(abbreviated(encoded.json.text)) \(describe(fields))"
+        case let .reverted(sequence, before, state):
+            return "\(prefix) revert to #\(sequence) \(describe(JSONDiff.changedKeys(before(), state())))"
+        case let .effect(what, effect, id):
+            let name = id.map { "\"\($0)\"" } ?? "(anonymous)"
+            return "\(prefix) effect \(what.rawValue) \(name) (#\(effect))"
+        }
+    }
+
+    private static func describe(_ fields: [String]) -> String {
+        fields.isEmpty ? "no change" : "changed: " + fields.joined(separator: ", ")
+    }
+
+    private static func abbreviated(_ text: String) -> String {
+        guard text.count > maximumIntentCharacters else { return text }
+        return String(text.prefix(maximumIntentCharacters)) + "…"
+    }
+}

@@ -1,0 +1,60 @@
+import MVIKit
+
+/// One event of one store, as the runtime's debug sinks (the logger, the recorder, a replay)
+/// see it. JSON is produced lazily, on the sink's own thread, so a sink that is off costs
+/// nothing and one that is on costs the reducing thread only this value.
+struct TracedEvent: Sendable {
+    /// What happened.
+    enum Kind: Sendable {
+        /// An intent was reduced; `changed` is false when the state stayed equal.
+        case reduced(sequence: UInt64, intent: @Sendable () -> EncodedIntent,
+                     before: @Sendable () -> JSONFragment, after: @Sendable () -> JSONFragment, changed: Bool)
+        /// The state was set by time travel to the one after entry `sequence`.
+        case reverted(sequence: UInt64, before: @Sendable () -> JSONFragment, state: @Sendable () -> JSONFragment)
+        /// An effect started, was cancelled or finished.
+        case effect(EffectEvent, effect: UInt64, id: String?)
+    }
+
+    /// The life of an effect.
+    enum EffectEvent: String, Sendable {
+        case started, cancelled, finished
+    }
+
+    /// The store's handle serial.
+    let store: UInt64
+    /// The store's feature name ("search").
+    let feature: String
+    /// Virtual time since the runtime opened (see ``SessionClock``).
+    let time: Duration
+    let kind: Kind
+}
+
+/// Receives the events of every store of a runtime while it is attached to the runtime's
+/// ``DebugHub``. Called on the thread that hands the store's states out, with no lock held:
+/// it must only queue work (a sink never calls a host or does I/O there).
+protocol DebugSink: Sendable {
+    func receive(_ event: TracedEvent)
+}
+
+/// Virtual time since a runtime opened: the manual clock's time when the runtime has one,
+/// otherwise the time elapsed on the continuous clock.
+struct SessionClock: Sendable {
+    private let manual: ManualClock?
+    private let start: ContinuousClock.Instant
+
+    init(manual: ManualClock?) {
+        self.manual = manual
+        self.start = ContinuousClock.now
+    }
+
+    /// Time since the runtime opened.
+    var now: Duration { manual?.now.offset ?? (ContinuousClock.now - start) }
+
+    /// `duration` in milliseconds as JSON: an integer when whole, else three decimals.
+    static func milliseconds(_ duration: Duration) -> JSONFragment {
+        let (seconds, attoseconds) = duration.components
+        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        if micros % 1_000 == 0 { return .int(Int(micros / 1_000)) }
+        return JSONFragment(consuming: JSONBuilder.real(Double(micros) / 1_000))
+    }
+}
