@@ -29,11 +29,12 @@ STRESS_SECONDS ?= 30
 C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 
 EXAMPLE := $(BUILD)/bin/cinematic-search
+REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib example replay-tool generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
-all: lib
+all: lib $(REPLAY_TOOL)
 
 ## deps: install the system packages the build needs (as root), or print the command.
 deps: $(BUILD)/.deps
@@ -161,7 +162,7 @@ stress: lib $(STRESS_TESTS)
 ## test-reinstall: a host keeps searching while the library is rebuilt (`make lib`) and
 ## reinstalled (`make install`) under it; it must survive (installs are atomic renames).
 REINSTALL_CHECK := $(BUILD)/reinstall-check
-test-reinstall: lib
+test-reinstall: lib $(REPLAY_TOOL)
 	rm -rf $(REINSTALL_CHECK)
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(REINSTALL_CHECK) PREFIX=/opt/cinematic > /dev/null
 	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -Iinclude Tests/c/reinstall_host.c \
@@ -187,13 +188,19 @@ $(EXAMPLE): examples/c/cinematic_search.c include/cinematic.h lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
+## replay-tool: build/bin/cinematic-replay, which replays a recorded session (tools/cinematic_replay.c).
+replay-tool: $(REPLAY_TOOL)
+$(REPLAY_TOOL): tools/cinematic_replay.c include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
+
 ## demo: the terminal movie app (examples/python) on a terminal; elsewhere (no TTY) the
 ## C example typing "star wars" into the Search store letter by letter.
 demo: $(EXAMPLE)
 	@if [ -t 0 ] && [ -t 1 ]; then examples/python/run.sh; else $(EXAMPLE) --type star wars; fi
 
 ## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
-install: lib
+install: lib $(REPLAY_TOOL)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
 	@# Atomic replace (temporary file + rename): running hosts keep their mapping.

@@ -7,6 +7,7 @@ envelope and provider request they receive as JSON lines:
     {"kind": "state", "feature": "search", "value": {...}}      feature may be null
     {"kind": "envelope", "value": {...}}
     {"kind": "request", "value": {...}}
+    {"kind": "history" | "recording" | "replay", "value": ...}   debugging outputs
 
 `tools/wirecheck.py LOG...` checks each against its definition (a state of an unknown
 feature must match one feature's state) and prints `wire validation: N passed, M failed`,
@@ -51,7 +52,8 @@ def definition_for(kind: str, feature: Optional[str]) -> List[str]:
         return [f["state"] for f in features() if feature is None or f["name"] == feature]
     if kind == "intent":
         return [f["intent"] for f in features() if feature is None or f["name"] == feature]
-    return {"envelope": ["errorEnvelope"], "request": ["providerRequest"], "config": ["runtimeConfig"]}[kind]
+    return {"envelope": ["errorEnvelope"], "request": ["providerRequest"], "config": ["runtimeConfig"],
+            "history": ["history"], "recording": ["recordingLine"], "replay": ["replayReport"]}[kind]
 
 
 def validate(kind: str, value: Any, feature: Optional[str] = None) -> Optional[str]:

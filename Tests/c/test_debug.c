@@ -5,6 +5,10 @@
  * divergent state.
  */
 #include "harness.h"
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- history and time travel -------------------------------------------------------- */
 
@@ -160,10 +164,16 @@ static void test_logger_reports_intents_changes_and_effects(void) {
 static void answer_all(provider *p, const char *op, int *answered) {
     provider_call call = {0};
     while (provider_call_at(p, op, *answered, &call)) {
-        char answer[512];
+        char answer[2048];
         char title[64];
-        snprintf(title, sizeof title, "Film %llu", (unsigned long long)call.id);
-        movies_answer(answer, sizeof answer, (int)call.id + 100, title, 1990);
+        /* a full page (20 movies), so another page can be loaded */
+        int length = snprintf(answer, sizeof answer, "{\"movies\":[");
+        for (int n = 0; n < 20; n++) {
+            snprintf(title, sizeof title, "Film %llu-%d", (unsigned long long)call.id, n);
+            length += snprintf(answer + length, sizeof answer - (size_t)length, "%s{\"id\":%d,\"title\":\"%s\"}",
+                               n ? "," : "", (int)call.id * 100 + n, title);
+        }
+        snprintf(answer + length, sizeof answer - (size_t)length, "]}");
         CHECK_STATUS(cinematic_runtime_respond(p->rt, call.id, answer), CINEMATIC_OK);
         (*answered)++;
     }
@@ -202,9 +212,13 @@ static void record_scripted_session(const char *path, const char *favorites_path
     int answered = 0;
     answer_all(&f.provider, "discover", &answered);
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 1000), CINEMATIC_OK);
+    int first_pages = answered;
     CHECK_STATUS(cinematic_store_send(discover, "{\"type\":\"loadMore\",\"section\":\"popular\"}"), CINEMATIC_OK);
     answer_all(&f.provider, "discover", &answered);
-    CHECK(answered > 2);
+    CHECK_EQ_INT(answered, first_pages + 1);
+    provider_call page2 = {0};
+    CHECK(provider_call_at(&f.provider, "discover", first_pages, &page2));
+    CHECK_STR_CONTAINS(page2.json, "\"page\":2");
 
     /* Detail: load, then a heart toggle whose write fails (read-only favorites). */
     cinematic_store *detail = open_feature(f.rt, "detail", "{\"movieId\":438631}");
@@ -294,6 +308,7 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     char *report = NULL;
     CHECK_EQ_INT(replay(path, &report), 1);
     CHECK_JSON_EQ(report, "matched", "true");
+    CHECK_JSON_EQ(report, "complete", "true");
     CHECK(json_int(report, "states", 0) >= 15);
     CHECK_EQ_INT(json_int(report, "stores", 0), 3);
     cinematic_free(report);
@@ -337,10 +352,44 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     remove_tempdir(dir);
 }
 
+static void on_alarm(int signal) {
+    (void)signal;
+    static const char message[] = "FAIL: recording to a FIFO nobody reads blocked the host\n";
+    if (write(2, message, sizeof message - 1)) {}
+    _exit(3);
+}
+
+/* A recording whose file stops taking data (a FIFO nobody reads) never blocks the host:
+ * sends go on, close returns, and the recording is reported incomplete. */
+static void test_a_stuck_recording_file_never_blocks_the_host(void) {
+    char dir[64];
+    make_tempdir(dir, sizeof dir);
+    char path[128], config[256];
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0);
+    int reader = open(path, O_RDONLY | O_NONBLOCK); /* open, never read */
+    CHECK(reader >= 0);
+    snprintf(config, sizeof config, "{\"clock\":\"manual\",\"catalog\":\"host\",\"record\":\"%s\"}", path);
+    signal(SIGALRM, on_alarm);
+    alarm(20);
+    cinematic_runtime *rt = open_runtime(config);
+    cinematic_store *store = open_search(rt);
+    char query[64];
+    for (int i = 0; i < 20000; i++) { /* far more than a pipe holds */
+        snprintf(query, sizeof query, "a query long enough to fill the pipe quickly %d", i);
+        CHECK_STATUS(send_query(store, query), CINEMATIC_OK);
+    }
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    alarm(0);
+    close(reader);
+    remove_tempdir(dir);
+}
+
 int main(void) {
     RUN_TEST(test_history_is_bounded_and_numbered);
     RUN_TEST(test_history_off_by_default);
     RUN_TEST(test_logger_reports_intents_changes_and_effects);
     RUN_TEST(test_recorded_session_replays_identically_and_edits_are_caught);
+    RUN_TEST(test_a_stuck_recording_file_never_blocks_the_host);
     return TEST_SUMMARY();
 }

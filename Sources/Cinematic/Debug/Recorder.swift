@@ -23,7 +23,9 @@ final class Recorder: DebugSink {
 
     /// Creates (or truncates) the file at `path`.
     init(path: String, clock: SessionClock) throws(APIError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Non-blocking: a pipe or FIFO nobody reads fails the recording (EAGAIN) instead of
+        // hanging the recorder thread, and with it cinematic_runtime_close.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
             throw APIError(.io, "cannot create the recording \(path): \(String(cString: strerror(errno)))")
         }
@@ -80,7 +82,8 @@ final class Recorder: DebugSink {
         Glibc.close(fd)
     }
 
-    /// The first write error, if any (the recording stops at it; the session goes on).
+    /// The first write error, if any: the recording stops at it (its file then lacks the
+    /// `end` line, which a replay reports as incomplete); the session goes on.
     var writeError: String? { failure.withLock { $0 } }
 
     private func append(_ line: String) {

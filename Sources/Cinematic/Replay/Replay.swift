@@ -167,11 +167,15 @@ struct Replay {
                 break
             }
         }
+        let complete = JSONFragment.bool(script.lines.last?.event == "end")
         if let first {
-            return Outcome(matched: false, report: .object(["matched": .bool(false), "states": .int(compared), "divergence": first.report]))
+            return Outcome(matched: false, report: .object([
+                "matched": .bool(false), "complete": complete, "states": .int(compared), "divergence": first.report,
+            ]))
         }
         return Outcome(matched: true, report: .object([
-            "matched": .bool(true), "lines": .int(script.lines.count), "stores": .int(stores.count), "states": .int(compared),
+            "matched": .bool(true), "complete": complete, "lines": .int(script.lines.count), "stores": .int(stores.count),
+            "states": .int(compared),
         ]))
     }
 

@@ -163,7 +163,7 @@ final class Runtime: Sendable {
         if let recorder {
             self.catalog = RecordingCatalog(inner: substitutes?.catalog ?? catalog, recorder: recorder)
             self.favorites = RecordingFavorites(inner: favorites, recorder: recorder)
-            recorder.write("session") { [("version", .string(String(describing: libraryVersion))), ("config", config.json)] }
+            recorder.write("session") { [("library", .string(String(describing: libraryVersion))), ("config", config.json)] }
         } else {
             self.catalog = substitutes?.catalog ?? catalog
             self.favorites = favorites

@@ -18,6 +18,7 @@ __all__ = [
     "LibraryNotFoundError",
     "STATE_FN",
     "REQUEST_FN",
+    "LOG_FN",
     "candidate_paths",
     "lib",
 ]
@@ -31,6 +32,8 @@ LIBRARY_ENV = "CINEMATIC_LIBRARY"
 STATE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)
 #: ``typedef void (*cinematic_request_fn)(void *userdata, uint64_t request_id, const char *request_json)``
 REQUEST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p)
+#: ``typedef void (*cinematic_log_fn)(void *userdata, const char *line)``
+LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
 
 
 class LibraryNotFoundError(OSError):
@@ -135,6 +138,11 @@ def _declare(library: ctypes.CDLL) -> None:
         "cinematic_store_observe": (c_int, [c_void_p, STATE_FN, c_void_p]),
         "cinematic_store_settle": (c_int, [c_void_p, ctypes.c_int64]),
         "cinematic_store_pending_effects": (c_int, [c_void_p, p_int]),
+        # Debugging
+        "cinematic_store_history": (c_int, [c_void_p, p_void]),
+        "cinematic_store_revert": (c_int, [c_void_p, ctypes.c_uint64]),
+        "cinematic_runtime_set_logger": (c_int, [c_void_p, LOG_FN, c_void_p]),
+        "cinematic_replay": (c_int, [c_char_p, p_int, p_void]),
     }
     for name, (restype, argtypes) in prototypes.items():
         function = getattr(library, name)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from .aio import _LoopAttachment
 
-__all__ = ["Runtime", "Provider", "Request"]
+__all__ = ["Runtime", "Provider", "Request", "Logger"]
 
 #: A provider request: ``{"op": "search", "query": "dune", "page": 1}``,
 #: ``{"op": "discover", "section": "popular", "page": 1}``, ``{"op": "movie", "id": 15249}``
@@ -29,6 +29,9 @@ Request = Dict[str, Any]
 #: with :meth:`Runtime.respond` (from any thread), or at once by returning the answer (a
 #: mapping); returning None means "I will answer later" (or never, for ``cancel``).
 Provider = Callable[[int, Request], Optional[Mapping[str, Any]]]
+
+#: A logger: ``logger(line)`` receives each readable log line (see :meth:`Runtime.set_logger`).
+Logger = Callable[[str], None]
 
 S = TypeVar("S", bound=Store)
 
@@ -50,6 +53,25 @@ def _on_request(userdata: Optional[int], request_id: int, request_json: Optional
 
 #: The one C function pointer every runtime's provider uses (lives as long as the module).
 _request_trampoline = _native.REQUEST_FN(_on_request)
+
+
+def _on_log(userdata: Optional[int], line: Optional[bytes]) -> None:
+    # Runs on whatever thread the library delivers on. Must never raise into C.
+    ref = _runtimes.get(userdata)
+    runtime: Optional[Runtime] = ref() if ref is not None else None
+    if runtime is None:
+        return
+    logger = runtime._logger
+    if logger is None or line is None:
+        return
+    try:
+        logger(line.decode("utf-8", "replace"))
+    except BaseException as error:
+        runtime._errors.record(error, "the logger")
+
+
+#: The one C function pointer every runtime's logger uses (lives as long as the module).
+_log_trampoline = _native.LOG_FN(_on_log)
 
 
 def _close_handle(handle: int) -> None:
@@ -79,7 +101,15 @@ class Runtime:
     - ``clock``: ``"system"`` (default) or ``"manual"`` (see :meth:`advance_clock`);
     - ``delivery``: ``"immediate"`` (default: callbacks on library threads) or ``"queued"``
       (callbacks run in :meth:`dispatch`; see :meth:`fileno`);
-    - ``search``: ``{"debounceMs": 250}``.
+    - ``search``: ``{"debounceMs": 250}``;
+    - ``history``: entries of debug history each store keeps (0, the default, keeps none;
+      see :meth:`Store.history` and :meth:`Store.revert`);
+    - ``record``: a file path: the session is recorded there, one JSON object per line, to
+      replay with :func:`cinematic.replay.replay` or ``python -m cinematic.replay PATH``
+      (complete once the runtime is closed).
+
+    The environment variable ``CINEMATIC_LOG=stderr`` makes every runtime log to standard
+    error (see :meth:`set_logger`).
 
     Raises InvalidError (unknown key or bad value, ``.path`` names it), JSONError,
     CinematicIOError (catalog or favorites cannot be opened).
@@ -123,6 +153,7 @@ class Runtime:
         self._stores: Dict[int, Store] = {}
         self._closed = False
         self._provider: Optional[Provider] = None
+        self._logger: Optional[Logger] = None
         self._key = _runtimes.add(weakref.ref(self))
         self._loops: Dict[Any, "_LoopAttachment"] = {}
         self._finalizer = weakref.finalize(self, _close_handle, self._handle)
@@ -170,6 +201,7 @@ class Runtime:
             for store in stores:
                 store._forget()
             self._provider = None
+            self._logger = None
             _runtimes.remove(self._key)
             if status != 5:
                 check(status, "cinematic_runtime_close")
@@ -282,6 +314,38 @@ class Runtime:
 
     def _detach(self, loop: "asyncio.AbstractEventLoop") -> None:
         self._loops.pop(loop, None)
+
+    # ------------------------------------------------------------------ debugging
+
+    def set_logger(self, logger: Optional[Logger]) -> None:
+        """Registers the runtime's logger (None removes it): ``logger(line)`` receives a
+        readable line for every intent any store reduces (with the state fields it
+        changed), every time-travel step and every effect started, cancelled and finished::
+
+            [250 ms] search#2 intent #3 searchNow {"type":"searchNow"} changed: results
+            [250 ms] search#2 effect started "search" (#7)
+
+        Lines run under the delivery rules, like state callbacks (``"queued"``: in
+        :meth:`dispatch`). Off by default, and free when off. When this returns the previous
+        logger is never called again. An exception the logger raises is handled like any
+        callback error (see :class:`Runtime`).
+
+        Raises ClosedError.
+        """
+        self._errors.raise_pending()
+        if logger is None:
+            check(_native.lib().cinematic_runtime_set_logger(self._handle, _native.LOG_FN(), None),
+                  "cinematic_runtime_set_logger")
+            self._logger = None
+            return
+        previous = self._logger
+        self._logger = logger
+        try:
+            check(_native.lib().cinematic_runtime_set_logger(self._handle, _log_trampoline, self._key),
+                  "cinematic_runtime_set_logger")
+        except BaseException:
+            self._logger = previous
+            raise
 
     # ------------------------------------------------------------------ host catalog
 

@@ -210,6 +210,34 @@ class Store:
               "cinematic_store_pending_effects")
         return count.value
 
+    # ------------------------------------------------------------------ debugging
+
+    def history(self) -> List["wire.HistoryEntry"]:
+        """The debug history, oldest first (at most the runtime's ``history`` entries; empty
+        when it keeps none): ``{"seq": 12, "intent": {...}, "state": {...}, "changed":
+        ["results"]}`` per reduced intent, internal ones (effect results) included; ``state``
+        is the state after it, ``changed`` the state members it changed.
+
+        Raises ClosedError.
+        """
+        self._errors.raise_pending()
+        out = ctypes.c_void_p()
+        check(_native.lib().cinematic_store_history(self._handle, ctypes.byref(out)), "cinematic_store_history")
+        entries: List["wire.HistoryEntry"] = json.loads(take_string(out))
+        return entries
+
+    def revert(self, seq: int) -> None:
+        """Time travel: sets the state to the one after history entry ``seq`` and delivers it
+        to subscribers like any other state. Effects in flight keep running; the history is
+        unchanged.
+
+        Raises InvalidError (``seq`` not in the history, or the runtime keeps none),
+        ClosedError.
+        """
+        self._errors.raise_pending()
+        check(_native.lib().cinematic_store_revert(self._handle, int(seq)), "cinematic_store_revert")
+        self._errors.raise_pending()
+
     def settle(self, timeout: Optional[float] = None) -> None:
         """Blocks until no effect is in flight (including effects started by effects' results).
         Raises :class:`~cinematic.SettleTimeoutError` if that takes longer than ``timeout``

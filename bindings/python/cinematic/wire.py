@@ -285,6 +285,8 @@ class RuntimeConfig(TypedDict):
     clock: NotRequired[Literal["system", "manual"]]
     delivery: NotRequired[Literal["immediate", "queued"]]
     search: NotRequired[RuntimeConfigSearch]
+    history: NotRequired[int]
+    record: NotRequired[str]
 
 
 class ErrorEnvelope(TypedDict):
@@ -374,3 +376,62 @@ class ErrorAnswer(TypedDict):
 
 #: cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request.
 ProviderAnswer = Union[MoviesAnswer, MovieAnswer, ErrorAnswer]
+
+
+class HistoryEntry(TypedDict):
+    """One reduced intent in a store's debug history (cinematic_store_history)."""
+    seq: int
+    intent: Dict[str, object]
+    state: Dict[str, object]
+    changed: List[str]
+
+
+#: cinematic_store_history's array, oldest first.
+History = List[HistoryEntry]
+
+
+class RecordingLine(TypedDict):
+    """One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event."""
+    event: Literal["session", "open", "close", "intent", "state", "revert", "advance", "request", "answer", "observe", "snapshot", "providerRequest", "providerAnswer", "providerCancel", "end"]
+    t: float
+    library: NotRequired[str]
+    config: NotRequired[Dict[str, object]]
+    store: NotRequired[int]
+    feature: NotRequired[str]
+    args: NotRequired[Optional[Dict[str, object]]]
+    sequence: NotRequired[int]
+    host: NotRequired[bool]
+    intent: NotRequired[Dict[str, object]]
+    state: NotRequired[Dict[str, object]]
+    ms: NotRequired[int]
+    id: NotRequired[int]
+    request: NotRequired[Dict[str, object]]
+    answer: NotRequired[Dict[str, object]]
+    cancelled: NotRequired[bool]
+    requestId: NotRequired[int]
+    dropped: NotRequired[bool]
+    stream: NotRequired[int]
+    version: NotRequired[int]
+    movies: NotRequired[List[Movie]]
+
+
+class ReplayDivergence(TypedDict):
+    """The first state a replay produced differently, in file order."""
+    line: Optional[int]
+    store: int
+    feature: str
+    index: int
+    intent: Optional[Dict[str, object]]
+    replayedIntent: Optional[Dict[str, object]]
+    expected: Optional[Dict[str, object]]
+    actual: Optional[Dict[str, object]]
+
+
+class ReplayReport(TypedDict):
+    """cinematic_replay's report."""
+    matched: bool
+    complete: bool
+    lines: NotRequired[int]
+    stores: NotRequired[int]
+    states: int
+    divergence: NotRequired[ReplayDivergence]

@@ -514,15 +514,15 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
 }
 
 /** cinematic_runtime_open's config (NULL for all defaults). */
-data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null) {
+data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val history: Int? = null, val record: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson(), "history" to history, "record" to record)
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RuntimeConfig {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) })
+            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, history = map["history"]?.let { (it as Number).toInt() }, record = map["record"]?.let { (it as String) })
         }
     }
 }
@@ -714,6 +714,62 @@ interface ProviderAnswer {
             if (map.containsKey("movie")) return MovieAnswer.fromJson(map)
             if (map.containsKey("error")) return ErrorAnswer.fromJson(map)
             throw IllegalArgumentException("no variant matches ${map.keys}")
+        }
+    }
+}
+
+/** One reduced intent in a store's debug history (cinematic_store_history). */
+data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyMap(), val state: Map<String, Any?> = emptyMap(), val changed: List<String> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("seq" to seq, "intent" to intent, "state" to state, "changed" to changed)
+
+    companion object {
+        /** Reads a HistoryEntry from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): HistoryEntry {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return HistoryEntry(seq = (map["seq"] as Number).toInt(), intent = ((map["intent"] as Map<*, *>).entries.associate { it.key as String to it.value }), state = ((map["state"] as Map<*, *>).entries.associate { it.key as String to it.value }), changed = (map["changed"] as List<*>).map { (it as String) })
+        }
+    }
+}
+
+/** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
+data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("event" to event, "t" to t, "library" to library, "config" to config, "store" to store, "feature" to feature, "args" to args, "sequence" to sequence, "host" to host, "intent" to intent, "state" to state, "ms" to ms, "id" to id, "request" to request, "answer" to answer, "cancelled" to cancelled, "requestId" to requestId, "dropped" to dropped, "stream" to stream, "version" to version, "movies" to movies?.map { it.toJson() })
+
+    companion object {
+        /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RecordingLine {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
+        }
+    }
+}
+
+/** The first state a replay produced differently, in file order. */
+data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val feature: String, val index: Int = 0, val intent: Map<String, Any?>? = null, val replayedIntent: Map<String, Any?>? = null, val expected: Map<String, Any?>? = null, val actual: Map<String, Any?>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("line" to line, "store" to store, "feature" to feature, "index" to index, "intent" to intent, "replayedIntent" to replayedIntent, "expected" to expected, "actual" to actual)
+
+    companion object {
+        /** Reads a ReplayDivergence from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ReplayDivergence {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ReplayDivergence(line = map["line"]?.let { (it as Number).toInt() }, store = (map["store"] as Number).toInt(), feature = (map["feature"] as String), index = (map["index"] as Number).toInt(), intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, replayedIntent = map["replayedIntent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, expected = map["expected"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, actual = map["actual"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
+        }
+    }
+}
+
+/** cinematic_replay's report. */
+data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val divergence: ReplayDivergence? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("matched" to matched, "complete" to complete, "lines" to lines, "stores" to stores, "states" to states, "divergence" to divergence?.toJson())
+
+    companion object {
+        /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ReplayReport {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
         }
     }
 }

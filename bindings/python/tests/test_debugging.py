@@ -1,0 +1,237 @@
+"""Debugging from Python: history and time travel, the log, and a scripted session recorded
+here and replayed state for state by Python and by the C tool, then edited and caught at the
+first divergent state."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+import cinematic
+from cinematic.replay import EXIT_DIVERGED, EXIT_ERROR, EXIT_MATCHED, main, replay
+from conftest import REPO, ScriptedCatalog, wirecheck
+
+HOST = {"clock": "manual", "catalog": "host"}
+REPLAY_TOOL = REPO / "build" / "bin" / "cinematic-replay"
+
+
+def test_history_is_bounded_after_ten_thousand_intents_and_revert_notifies(runtimes):
+    runtime = runtimes(HOST, history=100)
+    with runtime.search() as search:
+        for i in range(1, 10_001):
+            search.query_changed(f"q{i}")
+        history = search.history()
+        assert wirecheck.validate("history", history) is None
+        assert [entry["seq"] for entry in history] == list(range(9_901, 10_001))
+        assert history[0]["intent"] == {"type": "queryChanged", "query": "q9901"}
+        assert history[-1]["state"]["query"] == "q10000"
+        assert all(entry["changed"] == ["query"] for entry in history)
+
+        seen: List[str] = []
+        search.subscribe(lambda state: seen.append(state["query"]))
+        search.revert(9_950)
+        assert search.state["query"] == "q9950"
+        assert seen == ["q10000", "q9950"]  # the current state, then the reverted one
+
+        with pytest.raises(cinematic.InvalidError) as error:
+            search.revert(9_900)  # dropped out of the bounded history
+        assert "9900" in error.value.message
+        assert search.state["query"] == "q9950"
+        assert [entry["seq"] for entry in search.history()][-1] == 10_000  # time travel is not an intent
+
+
+def test_history_is_off_by_default(runtimes):
+    runtime = runtimes(HOST)
+    with runtime.search() as search:
+        search.query_changed("dune")
+        assert search.history() == []
+        with pytest.raises(cinematic.InvalidError):
+            search.revert(1)
+    with pytest.raises(cinematic.InvalidError) as error:
+        cinematic.Runtime(history=-1)
+    assert error.value.path == "$.history"
+
+
+def test_logger_reports_intents_changed_fields_and_effects(runtimes):
+    runtime = runtimes(HOST)
+    catalog = ScriptedCatalog(auto=lambda request: {"movies": [{"id": 7, "title": "Dune", "year": 2021}]})
+    runtime.set_provider(catalog)
+    lines: List[str] = []
+    runtime.set_logger(lines.append)
+    with runtime.search() as search:
+        search.query_changed("dune")
+        runtime.advance_clock(250)
+        search.settle(5)
+        text = "\n".join(lines)
+        assert 'intent #1 queryChanged {"type":"queryChanged","query":"dune"} changed: query' in text
+        assert '[250 ms] search#' in text and "intent #2 searchNow" in text
+        assert "resultsLoaded" in text and "changed: results, pagesLoaded, isExhausted" in text
+        assert 'effect started "search"' in text and 'effect finished "search"' in text
+        runtime.set_logger(None)
+        count = len(lines)
+        search.query_changed("dunes")
+        assert len(lines) == count
+
+
+def test_an_exception_in_the_logger_is_raised_by_the_next_call(runtimes):
+    runtime = runtimes(HOST)
+
+    def broken(line: str) -> None:
+        raise ValueError("logger broke")
+
+    runtime.set_logger(broken)
+    search = runtime.search()
+    with pytest.raises(ValueError, match="logger broke"):
+        search.query_changed("dune")
+
+
+def record_scripted_session(path: Path, favorites: Path) -> None:
+    """A search with a late stale answer, Discover paging, and a heart toggle whose write
+    fails (read-only favorites), recorded to path."""
+    runtime = cinematic.Runtime(HOST, record=str(path), history=20,
+                                favorites={"path": str(favorites), "readOnly": True})
+    catalog = ScriptedCatalog()
+    runtime.set_provider(catalog)
+    with runtime:
+        search = runtime.search()
+        search.query_changed("du")
+        runtime.advance_clock(250)
+        search.query_changed("dune")
+        runtime.advance_clock(250)
+        (du_id, _), (dune_id, _) = catalog.wait_for("search", 2)
+        runtime.respond(dune_id, {"movies": [{"id": 438631, "title": "Dune", "year": 2021}]})
+        runtime.respond(du_id, {"movies": [{"id": 1, "title": "Duel", "year": 1971}]})  # stale: dropped
+        assert search.state["results"]["value"][0]["title"] == "Dune"
+
+        discover = runtime.discover()
+        discover.task()
+        first_pages = catalog.requests("discover")
+        for request_id, request in first_pages:  # full pages: more can be loaded
+            runtime.respond(request_id, {"movies": [{"id": 1000 * request_id + n, "title": f"{request['section']} {n}", "year": 1990}
+                                                    for n in range(20)]})
+        discover.load_more("popular")
+        request_id, request = catalog.wait_for("discover", len(first_pages) + 1)[-1]
+        assert request == {"op": "discover", "section": "popular", "page": 2}
+        runtime.respond(request_id, {"movies": [{"id": 999, "title": "popular 2", "year": 1991}]})
+
+        detail = runtime.detail(438631)
+        detail.task()
+        (movie_id, _), = catalog.wait_for("movie", 1)
+        runtime.respond(movie_id, {"movie": {"id": 438631, "title": "Dune", "year": 2021}})
+        detail.wait_for(lambda state: state["detail"]["phase"] == "loaded")
+        detail.toggle_favorite()
+        failed = detail.wait_for(lambda state: state["favoriteError"] is not None)
+        assert failed["favoriteError"]["code"] == "storage" and failed["isFavorite"] is False
+
+
+@pytest.fixture
+def recording(tmp_path: Path) -> Path:
+    favorites = tmp_path / "favorites.sqlite"
+    cinematic.Runtime(favorites=str(favorites)).close()  # an empty favorites file
+    path = tmp_path / "session.jsonl"
+    record_scripted_session(path, favorites)
+    favorites.unlink()  # the replay needs no file: the recording answers for it
+    return path
+
+
+def test_a_recorded_session_is_valid_json_lines_with_every_input(recording: Path):
+    lines = [json.loads(line) for line in recording.read_text().splitlines()]
+    for line in lines:
+        assert wirecheck.validate("recording", line) is None, line
+    events: Dict[str, int] = {}
+    for line in lines:
+        events[line["event"]] = events.get(line["event"], 0) + 1
+    assert lines[0]["event"] == "session" and lines[-1]["event"] == "end"
+    assert events["open"] == 3 and events["advance"] == 2
+    assert any(line["event"] == "providerAnswer" and line.get("dropped") for line in lines)  # the stale answer
+    assert any(line["event"] == "answer" and line["answer"].get("error", {}).get("code") == "storage" for line in lines)
+    times = [line["t"] for line in lines]
+    assert times == sorted(times)
+
+
+def test_the_recording_replays_identically_in_python_and_in_c(recording: Path):
+    report = replay(recording)
+    assert wirecheck.validate("replay", report) is None
+    assert report["matched"] is True
+    assert report["stores"] == 3 and report["states"] >= 15
+
+    tool = subprocess.run([str(REPLAY_TOOL), str(recording)], capture_output=True, text=True, timeout=60)
+    assert tool.returncode == EXIT_MATCHED, tool.stderr
+    assert f"replay matched: {report['states']} states of 3 stores" in tool.stdout
+
+    module = subprocess.run([sys.executable, "-m", "cinematic.replay", "--json", str(recording)],
+                            capture_output=True, text=True, timeout=60, env=dict(os.environ))
+    assert module.returncode == EXIT_MATCHED, module.stderr
+    assert json.loads(module.stdout) == report
+
+
+def test_an_edited_recording_is_reported_at_the_first_divergent_state(recording: Path, capsys):
+    lines = recording.read_text().splitlines()
+    edited = next(i for i, line in enumerate(lines) if line.startswith('{"event":"answer"') and '"Dune"' in line)
+    lines[edited] = lines[edited].replace('"title":"Dune"', '"title":"Dunk"')
+    recording.write_text("\n".join(lines) + "\n")
+
+    report = replay(recording)
+    assert report["matched"] is False
+    divergence = report["divergence"]
+    assert divergence["feature"] == "search"
+    assert divergence["intent"]["type"] == "resultsLoaded"
+    assert divergence["expected"]["results"]["value"][0]["title"] == "Dune"
+    assert divergence["actual"]["results"]["value"][0]["title"] == "Dunk"
+    assert divergence["line"] > edited + 1  # the state line after the edited answer
+
+    assert main([str(recording)]) == EXIT_DIVERGED
+    printed = capsys.readouterr().out
+    assert f"replay diverged at line {divergence['line']}" in printed and "Dunk" in printed
+
+    tool = subprocess.run([str(REPLAY_TOOL), str(recording)], capture_output=True, text=True, timeout=60)
+    assert tool.returncode == EXIT_DIVERGED
+    assert f"replay diverged at line {divergence['line']}" in tool.stdout
+
+
+def test_unreadable_recordings_get_a_status_and_a_message(tmp_path: Path, capsys):
+    with pytest.raises(cinematic.CinematicIOError):
+        replay(tmp_path / "missing.jsonl")
+    assert main([str(tmp_path / "missing.jsonl")]) == EXIT_ERROR
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"event":"session","t":0,"config":{}}\n{"event":"open","t":1,"store":1,"feature":"nope","args":null}\n')
+    with pytest.raises(cinematic.CinematicError) as error:
+        replay(bad)
+    assert "unknown feature" in error.value.message
+    bad.write_bytes(b'{"event":"session","t":0,"config":{}}\n\xff\xfe\n')
+    with pytest.raises(cinematic.JSONError) as error:
+        replay(bad)
+    assert "recording line 2" in error.value.message
+    tool = subprocess.run([str(REPLAY_TOOL)], capture_output=True, text=True, timeout=60)
+    assert tool.returncode == EXIT_ERROR and "usage" in tool.stderr
+
+
+def test_recording_from_threads_never_blocks_and_replays(tmp_path: Path):
+    """Two threads type into two search stores while the session records; the recording
+    replays state for state (each store's sequence is its own)."""
+    path = tmp_path / "threads.jsonl"
+    runtime = cinematic.Runtime(HOST, record=str(path))
+    runtime.set_provider(ScriptedCatalog(auto=lambda request: {"movies": [{"id": 1, "title": request["query"], "year": 2000}]}))
+    with runtime:
+        stores = [runtime.search(), runtime.search()]
+
+        def type_into(store: cinematic.SearchStore, prefix: str) -> None:
+            for i in range(200):
+                store.query_changed(f"{prefix}{i}")
+
+        threads = [threading.Thread(target=type_into, args=(store, name)) for store, name in zip(stores, "ab")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        runtime.advance_clock(250)
+        for store in stores:
+            store.settle(5)
+    assert replay(path)["matched"] is True
