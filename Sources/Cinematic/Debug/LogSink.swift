@@ -80,12 +80,12 @@ final class LogSink: DebugSink {
     static func line(for event: TracedEvent) -> String {
         let prefix = "[\(SessionClock.milliseconds(event.time).text) ms] \(event.feature)#\(event.store)"
         switch event.kind {
-        case let .reduced(sequence, intent, before, after, changed):
-            let encoded = intent()
-            let fields = changed ? JSONDiff.changedKeys(before(), after()) : []
+        case let .reduced(sequence, changed, values):
+            let encoded = values.intent()
+            let fields = changed ? JSONDiff.changedKeys(values.before(), values.after()) : []
             return "\(prefix) intent #\(sequence) \(encoded.type) \(abbreviated(encoded.json.text)) \(describe(fields))"
-        case let .reverted(sequence, before, state):
-            return "\(prefix) revert to #\(sequence) \(describe(JSONDiff.changedKeys(before(), state())))"
+        case let .reverted(sequence, values):
+            return "\(prefix) revert to #\(sequence) \(describe(JSONDiff.changedKeys(values.before(), values.after())))"
         case let .effect(what, effect, id):
             let name = id.map { "\"\($0)\"" } ?? "(anonymous)"
             return "\(prefix) effect \(what.rawValue) \(name) (#\(effect))"

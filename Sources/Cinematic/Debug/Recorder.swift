@@ -11,15 +11,18 @@ import Glibc
 /// of the catalog and the favorites with its answer. Each line carries `t`, the virtual time
 /// in milliseconds since the runtime opened (``SessionClock``).
 ///
-/// Recording never blocks the recorded threads: they only queue a closure; the recorder's
-/// own thread encodes the line and writes it.
+/// Recording never blocks the recorded threads: they only append a closure to a list (one
+/// short lock, no wake-up); the recorder's own thread takes the list every
+/// ``flushMilliseconds``, encodes the lines and writes them.
 final class Recorder: DebugSink {
+    /// How often the recorder's thread writes what was recorded.
+    static let flushMilliseconds = 10
+
     let clock: SessionClock
-    private let fd: Int32
-    private let thread = WorkerThread(name: "cinematic-recorder")
+    private let file: RecordingFile
+    private let thread: WorkerThread
     private let lastID = Atomic<UInt64>(0)
     private let lastStream = Atomic<UInt64>(0)
-    private let failure = Mutex<String?>(nil)
 
     /// Creates (or truncates) the file at `path`.
     init(path: String, clock: SessionClock) throws(APIError) {
@@ -29,8 +32,10 @@ final class Recorder: DebugSink {
         guard fd >= 0 else {
             throw APIError(.io, "cannot create the recording \(path): \(String(cString: strerror(errno)))")
         }
-        self.fd = fd
+        let file = RecordingFile(fd: fd)
+        self.file = file
         self.clock = clock
+        thread = WorkerThread(name: "cinematic-recorder", tickMilliseconds: Self.flushMilliseconds) { file.flush() }
     }
 
     /// A new request id (catalog and favorites requests share one sequence).
@@ -39,57 +44,109 @@ final class Recorder: DebugSink {
     /// A new favorites observation number.
     func nextStreamID() -> UInt64 { lastStream.add(1, ordering: .relaxed).newValue }
 
-    /// Queues one line: `{"event": name, "t": now, members…}`, members made on the recorder's
-    /// thread.
+    /// Records one line: `{"event": name, "t": now, members…}`, members made on the
+    /// recorder's thread.
     func write(_ name: StaticString, at time: Duration? = nil,
                _ members: @escaping @Sendable () -> [(key: String, value: JSONFragment)] = { [] }) {
-        let time = time ?? clock.now
-        let event = String(describing: name)
-        thread.submit { [self] in
-            var line = #"{"event":"# + JSONFragment.string(event).text + #","t":"# + SessionClock.milliseconds(time).text
-            for (key, value) in members() {
-                line += "," + JSONFragment.string(key).text + ":" + value.text
-            }
-            line += "}\n"
-            append(line)
-        }
+        file.append(RecordingFile.Line(event: name, time: time ?? clock.now, members: members))
     }
 
     func receive(_ event: TracedEvent) {
-        let store = JSONFragment.int(Int(clamping: event.store))
         switch event.kind {
-        case let .reduced(sequence, intent, _, after, changed):
-            write("intent", at: event.time) {
-                let encoded = intent()
-                return [("store", store), ("sequence", .int(Int(clamping: sequence))), ("host", .bool(encoded.isHost)),
-                        ("intent", encoded.json)]
-            }
-            if changed {
-                write("state", at: event.time) { [("store", store), ("sequence", .int(Int(clamping: sequence))), ("state", after())] }
-            }
-        case let .reverted(sequence, _, state):
-            write("revert", at: event.time) { [("store", store), ("sequence", .int(Int(clamping: sequence)))] }
-            write("state", at: event.time) { [("store", store), ("sequence", .int(Int(clamping: sequence))), ("state", state())] }
-        case .effect:
-            break
+        case .reduced, .reverted: file.append(RecordingFile.Line(traced: event))
+        case .effect: break
         }
     }
 
-    /// Writes the last line, waits until everything queued is written and closes the file.
+    /// Writes the last line, waits until everything recorded is written and closes the file.
     func close() {
         write("end")
-        thread.shutDown()
-        Glibc.close(fd)
+        let file = file
+        thread.shutDown { file.close() }
     }
 
     /// The first write error, if any: the recording stops at it (its file then lacks the
     /// `end` line, which a replay reports as incomplete); the session goes on.
+    var writeError: String? { file.writeError }
+}
+
+/// A recording's file and the lines waiting to be written to it.
+final class RecordingFile: Sendable {
+    /// What waits to be written: one line, or a store event (an intent and the state it
+    /// produced; a time-travel step and its state).
+    struct Line: Sendable {
+        let event: StaticString
+        let time: Duration
+        let members: (@Sendable () -> [(key: String, value: JSONFragment)])?
+        let traced: TracedEvent?
+
+        init(event: StaticString, time: Duration, members: @escaping @Sendable () -> [(key: String, value: JSONFragment)]) {
+            self.event = event
+            self.time = time
+            self.members = members
+            self.traced = nil
+        }
+
+        init(traced: TracedEvent) {
+            self.event = "intent"
+            self.time = traced.time
+            self.members = nil
+            self.traced = traced
+        }
+
+        /// The line(s) as text, each ending with a newline.
+        func render(into text: inout String) {
+            guard let traced else {
+                Self.render(event, time, members?() ?? [], into: &text)
+                return
+            }
+            let store = JSONFragment.int(Int(clamping: traced.store))
+            switch traced.kind {
+            case let .reduced(sequence, changed, values):
+                let encoded = values.intent()
+                let number = JSONFragment.int(Int(clamping: sequence))
+                Self.render("intent", time, [("store", store), ("sequence", number), ("host", .bool(encoded.isHost)),
+                                             ("intent", encoded.json)], into: &text)
+                if changed { Self.render("state", time, [("store", store), ("sequence", number), ("state", values.after())], into: &text) }
+            case let .reverted(sequence, values):
+                let number = JSONFragment.int(Int(clamping: sequence))
+                Self.render("revert", time, [("store", store), ("sequence", number)], into: &text)
+                Self.render("state", time, [("store", store), ("sequence", number), ("state", values.after())], into: &text)
+            case .effect:
+                break
+            }
+        }
+
+        private static func render(_ event: StaticString, _ time: Duration, _ members: [(key: String, value: JSONFragment)],
+                                   into text: inout String) {
+            text += #"{"event":"# + JSONFragment.string(String(describing: event)).text
+            text += #","t":"# + SessionClock.milliseconds(time).text
+            for (key, value) in members { text += "," + JSONFragment.string(key).text + ":" + value.text }
+            text += "}\n"
+        }
+    }
+
+    private let fd: Int32
+    private let pending = Mutex<[Line]>([])
+    private let failure = Mutex<String?>(nil)
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Queues a line (any thread; never blocks beyond one short lock).
+    func append(_ line: Line) { pending.withLock { $0.append(line) } }
+
     var writeError: String? { failure.withLock { $0 } }
 
-    private func append(_ line: String) {
-        guard failure.withLock({ $0 == nil }) else { return }
-        var line = line
-        line.withUTF8 { bytes in
+    /// Encodes and writes every waiting line (the recorder's thread).
+    func flush() {
+        let lines = pending.withLock { lines -> [Line] in
+            defer { lines.removeAll(keepingCapacity: true) }
+            return lines
+        }
+        guard !lines.isEmpty, writeError == nil else { return }
+        var text = ""
+        for line in lines { line.render(into: &text) }
+        text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -102,5 +159,11 @@ final class Recorder: DebugSink {
                 offset += written
             }
         }
+    }
+
+    /// Writes what waits and closes the file.
+    func close() {
+        flush()
+        Glibc.close(fd)
     }
 }

@@ -1,17 +1,17 @@
 import MVIKit
 
 extension TracedEvent {
-    /// The debug sinks' view of a typed store event: `codec` encodes lazily (a codec of its
+    /// The debug sinks' view of a typed store event: `codec` encodes on demand (a codec of its
     /// own, so the store's delivery caches are not disturbed).
     static func from<Codec: FeatureCodec>(_ event: StoreTrace<Codec.Reducer.State, Codec.Reducer.Intent>, codec: Codec,
                                          store: UInt64, time: Duration) -> TracedEvent {
         let kind: Kind
         switch event {
         case let .reduced(sequence, intent, before, after):
-            kind = .reduced(sequence: sequence, intent: { Codec.encodeIntent(intent) },
-                            before: { codec.encodeState(before) }, after: { codec.encodeState(after) }, changed: before != after)
+            kind = .reduced(sequence: sequence, changed: before != after,
+                            TypedTraceValues(codec: codec, intent: intent, before: before, after: after))
         case let .reverted(sequence, before, after):
-            kind = .reverted(sequence: sequence, before: { codec.encodeState(before) }, state: { codec.encodeState(after) })
+            kind = .reverted(sequence: sequence, TypedTraceValues(codec: codec, intent: nil, before: before, after: after))
         case let .effectStarted(effect, id):
             kind = .effect(.started, effect: effect, id: id?.name)
         case let .effectCancelled(effect, id):
@@ -21,4 +21,23 @@ extension TracedEvent {
         }
         return TracedEvent(store: store, feature: Codec.name, time: time, kind: kind)
     }
+}
+
+/// A store event's typed values and the codec that encodes them: one allocation per event.
+final class TypedTraceValues<Codec: FeatureCodec>: TraceValues {
+    private let codec: Codec
+    private let intentValue: Codec.Reducer.Intent?
+    private let beforeValue: Codec.Reducer.State
+    private let afterValue: Codec.Reducer.State
+
+    init(codec: Codec, intent: Codec.Reducer.Intent?, before: Codec.Reducer.State, after: Codec.Reducer.State) {
+        self.codec = codec
+        self.intentValue = intent
+        self.beforeValue = before
+        self.afterValue = after
+    }
+
+    func intent() -> EncodedIntent { intentValue.map(Codec.encodeIntent) ?? .internal("revert") }
+    func before() -> JSONFragment { codec.encodeState(beforeValue) }
+    func after() -> JSONFragment { codec.encodeState(afterValue) }
 }

@@ -7,10 +7,9 @@ struct TracedEvent: Sendable {
     /// What happened.
     enum Kind: Sendable {
         /// An intent was reduced; `changed` is false when the state stayed equal.
-        case reduced(sequence: UInt64, intent: @Sendable () -> EncodedIntent,
-                     before: @Sendable () -> JSONFragment, after: @Sendable () -> JSONFragment, changed: Bool)
+        case reduced(sequence: UInt64, changed: Bool, TraceValues)
         /// The state was set by time travel to the one after entry `sequence`.
-        case reverted(sequence: UInt64, before: @Sendable () -> JSONFragment, state: @Sendable () -> JSONFragment)
+        case reverted(sequence: UInt64, TraceValues)
         /// An effect started, was cancelled or finished.
         case effect(EffectEvent, effect: UInt64, id: String?)
     }
@@ -27,6 +26,15 @@ struct TracedEvent: Sendable {
     /// Virtual time since the runtime opened (see ``SessionClock``).
     let time: Duration
     let kind: Kind
+}
+
+/// The values of a traced event, encoded on demand: the intent (none for time travel) and
+/// the states before and after.
+protocol TraceValues: Sendable {
+    /// The intent as JSON (time travel: `{"type":"revert"}`).
+    func intent() -> EncodedIntent
+    func before() -> JSONFragment
+    func after() -> JSONFragment
 }
 
 /// Receives the events of every store of a runtime while it is attached to the runtime's

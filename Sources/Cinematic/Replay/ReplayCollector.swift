@@ -13,11 +13,11 @@ final class ReplayCollector: DebugSink {
     func receive(_ event: TracedEvent) {
         let entry: Produced
         switch event.kind {
-        case let .reduced(_, intent, _, after, changed):
+        case let .reduced(_, changed, values):
             guard changed else { return }
-            entry = Produced(intent: intent().json, state: after())
-        case let .reverted(_, _, state):
-            entry = Produced(intent: nil, state: state())
+            entry = Produced(intent: values.intent().json, state: values.after())
+        case let .reverted(_, values):
+            entry = Produced(intent: nil, state: values.after())
         case .effect:
             return
         }

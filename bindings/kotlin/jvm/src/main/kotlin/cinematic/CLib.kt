@@ -25,6 +25,11 @@ internal interface StateCallback : Callback {
     fun invoke(userdata: Pointer?, store: Pointer?, stateJson: Pointer?)
 }
 
+/** `cinematic_log_fn`: `void (*)(void *userdata, const char *line)`. */
+internal interface LogCallback : Callback {
+    fun invoke(userdata: Pointer?, line: Pointer?)
+}
+
 /**
  * libcinematic, mapped directly. The library is loaded from the file named by the system
  * property `cinematic.library` when it is set; otherwise looked up as "cinematic" on
@@ -58,6 +63,7 @@ internal object CLib {
     @JvmStatic external fun cinematic_runtime_advance_clock(rt: Pointer, milliseconds: Long): Int
     @JvmStatic external fun cinematic_runtime_set_provider(rt: Pointer, fn: RequestCallback?, userdata: Pointer?): Int
     @JvmStatic external fun cinematic_runtime_respond(rt: Pointer, requestId: Long, responseJson: ByteArray): Int
+    @JvmStatic external fun cinematic_runtime_set_logger(rt: Pointer, fn: LogCallback?, userdata: Pointer?): Int
 
     @JvmStatic external fun cinematic_store_open(rt: Pointer, feature: ByteArray, argsJson: ByteArray?, out: PointerByReference): Int
     @JvmStatic external fun cinematic_store_close(store: Pointer): Int
@@ -66,6 +72,10 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_observe(store: Pointer, fn: StateCallback?, userdata: Pointer?): Int
     @JvmStatic external fun cinematic_store_settle(store: Pointer, timeoutMs: Long): Int
     @JvmStatic external fun cinematic_store_pending_effects(store: Pointer, outCount: IntByReference): Int
+    @JvmStatic external fun cinematic_store_history(store: Pointer, outJson: PointerByReference): Int
+    @JvmStatic external fun cinematic_store_revert(store: Pointer, seq: Long): Int
+
+    @JvmStatic external fun cinematic_replay(path: ByteArray, outMatched: IntByReference?, outReport: PointerByReference?): Int
 }
 
 /** The one libc function the binding needs: poll(2), to wait on a runtime's fd. */
@@ -108,6 +118,20 @@ internal fun takeOwnedString(pointer: Pointer?): String? {
     } finally {
         CLib.cinematic_free(pointer)
     }
+}
+
+/**
+ * Runs [call], which hands out a JSON string through its out-pointer, and takes that string
+ * ([takeOwnedString]). On failure the library's error is read first (before `cinematic_free`,
+ * which would clear it) and thrown once the string, if any, is released.
+ */
+internal fun ownedJson(what: String, call: (PointerByReference) -> Int): String {
+    val out = PointerByReference()
+    val status = call(out)
+    val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null
+    val json = takeOwnedString(out.value) // copied, then freed with cinematic_free
+    if (failure != null) throw failure
+    return json ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no $what")
 }
 
 /**

@@ -20,6 +20,37 @@ object Cinematic {
 
     /** The name of [status], e.g. "invalid"; "unknown" for a value that is no status. */
     fun statusName(status: Int): String = CLib.cinematic_status_name(status)?.readUtf8() ?: "unknown"
+
+    /**
+     * Replays the recording at [path] (made with the runtime config `"record": path`) in a
+     * fresh runtime with a manual clock, every catalog and favorites request answered from
+     * the recording, and compares every state the stores produce with the recorded one
+     * (`cinematic_replay`). Blocks the calling thread until the replay ends; not from inside
+     * a callback. A replay that diverges is a result ([ReplayReport.matched] false, with the
+     * first [ReplayReport.divergence]: recorded and replayed state side by side), not an
+     * exception.
+     *
+     * ```
+     * val report = Cinematic.replay("/tmp/session.jsonl")
+     * if (!report.matched) println(report.divergence)
+     * ```
+     *
+     * @throws CinematicException "io" when [path] cannot be read; "json"/"invalid" for a
+     *   malformed recording (the message names the line); "too_large"; "misuse" from inside
+     *   a callback.
+     */
+    fun replay(path: String): ReplayReport = ReplayReport.fromJson(replayJson(path))
+
+    /**
+     * [replay], with the library's report as JSON text:
+     * `{"matched":true,"lines":42,"stores":3,"states":17}` or
+     * `{"matched":false,"states":5,"divergence":{"line":31,"store":2,"feature":"search",...}}`.
+     *
+     * @throws CinematicException as [replay].
+     */
+    fun replayJson(path: String): String =
+        ownedJson("replay report") { out -> CLib.cinematic_replay(cString(path, Status.IO, "the recording path"), null, out) }
+            .also { WireLog.record("replay", null, it) }
 }
 
 /**

@@ -12,7 +12,10 @@ import java.util.IdentityHashMap
  *
  * [config] is the runtime's JSON configuration (null for all defaults), for example
  * `{"clock":"manual","catalog":"host","delivery":"queued","search":{"debounceMs":250}}`;
- * see `cinematic_runtime_open` in cinematic.h for every key.
+ * see `cinematic_runtime_open` in cinematic.h for every key. For debugging,
+ * `"history": 100` makes each store keep its last 100 intents and states ([Store.history],
+ * [Store.revert]) and `"record": "/tmp/session.jsonl"` records the session to that file
+ * (complete once [close] returns) for [Cinematic.replay]; see also [setLogger].
  *
  * ```
  * Runtime("""{"clock":"manual"}""").use { runtime ->
@@ -39,6 +42,13 @@ class Runtime(config: String? = null) : AutoCloseable {
     /** Opens a runtime from a config given as a map, e.g. `mapOf("clock" to "manual")`. */
     constructor(config: Map<String, Any?>) : this(Json.write(config))
 
+    /**
+     * Opens a runtime from the generated [RuntimeConfig], e.g.
+     * `RuntimeConfig(clock = "manual", history = 100, record = "/tmp/session.jsonl")`;
+     * members left null are left out (the library's defaults).
+     */
+    constructor(config: RuntimeConfig) : this(Json.write(withoutNulls(config.toJson())))
+
     internal val handle: Pointer
 
     private val lock = Any()
@@ -48,6 +58,15 @@ class Runtime(config: String? = null) : AutoCloseable {
     // Replaced providers are kept until close: the C API lets a delivery that already read
     // the old provider call it right after set_provider returns, so it must stay alive.
     private val retiredProviders = ArrayList<RequestCallback>()
+
+    /** The host's logger, read for every line by [logDispatcher]. */
+    @Volatile
+    private var logger: ((String) -> Unit)? = null
+    // The one native log callback of this runtime, registered while a logger is set: it lives
+    // as long as the runtime, and setLogger needs no lock of ours around the library call
+    // (which may wait for a log line running on another thread, one that may itself call
+    // setLogger or close).
+    private val logDispatcher: LogCallback = LogDispatcher(this)
 
     @Volatile
     private var closed = false
@@ -157,6 +176,33 @@ class Runtime(config: String? = null) : AutoCloseable {
     }
 
     /**
+     * Registers the runtime's logger (`cinematic_runtime_set_logger`), replacing any previous
+     * one; null removes it. It receives one readable line (no newline) for every intent any
+     * store of the runtime reduces, every [Store.revert] and every effect started, cancelled
+     * and finished, e.g. `[250 ms] search#2 intent #3 searchNow {"type":"searchNow"} changed: results`.
+     * Lines follow the runtime's delivery mode, in order, like subscribers (never on an
+     * effect's thread); exceptions go to [callbackErrorHandler]. Off by default, and free
+     * when off. Once this returns the previous logger is never called again.
+     *
+     * ```
+     * runtime.setLogger { line -> println(line) }
+     * ```
+     *
+     * @throws CinematicException "closed".
+     */
+    fun setLogger(logger: ((line: String) -> Unit)?) {
+        this.logger = logger // lines starting from now go to the new logger (or nowhere)
+        while (true) {
+            // The library call also waits for a line of the previous logger still running on
+            // another thread. Calls racing with this one may leave the library on (or off)
+            // against the last logger set: whoever sees that sets it again.
+            val enable = this.logger != null
+            checkStatus(CLib.cinematic_runtime_set_logger(handle, if (enable) logDispatcher else null, null))
+            if ((this.logger != null) == enable) return
+        }
+    }
+
+    /**
      * Answers provider request [requestId] with [responseJson]: `{"movies":[...]}`,
      * `{"movie":{...}}` or `{"error":{"code":"network","message":"..."}}`. Any thread, any
      * time; an answer to a cancelled or already answered request is accepted and dropped.
@@ -189,6 +235,7 @@ class Runtime(config: String? = null) : AutoCloseable {
             provider = null
             retiredProviders.clear()
         }
+        logger = null
         synchronized(openRuntimes) { openRuntimes.remove(this) }
         if (failure != null) throw failure
     }
@@ -218,10 +265,25 @@ class Runtime(config: String? = null) : AutoCloseable {
         }
     }
 
+    private class LogDispatcher(private val runtime: Runtime) : LogCallback {
+        override fun invoke(userdata: Pointer?, line: Pointer?) {
+            val logger = runtime.logger ?: return
+            val text = line?.readUtf8() ?: return
+            Delivery.run(runtime) { logger(text) }
+        }
+    }
+
     private companion object {
         /** Open runtimes stay reachable (with their callbacks) until closed. */
         val openRuntimes = Collections.newSetFromMap(IdentityHashMap<Runtime, Boolean>())
     }
+}
+
+/** [value] with the null members of its maps left out, at any depth. */
+private fun withoutNulls(value: Any?): Any? = when (value) {
+    is Map<*, *> -> value.entries.filter { it.value != null }.associate { (key, member) -> key to withoutNulls(member) }
+    is List<*> -> value.map { withoutNulls(it) }
+    else -> value
 }
 
 /** Bookkeeping for callbacks running on the current thread. */

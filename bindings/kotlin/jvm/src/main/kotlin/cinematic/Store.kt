@@ -2,7 +2,6 @@ package cinematic
 
 import com.sun.jna.Pointer
 import com.sun.jna.ptr.IntByReference
-import com.sun.jna.ptr.PointerByReference
 import java.util.concurrent.atomic.AtomicBoolean
 
 /**
@@ -66,16 +65,58 @@ class Store internal constructor(
      * @throws CinematicException "closed".
      */
     val state: String
-        get() {
-            val out = PointerByReference()
-            val status = CLib.cinematic_store_state(handle, out)
-            // The error is read before any other library call (cinematic_free included).
-            val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null
-            val json = takeOwnedString(out.value) // copied, then freed with cinematic_free
-            if (failure != null) throw failure
-            WireLog.record("state", feature, json)
-            return json ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no state")
-        }
+        get() = ownedJson("state") { CLib.cinematic_store_state(handle, it) }.also { WireLog.record("state", feature, it) }
+
+    /**
+     * The store's debug history (`cinematic_store_history`), oldest first: one entry per
+     * intent the store reduced, internal ones (effect results) included, with the state after
+     * it and the top-level members it changed. It holds at most the runtime config's
+     * `"history"` entries and is empty when the runtime keeps none (the default). A snapshot:
+     * later intents do not change the returned list. Intents and states are parsed JSON
+     * (maps): `SearchState.fromJson(entry.state)` reads a state into its type.
+     *
+     * ```
+     * Runtime("""{"history":100}""").use { runtime ->
+     *     val search = runtime.openStore("search")
+     *     search.queryChanged("dune")
+     *     search.history().last()   // HistoryEntry(seq=1, intent={type=queryChanged, query=dune}, ..., changed=[query])
+     * }
+     * ```
+     *
+     * @throws CinematicException "closed".
+     */
+    fun history(): List<HistoryEntry> = (Json.parse(historyJson()) as List<*>).map { HistoryEntry.fromJson(it) }
+
+    /**
+     * [history] as the library's JSON text: an array, oldest first, of
+     * `{"seq":12,"intent":{...},"state":{...},"changed":["results"]}` (`[]` when the runtime
+     * keeps no history).
+     *
+     * @throws CinematicException "closed".
+     */
+    fun historyJson(): String =
+        ownedJson("history") { CLib.cinematic_store_history(handle, it) }.also { WireLog.record("history", feature, it) }
+
+    /**
+     * Time travel (`cinematic_store_revert`): sets the state to the one after history entry
+     * [seq] ([HistoryEntry.seq]) and delivers it to the subscriber like any other state.
+     * Effects in flight keep running (their results are reduced on the reverted state); the
+     * history itself is unchanged and its numbering goes on.
+     *
+     * @throws CinematicException "invalid" for a [seq] not (or no longer) in the history, or
+     *   when the runtime keeps none; "closed".
+     */
+    fun revert(seq: Long) {
+        if (seq < 0) throw CinematicException(Status.INVALID, "invalid", "no history entry $seq (seq numbers start at 1)")
+        checkStatus(CLib.cinematic_store_revert(handle, seq))
+    }
+
+    /**
+     * Time travel to [entry], one of this store's [history] entries: `revert(entry.seq)`.
+     *
+     * @throws CinematicException "invalid" when the entry is no longer in the history; "closed".
+     */
+    fun revert(entry: HistoryEntry) = revert(entry.seq.toLong())
 
     /**
      * Calls [callback] with the current state, then with every distinct state in order,

@@ -1,0 +1,386 @@
+package cinematic.tests
+
+import cinematic.*
+import java.io.File
+import java.nio.file.Files
+import java.util.Collections
+import java.util.concurrent.atomic.AtomicInteger
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
+
+/** Debugging: store history and time travel, the logger, record and replay. */
+object DebugTest : Suite("debug") {
+    private const val HISTORY = """{"clock":"manual","catalog":"host","history":50}"""
+    private const val HOST = """{"clock":"manual","catalog":"host"}"""
+    private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued"}"""
+
+    private val queries = listOf("du", "dun", "dune", "dunes")
+
+    /** A scratch directory for one test, deleted afterwards. */
+    private fun <T> withTempDir(body: (File) -> T): T {
+        val dir = Files.createTempDirectory("cinematic-debug").toFile()
+        try {
+            return body(dir)
+        } finally {
+            dir.deleteRecursively()
+        }
+    }
+
+    /** Records a short search session ("dune", answered with Dune (1984)) into [path]. */
+    private fun recordSession(path: File) {
+        val config = mapOf("clock" to "manual", "catalog" to "host", "record" to path.path)
+        val runtime = Runtime(config)
+        try {
+            val provider = ScriptedProvider(runtime)
+            provider.answers["dune"] = ScriptedProvider.movies(Movie(15249, "Dune", 1984))
+            provider.install()
+            val search = runtime.openStore("search")
+            search.queryChanged("du")
+            search.queryChanged("dune")
+            runtime.advanceClock(250) // the debounce elapses: the search is requested and answered
+            search.settle(5_000)
+            expectEqual(listOf("dune"), provider.searches, "search requests")
+            expectEqual(listOf("Dune"), search.searchState.movies.map { it.title }, "titles")
+        } finally {
+            runtime.close() // the recording is complete once close returns
+        }
+    }
+
+    init {
+        test("history numbers every intent with its intent, state and changed members") {
+            withRuntime(HISTORY) { runtime ->
+                runtime.openStore("search").use { search ->
+                    expectEqual(emptyList<HistoryEntry>(), search.history(), "history of a new store")
+                    queries.forEach { search.queryChanged(it) }
+                    val history = search.history()
+                    expectEqual(queries.size, history.size, "history size")
+                    expectEqual((1..queries.size).toList(), history.map { it.seq }, "seq numbers")
+                    for ((entry, query) in history.zip(queries)) {
+                        expectEqual(mapOf("type" to "queryChanged", "query" to query), entry.intent, "intent of #${entry.seq}")
+                        expectEqual(query, entry.state["query"], "state query of #${entry.seq}")
+                        expectEqual(query, SearchState.fromJson(entry.state).query, "typed state of #${entry.seq}")
+                        expectEqual(listOf("query"), entry.changed, "changed by #${entry.seq}")
+                    }
+                    expectEqual(Json.parse(search.state), history.last().state, "last entry's state vs the current state")
+                    // The raw JSON says the same.
+                    val raw = Json.parse(search.historyJson()) as List<*>
+                    expectEqual(history, raw.map { HistoryEntry.fromJson(it) }, "history from historyJson()")
+
+                    // A repeated query changes nothing, and says so; the numbering goes on.
+                    search.queryChanged("dunes")
+                    val repeated = search.history().last()
+                    expectEqual(queries.size + 1, repeated.seq, "seq of the repeated query")
+                    expectEqual(emptyList<String>(), repeated.changed, "changed by the repeated query")
+                }
+            }
+        }
+
+        test("history keeps at most the configured entries and counts on; off by default") {
+            withRuntime("""{"clock":"manual","catalog":"host","history":3}""") { runtime ->
+                runtime.openStore("search").use { search ->
+                    (1..10).forEach { search.queryChanged("query $it") }
+                    expectEqual(listOf(8, 9, 10), search.history().map { it.seq }, "seq numbers kept")
+                    expectEqual("query 8", search.history().first().intent["query"], "oldest intent kept")
+                }
+            }
+            withRuntime(HOST) { runtime ->
+                runtime.openStore("search").use { search ->
+                    search.queryChanged("dune")
+                    expectEqual("[]", search.historyJson(), "historyJson() without \"history\"")
+                    expectEqual(emptyList<HistoryEntry>(), search.history(), "history() without \"history\"")
+                    expectCinematicError("invalid") { search.revert(1) }
+                }
+            }
+            expectCinematicError("invalid") { Runtime(mapOf("history" to -1)) }
+            expectCinematicError("invalid") { Runtime("""{"history":"10"}""") }
+        }
+
+        test("revert delivers the earlier state to the subscriber; the history is unchanged") {
+            withRuntime(HISTORY) { runtime ->
+                runtime.openStore("search").use { search ->
+                    val states = Collections.synchronizedList(ArrayList<String>())
+                    search.subscribe { states.add(it) }
+                    queries.forEach { search.queryChanged(it) }
+                    val history = search.history()
+                    expect(eventually { states.size == queries.size + 1 }) { "states before revert: $states" }
+
+                    val target = history[1] // "dun"
+                    search.revert(target)
+                    expectEqual("dun", search.searchState.query, "query after revert")
+                    expect(eventually { states.size == queries.size + 2 }) { "no state delivered for the revert: $states" }
+                    expectEqual(target.state, Json.parse(states.last()), "state delivered for the revert")
+                    expectEqual(history, search.history(), "history after revert")
+
+                    // The store goes on from the reverted state.
+                    search.queryChanged("dune messiah")
+                    expectEqual(queries.size + 1, search.history().last().seq, "seq after revert")
+                }
+            }
+        }
+
+        test("revert reaches a states() channel") {
+            withRuntime(HISTORY) { runtime ->
+                runtime.openStore("search").use { search ->
+                    queries.forEach { search.queryChanged(it) }
+                    val first = search.history().first()
+                    runBlocking {
+                        withTimeout(5_000) {
+                            val states = search.states()
+                            try {
+                                expectEqual("dunes", SearchState.fromJson(states.receive()).query, "current state")
+                                search.revert(first.seq.toLong())
+                                expectEqual(first.state, Json.parse(states.receive()), "state received after revert")
+                            } finally {
+                                states.cancel()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        test("revert to a seq not in the history raises \"invalid\" and changes nothing") {
+            withRuntime(HISTORY) { runtime ->
+                runtime.openStore("search").use { search ->
+                    queries.forEach { search.queryChanged(it) }
+                    val states = Collections.synchronizedList(ArrayList<String>())
+                    search.subscribe { states.add(it) }
+                    expect(eventually { states.size == 1 }) { "no current state: $states" }
+                    val missing = expectCinematicError("invalid") { search.revert(queries.size + 1L) }
+                    expectEqual(Status.INVALID, missing.status, "status")
+                    expect(missing.message.contains("no history entry")) { "message: ${missing.message}" }
+                    expectCinematicError("invalid") { search.revert(0) }
+                    expectCinematicError("invalid") { search.revert(-1) }
+                    expectEqual("dunes", search.searchState.query, "query after the failed reverts")
+                    expect(!eventually(50) { states.size > 1 }) { "a failed revert delivered a state: $states" }
+                    search.close()
+                    expectCinematicError("closed") { search.revert(1) }
+                    expectCinematicError("closed") { search.history() }
+                }
+            }
+        }
+
+        test("the logger receives intents with their changes and effects; setLogger(null) stops it") {
+            withRuntime(HOST) { runtime ->
+                ScriptedProvider(runtime).install()
+                runtime.openStore("search").use { search ->
+                    val lines = Collections.synchronizedList(ArrayList<String>())
+                    search.queryChanged("du") // before the logger: not logged
+                    runtime.setLogger { lines.add(it) }
+                    search.queryChanged("dune") // "immediate" delivery: logged before send returns
+                    expect(lines.any { it.contains("intent #") && it.contains("queryChanged") && it.contains("changed: query") }) {
+                        "no intent line: $lines"
+                    }
+                    expect(lines.none { it.contains("\"du\"") }) { "the intent sent before the logger was logged: $lines" }
+                    runtime.advanceClock(250)
+                    search.settle(5_000)
+                    expect(lines.any { it.contains("[250 ms]") && it.contains("searchNow") && it.contains("changed: results") }) {
+                        "no searchNow line: $lines"
+                    }
+                    expect(lines.any { it.contains("effect finished \"search\"") }) { "no effect line: $lines" }
+                    expect(lines.none { it.contains('\n') }) { "a line with a newline: $lines" }
+
+                    runtime.setLogger(null)
+                    val count = lines.size
+                    search.queryChanged("dunes")
+                    runtime.advanceClock(250)
+                    search.settle(5_000)
+                    expectEqual(count, lines.size, "lines after setLogger(null)")
+                }
+                runtime.setLogger(null) // removing twice is fine
+            }
+            val closed = Runtime(HOST)
+            closed.close()
+            expectCinematicError("closed") { closed.setLogger { } }
+        }
+
+        test("a replaced logger is never called again") {
+            withRuntime(HOST) { runtime ->
+                runtime.openStore("search").use { search ->
+                    val first = AtomicInteger()
+                    val second = AtomicInteger()
+                    runtime.setLogger { first.incrementAndGet() }
+                    search.queryChanged("du")
+                    runtime.setLogger { second.incrementAndGet() }
+                    val before = first.get()
+                    expect(before > 0) { "the first logger got nothing" }
+                    search.queryChanged("dune")
+                    expectEqual(before, first.get(), "lines of the replaced logger")
+                    expect(second.get() > 0) { "the second logger got nothing" }
+                }
+            }
+        }
+
+        test("a logger may replace or remove itself, even while another thread sets loggers") {
+            withRuntime(HOST) { runtime ->
+                runtime.openStore("search").use { search ->
+                    // Removing itself from inside a line: that line is the last.
+                    val once = Collections.synchronizedList(ArrayList<String>())
+                    runtime.setLogger { line -> once.add(line); runtime.setLogger(null) }
+                    search.queryChanged("du")
+                    search.queryChanged("dune")
+                    expectEqual(1, once.size, "lines of a logger that removed itself: $once")
+
+                    // Lines (on the typist's thread) set the logger while another thread does too.
+                    val lines = AtomicInteger()
+                    lateinit var logger: (String) -> Unit
+                    logger = { _ -> if (lines.incrementAndGet() % 2 == 0) runtime.setLogger(logger) }
+                    runtime.setLogger(logger)
+                    val failures = Collections.synchronizedList(ArrayList<Throwable>())
+                    val typist = Thread {
+                        try { repeat(300) { search.queryChanged("query $it") } } catch (e: Throwable) { failures.add(e) }
+                    }
+                    val setter = Thread {
+                        try { repeat(300) { runtime.setLogger(logger) } } catch (e: Throwable) { failures.add(e) }
+                    }
+                    typist.start()
+                    setter.start()
+                    typist.join(10_000)
+                    setter.join(10_000)
+                    expect(!typist.isAlive && !setter.isAlive) { "deadlock: typist alive ${typist.isAlive}, setter alive ${setter.isAlive}" }
+                    expectEqual(emptyList<Throwable>(), failures.toList(), "failures")
+                    expect(lines.get() >= 300) { "lines: ${lines.get()}" }
+                    runtime.setLogger(null)
+                    val count = lines.get()
+                    search.queryChanged("dune")
+                    expectEqual(count, lines.get(), "lines after setLogger(null)")
+                }
+            }
+        }
+
+        test("queued: log lines run only in dispatch, on the dispatching thread, in order") {
+            withRuntime(QUEUED) { runtime ->
+                runtime.openStore("search").use { search ->
+                    while (runtime.awaitCallbacks(0)) runtime.dispatch()
+                    val lines = Collections.synchronizedList(ArrayList<String>())
+                    val threads = Collections.synchronizedSet(HashSet<Thread>())
+                    runtime.setLogger { lines.add(it); threads.add(Thread.currentThread()) }
+                    search.queryChanged("du")
+                    search.queryChanged("dune")
+                    expect(lines.isEmpty()) { "logged before dispatch: $lines" }
+                    expect(runtime.awaitCallbacks(2_000)) { "fd not readable with lines waiting" }
+                    while (runtime.awaitCallbacks(0)) runtime.dispatch()
+                    val intents = lines.filter { it.contains("intent #") }
+                    expectEqual(2, intents.size, "intent lines: $lines")
+                    expect(intents[0].contains("\"du\"") && intents[1].contains("\"dune\"")) { "order: $intents" }
+                    expectEqual(setOf(Thread.currentThread()), threads.toSet(), "logger threads")
+                }
+            }
+        }
+
+        test("an exception in the logger is reported and logging goes on") {
+            Runtime(HOST).use { runtime ->
+                val reported = Collections.synchronizedList(ArrayList<Throwable>())
+                runtime.callbackErrorHandler = { reported.add(it) }
+                val calls = AtomicInteger()
+                runtime.setLogger { calls.incrementAndGet(); throw IllegalStateException("logger boom") }
+                runtime.openStore("search").use { search ->
+                    search.queryChanged("du")
+                    search.queryChanged("dune")
+                    expectEqual("dune", search.searchState.query, "query")
+                    expect(eventually { reported.size >= 2 }) { "reported: $reported" }
+                    expect(reported.all { it.message == "logger boom" }) { "reported: $reported" }
+                    expectEqual(calls.get(), reported.size, "exceptions reported per call")
+                }
+            }
+        }
+
+        test("the logger survives garbage collection") {
+            withRuntime(HOST) { runtime ->
+                val count = AtomicInteger()
+                runtime.setLogger { count.incrementAndGet() } // referenced only by the runtime
+                repeat(3) {
+                    @Suppress("UNUSED_VARIABLE") val garbage = Array(2_000) { ByteArray(1_000) }
+                    System.gc()
+                    Thread.sleep(5)
+                }
+                runtime.openStore("search").use { search ->
+                    search.queryChanged("dune")
+                    expect(count.get() > 0) { "no line after a collection" }
+                }
+            }
+        }
+
+        test("a recorded session replays and matches; an edited answer diverges") {
+            withTempDir { dir ->
+                val path = File(dir, "session.jsonl")
+                recordSession(path)
+                val lines = path.readLines().filter { it.isNotBlank() }
+                expect(lines.size > 5) { "recording: $lines" }
+                expect(lines.all { Json.parse(it) is Map<*, *> }) { "a recording line is not a JSON object" }
+                lines.forEach { WireLog.record("recording", null, it) } // validated against the schema
+
+                val report = Cinematic.replay(path.path)
+                expect(report.matched) { "replay did not match: $report" }
+                expectEqual(null, report.divergence, "divergence")
+                expectEqual(1, report.stores, "stores replayed")
+                expectEqual(lines.size, report.lines, "lines replayed")
+                expect(report.states >= 4) { "states compared: $report" }
+                expectEqual(report, ReplayReport.fromJson(Cinematic.replayJson(path.path)), "report from replayJson()")
+
+                // Edit the answer the store got for "dune": the replay diverges at the state it made.
+                val answer = lines.indexOfFirst { it.startsWith("{\"event\":\"answer\"") && it.contains("\"title\":\"Dune\"") }
+                expect(answer >= 0) { "no answer line with Dune: $lines" }
+                val edited = lines.toMutableList()
+                edited[answer] = lines[answer].replace("\"title\":\"Dune\"", "\"title\":\"Dunk\"")
+                path.writeText(edited.joinToString("\n", postfix = "\n"))
+
+                val diverged = Cinematic.replay(path.path)
+                expect(!diverged.matched) { "an edited recording matched: $diverged" }
+                val divergence = diverged.divergence ?: throw ExpectationFailed("no divergence: $diverged")
+                expectEqual("search", divergence.feature, "divergence feature")
+                expectEqual("resultsLoaded", divergence.intent?.get("type"), "divergence intent type")
+                expect((divergence.line ?: 0) > answer + 1) { "divergence line: $divergence" }
+                val expected = SearchState.fromJson(divergence.expected ?: throw ExpectationFailed("no expected state"))
+                val actual = SearchState.fromJson(divergence.actual ?: throw ExpectationFailed("no actual state"))
+                expectEqual(listOf("Dune"), expected.movies.map { it.title }, "expected titles")
+                expectEqual(listOf("Dunk"), actual.movies.map { it.title }, "replayed titles")
+                val raw = Json.parse(Cinematic.replayJson(path.path)) as Map<*, *>
+                expectEqual(false, raw["matched"], "matched in the JSON report")
+                expect(raw["divergence"] is Map<*, *>) { "no divergence in the JSON report: $raw" }
+            }
+        }
+
+        test("a typed RuntimeConfig passes \"history\" and \"record\"") {
+            withTempDir { dir ->
+                val path = File(dir, "typed.jsonl")
+                Runtime(RuntimeConfig(clock = "manual", catalog = "host", history = 2, record = path.path)).use { runtime ->
+                    runtime.openStore("search").use { search ->
+                        queries.forEach { search.queryChanged(it) }
+                        expectEqual(listOf(3, 4), search.history().map { it.seq }, "seq numbers kept")
+                    }
+                }
+                val first = RecordingLine.fromJson(path.readLines().first())
+                expectEqual("session", first.event, "first recording line")
+                expectEqual("manual", first.config?.get("clock"), "recorded clock")
+                val report = Cinematic.replay(path.path)
+                expect(report.matched && report.states == queries.size) { "replay: $report" }
+            }
+        }
+
+        test("replay errors: a missing file, a malformed recording, a call from a callback") {
+            withTempDir { dir ->
+                expectCinematicError("io") { Cinematic.replay(File(dir, "missing.jsonl").path) }
+                expectCinematicError("io") { Cinematic.replay("a\u0000b") }
+                val bad = File(dir, "bad.jsonl")
+                bad.writeText("{\"event\":\"session\",\"t\":0,\"version\":\"0.2.0\",\"config\":{}}\n{\"event\":\"open\"")
+                val malformed = expectCinematicError("json") { Cinematic.replay(bad.path) }
+                expect(malformed.message.contains("line 2")) { "message: ${malformed.message}" }
+
+                val recording = File(dir, "session.jsonl")
+                recordSession(recording)
+                withRuntime(HOST) { runtime ->
+                    runtime.openStore("search").use { search ->
+                        val statuses = Collections.synchronizedList(ArrayList<String>())
+                        search.subscribe {
+                            statuses.add(try { Cinematic.replay(recording.path); "ok" } catch (e: CinematicException) { e.statusName })
+                        }
+                        expect(eventually { statuses.isNotEmpty() }) { "the callback did not run" }
+                        expectEqual(listOf("misuse"), statuses.toList(), "replay inside a callback")
+                    }
+                }
+            }
+            expectCinematicError("io") { Runtime("""{"record":"/nonexistent-dir/session.jsonl"}""") }
+        }
+    }
+}
