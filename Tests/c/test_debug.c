@@ -25,6 +25,7 @@ static void test_history_is_bounded_and_numbered(void) {
     CHECK_STATUS(cinematic_store_observe(store, recorder_fn, &r), CINEMATIC_OK);
     char *history = NULL;
     CHECK_STATUS(cinematic_store_history(store, &history), CINEMATIC_OK);
+    h_wire_log("history", NULL, history); /* validated against the schema after the suite */
     CHECK_EQ_INT(json_array_len(history, ""), 100);
     CHECK_JSON_EQ(history, "[0].seq", "9901");
     CHECK_JSON_EQ(history, "[0].intent.type", "queryChanged");
@@ -246,6 +247,7 @@ static int replay(const char *path, char **report) {
     int rc = cinematic_replay(path, &matched, report);
     CHECK_MSG(rc == CINEMATIC_OK, "cinematic_replay(%s): %s %s", path, cinematic_status_name(rc),
               cinematic_last_error() ? cinematic_last_error() : "");
+    h_wire_log("replay", NULL, *report);
     return matched;
 }
 
@@ -290,6 +292,8 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     while (file && fgets(line, sizeof line, file)) {
         lines++;
         CHECK(json_valid(line));
+        line[strcspn(line, "\n")] = '\0';
+        h_wire_log("recording", NULL, line);
         sessions += strstr(line, "\"event\":\"session\"") != NULL;
         /* the provider's late answer, and the cancelled request's answer the store got */
         stale += strstr(line, "\"event\":\"providerAnswer\"") && strstr(line, "Duel");
@@ -352,6 +356,45 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     remove_tempdir(dir);
 }
 
+/* A session as a real host runs it: the embedded catalog, the system clock, a favorites
+ * file, states arriving on library threads. It replays state for state. */
+static void test_a_system_clock_session_on_the_embedded_catalog_replays(void) {
+    char dir[64];
+    make_tempdir(dir, sizeof dir);
+    char path[128], config[512];
+    snprintf(path, sizeof path, "%s/session.jsonl", dir);
+    snprintf(config, sizeof config, "{\"favorites\":\"%s/favorites.sqlite\",\"search\":{\"debounceMs\":20},\"record\":\"%s\"}", dir, path);
+    cinematic_runtime *rt = open_runtime(config);
+    cinematic_store *search = open_search(rt);
+    const char *typed[] = {"d", "du", "dun", "dune"};
+    for (int i = 0; i < 4; i++) CHECK_STATUS(send_query(search, typed[i]), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(search, 10000), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_send(search, "{\"type\":\"loadMore\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(search, 10000), CINEMATIC_OK);
+    cinematic_store *discover = open_feature(rt, "discover", NULL);
+    CHECK_STATUS(cinematic_store_send(discover, "{\"type\":\"task\"}"), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_settle(discover, 10000), CINEMATIC_OK);
+    cinematic_store *favorites = open_feature(rt, "favorites", NULL);
+    CHECK_STATUS(cinematic_store_send(favorites, "{\"type\":\"task\"}"), CINEMATIC_OK);
+    cinematic_store *detail = open_feature(rt, "detail", "{\"movieId\":15249}");
+    CHECK_STATUS(cinematic_store_send(detail, "{\"type\":\"task\"}"), CINEMATIC_OK);
+    char *state = wait_json_eq(detail, "detail.phase", "loaded", 10000);
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_store_send(detail, "{\"type\":\"favoriteToggled\"}"), CINEMATIC_OK);
+    state = wait_json_eq(favorites, "favorites.value[0].id", "15249", 10000);
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_store_send(favorites, "{\"type\":\"removed\",\"movieId\":15249}"), CINEMATIC_OK);
+    state = wait_json_eq(detail, "isFavorite", "false", 10000);
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+
+    char *report = NULL;
+    CHECK_EQ_INT(replay(path, &report), 1);
+    CHECK(json_int(report, "states", 0) >= 10);
+    cinematic_free(report);
+    remove_tempdir(dir);
+}
+
 static void on_alarm(int signal) {
     (void)signal;
     static const char message[] = "FAIL: recording to a FIFO nobody reads blocked the host\n";
@@ -391,5 +434,6 @@ int main(void) {
     RUN_TEST(test_logger_reports_intents_changes_and_effects);
     RUN_TEST(test_recorded_session_replays_identically_and_edits_are_caught);
     RUN_TEST(test_a_stuck_recording_file_never_blocks_the_host);
+    RUN_TEST(test_a_system_clock_session_on_the_embedded_catalog_replays);
     return TEST_SUMMARY();
 }
