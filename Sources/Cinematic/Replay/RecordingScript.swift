@@ -21,6 +21,12 @@ struct RecordingScript {
             APIError(.invalid, "recording line \(number): \(message)", path: "$")
         }
 
+        /// `error` naming this line (unless it already does).
+        func annotate(_ error: APIError) -> APIError {
+            guard !error.message.hasPrefix("recording line ") else { return error }
+            return APIError(error.status, "recording line \(number): \(error.message)", path: error.path)
+        }
+
         func uint(_ key: String) throws(APIError) -> UInt64 {
             let value = try object.required(key).int()
             guard value >= 0 else { throw invalid("\"\(key)\" must not be negative") }

@@ -48,7 +48,7 @@ struct Replay {
             }
             var failure: APIError?
             runtime.drive {
-                do throws(APIError) { try apply(line, to: runtime, stores: &stores) } catch { failure = error }
+                do throws(APIError) { try apply(line, to: runtime, stores: &stores) } catch { failure = line.annotate(error) }
             }
             if let failure { throw failure }
         }

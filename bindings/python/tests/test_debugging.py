@@ -204,7 +204,7 @@ def test_unreadable_recordings_get_a_status_and_a_message(tmp_path: Path, capsys
     bad.write_text('{"event":"session","t":0,"config":{}}\n{"event":"open","t":1,"store":1,"feature":"nope","args":null}\n')
     with pytest.raises(cinematic.CinematicError) as error:
         replay(bad)
-    assert "unknown feature" in error.value.message
+    assert "recording line 2" in error.value.message and "unknown feature" in error.value.message
     bad.write_bytes(b'{"event":"session","t":0,"config":{}}\n\xff\xfe\n')
     with pytest.raises(cinematic.JSONError) as error:
         replay(bad)
