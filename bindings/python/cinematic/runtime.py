@@ -333,18 +333,24 @@ class Runtime:
         Raises ClosedError.
         """
         self._errors.raise_pending()
-        if logger is None:
-            check(_native.lib().cinematic_runtime_set_logger(self._handle, _native.LOG_FN(), None),
-                  "cinematic_runtime_set_logger")
-            self._logger = None
+        self._register("_logger", logger, "cinematic_runtime_set_logger", _log_trampoline, _native.LOG_FN())
+
+    def _register(self, attribute: str, callback: Any, function: str, trampoline: Any, null: Any) -> None:
+        """Points the C callback `function` at `trampoline` (which finds `callback` in
+        ``self.<attribute>`` through this runtime's key), or at nothing (`null`) when
+        `callback` is None. The library stops calling first and the attribute is cleared
+        after; a new callback is stored first, so the trampoline always finds one while the
+        library may call it. ``self.<attribute>`` keeps its old value if the call fails."""
+        if callback is None:
+            check(getattr(_native.lib(), function)(self._handle, null, None), function)
+            setattr(self, attribute, None)
             return
-        previous = self._logger
-        self._logger = logger
+        previous = getattr(self, attribute)
+        setattr(self, attribute, callback)
         try:
-            check(_native.lib().cinematic_runtime_set_logger(self._handle, _log_trampoline, self._key),
-                  "cinematic_runtime_set_logger")
+            check(getattr(_native.lib(), function)(self._handle, trampoline, self._key), function)
         except BaseException:
-            self._logger = previous
+            setattr(self, attribute, previous)
             raise
 
     # ------------------------------------------------------------------ host catalog
@@ -363,19 +369,7 @@ class Runtime:
         Raises MisuseError (the catalog is not ``"host"``), ClosedError.
         """
         self._errors.raise_pending()
-        if provider is None:
-            check(_native.lib().cinematic_runtime_set_provider(self._handle, _native.REQUEST_FN(), None),
-                  "cinematic_runtime_set_provider")
-            self._provider = None
-            return
-        previous = self._provider
-        self._provider = provider
-        try:
-            check(_native.lib().cinematic_runtime_set_provider(self._handle, _request_trampoline, self._key),
-                  "cinematic_runtime_set_provider")
-        except BaseException:
-            self._provider = previous
-            raise
+        self._register("_provider", provider, "cinematic_runtime_set_provider", _request_trampoline, _native.REQUEST_FN())
 
     def respond(self, request_id: int, answer: JSONInput) -> None:
         """Answers provider request ``request_id``: ``{"movies": [movie, ...]}`` (search,
