@@ -1,9 +1,9 @@
 """A terminal movie app over libcinematic: Search, Discover, Favorites and a Detail view.
 
 The runtime uses queued delivery: its file descriptor sits in the app's ``select`` loop next
-to stdin (and a wake-up pipe for SIGWINCH), and ``runtime.dispatch()`` runs the state
-callbacks on this thread. No threads, no polling sleeps: the loop blocks until a key, a
-state or a resize arrives.
+to stdin (and a wake-up pipe for SIGWINCH, SIGTERM and SIGHUP), and ``runtime.dispatch()``
+runs the state callbacks on this thread. No threads, no polling sleeps: the loop blocks until
+a key, a state, a resize or a stop signal arrives. Every way out closes the runtime.
 
 Keys (also on the status line):
     Tab / Shift-Tab / Left / Right   switch tabs
@@ -15,8 +15,16 @@ Keys (also on the status line):
     r                                refresh Discover
     Esc / Backspace / q              back from Detail
     ?                                help (any key closes it)
+    Ctrl-D or F12                    debug panel: the store's last intents; in it [ / ] (or
+                                     Up / Down) step back / forward through its history,
+                                     Home / End go to the oldest / latest, Esc closes it
+                                     (keeping the state shown)
     Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
     typing                           edits the query (Search); Backspace deletes, Ctrl-U clears
+
+Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
+FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``). The
+runtime keeps the last ``HISTORY`` intents of each store for the debug panel.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, cast
 
 import cinematic
 from cinematic import wire
+
+from .debug import FOOTER_KEYS, HISTORY, TOGGLE_KEYS, DebugPanel, is_toggle
 
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
@@ -124,6 +134,7 @@ class App:
         self.discover_started = False
         self.section = 0
         self.cursors: Dict[str, ListCursor] = {}
+        self.debug = DebugPanel(self)
 
         self.search = runtime.search()
         self.search.subscribe(self._on_search)
@@ -256,6 +267,24 @@ class App:
         self.section = max(0, min(self.section, len(sections) - 1))
         return sections[self.section]
 
+    # ------------------------------------------------------------------ debugging
+
+    def debug_store(self) -> Optional[cinematic.Store]:
+        """The store behind the screen: Detail's when open, else the current tab's."""
+        if self.detail is not None:
+            return self.detail
+        stores: Dict[str, Optional[cinematic.Store]] = {
+            "Search": self.search, "Discover": self.discover, "Favorites": self.favorites}
+        return stores[TABS[self.tab]]
+
+    def reverted(self, store: cinematic.Store, entry: wire.HistoryEntry) -> None:
+        """After a time-travel step: the search field shows the query of that state (the
+        store delivers the state itself to the subscribers)."""
+        query = entry["state"].get("query")
+        if store is self.search and isinstance(query, str):
+            self.query = query
+        self.dirty = True
+
     # ------------------------------------------------------------------ keys
 
     def results_are_current(self) -> bool:
@@ -275,6 +304,13 @@ class App:
             return
         if self.help:
             self.help = False  # any key closes the help
+            return
+        if is_toggle(key, code):
+            self.esc_pending = False
+            self.debug.toggle()
+            return
+        if self.debug.open:
+            self.debug.key(key, code)
             return
         if key == "?" and (self.detail is not None or TABS[self.tab] == "Search" and not self.query):
             self.help = True
@@ -435,7 +471,18 @@ class App:
         self.draw_tabs(cols)
         if self.help:
             self.draw_help(rows, cols)
-        elif self.detail is not None and self.detail_state is not None:
+        elif self.debug.open:
+            # The view keeps the upper half (drawn as on a screen that ends there).
+            self.draw_view(self.debug.top(rows) + 1, cols)
+            self.debug.draw(rows, cols)
+        else:
+            self.draw_view(rows, cols)
+        self.draw_status(rows, cols)
+        screen.refresh()
+
+    def draw_view(self, rows: int, cols: int) -> None:
+        """Detail, or the current tab, on the screen's first ``rows`` rows."""
+        if self.detail is not None and self.detail_state is not None:
             self.draw_detail(rows, cols)
         elif TABS[self.tab] == "Search":
             self.draw_search(rows, cols)
@@ -443,8 +490,6 @@ class App:
             self.draw_discover(rows, cols)
         else:
             self.draw_favorites(rows, cols)
-        self.draw_status(rows, cols)
-        screen.refresh()
 
     def draw_tabs(self, cols: int) -> None:
         x = 1
@@ -461,7 +506,9 @@ class App:
 
     def draw_status(self, rows: int, cols: int) -> None:
         """The footer lists the keys of the screen; a notice shows on the line above it."""
-        if self.detail is not None:
+        if self.debug.open:
+            keys = FOOTER_KEYS
+        elif self.detail is not None:
             keys = "f favorite  q/Esc back  Tab tabs  ? help  Ctrl-Q quit"
         elif TABS[self.tab] == "Search":
             keys = "Type  Enter search/open  Up/Dn move  Tab tabs  ? help  Ctrl-Q quit"
@@ -486,6 +533,7 @@ class App:
             "f                              Detail: toggle the favorite",
             "q, Esc, Backspace              Detail: back",
             "?                              this help (any key closes it)",
+            f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
             "Ctrl-Q, or Esc then q          quit",
         ]
         for i, line in enumerate(lines):
@@ -672,26 +720,45 @@ class App:
             self.put(y, 8 + len(bar), f"{share * scale:.1f}%")
 
 
+#: Signals that end the app like Ctrl-Q does (the loop ends, the runtime closes, a recording
+#: is complete); the exit status is then 128 + the signal's number.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 class Terminal:
-    """The select loop: stdin, the runtime's fd and a SIGWINCH wake-up pipe."""
+    """The select loop: stdin, the runtime's fd and a wake-up pipe for signals (SIGWINCH,
+    and the stop signals)."""
 
     def __init__(self, stdscr: "curses.window", app: App) -> None:
         self.screen = stdscr
         self.app = app
+        self.stopped_by: Optional[int] = None  # the stop signal that ended the loop
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
 
-    def run(self) -> None:
+    def run(self) -> int:
+        """Runs the loop until the app quits; returns the exit status (0, or 128 + a stop
+        signal's number)."""
         previous_wakeup = signal.set_wakeup_fd(self.wake_w)
-        previous_handler = signal.signal(signal.SIGWINCH, lambda signum, frame: None)
+        handlers = {number: signal.getsignal(number) for number in (signal.SIGWINCH, *STOP_SIGNALS)}
+        signal.signal(signal.SIGWINCH, lambda signum, frame: None)
+        for number in STOP_SIGNALS:
+            signal.signal(number, self.stop)
         try:
             self.loop()
         finally:
-            signal.signal(signal.SIGWINCH, previous_handler or signal.SIG_DFL)
+            for number, handler in handlers.items():
+                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
             signal.set_wakeup_fd(previous_wakeup)
             os.close(self.wake_r)
             os.close(self.wake_w)
+        return 0 if self.stopped_by is None else 128 + self.stopped_by
+
+    def stop(self, signum: int, frame: object) -> None:
+        """A stop signal's handler: the loop ends (the wake-up pipe wakes its select)."""
+        self.stopped_by = signum
+        self.app.running = False
 
     def resize(self) -> None:
         try:
@@ -734,7 +801,9 @@ class Terminal:
             self.app.handle_key(key)
 
 
-def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs) -> None:
+def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int]) -> None:
+    """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
+    restoring the terminal fails afterwards)."""
     curses.raw()           # Ctrl-Q and Ctrl-C arrive as keys
     curses.noecho()
     stdscr.keypad(True)
@@ -743,7 +812,7 @@ def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Gly
     except curses.error:
         pass
     app = App(stdscr, runtime, glyphs)
-    Terminal(stdscr, app).run()
+    status.append(Terminal(stdscr, app).run())
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -752,6 +821,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
     parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
     parser.add_argument("--catalog", help="catalog cache path (default: the library's cache)")
+    parser.add_argument("--record", metavar="FILE",
+                        help="record the session to FILE (complete when the app exits); "
+                             "replay it with python -m cinematic.replay FILE")
     args = parser.parse_args(argv)
 
     locale.setlocale(locale.LC_ALL, "")
@@ -761,9 +833,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     utf8 = "utf" in (locale.nl_langinfo(locale.CODESET) or "").lower().replace("-", "")
     path = Path(args.favorites) if args.favorites else favorites_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path)}
+    config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path), "history": HISTORY}
     if args.catalog:
         config["catalog"] = {"path": args.catalog}
+    if args.record:
+        config["record"] = args.record
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
@@ -772,6 +846,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
         print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
         return 1
+    # Every way out (quit keys, a stop signal, an exception) closes the runtime, which
+    # completes the recording.
+    status: List[int] = []
     with runtime:
-        curses.wrapper(main_curses, runtime, Glyphs(utf8))
-    return 0
+        try:
+            curses.wrapper(main_curses, runtime, Glyphs(utf8), status)
+        except curses.error:
+            if status != [128 + signal.SIGHUP]:
+                raise
+            # The terminal hung up: curses cannot restore it, and need not.
+    return status[0]
