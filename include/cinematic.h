@@ -424,14 +424,16 @@ int cinematic_runtime_set_logger(cinematic_runtime *rt, cinematic_log_fn fn, voi
  * favorites file, no network). Every state the stores produce is compared with the recorded
  * one. *out_matched (optional) receives 1 when every state matched, else 0. *out_report
  * (optional, owned by the caller: free with cinematic_free) receives
- *   {"matched": true, "complete": true, "lines": 42, "stores": 3, "states": 17}
+ *   {"matched": true, "complete": true, "lines": 42, "stores": 3, "states": 17, "afterClose": 0}
  * or, at the first divergent state in file order,
- *   {"matched": false, "complete": true, "states": 5, "divergence": {"line": 31, "store": 2,
+ *   {"matched": false, "complete": true, "states": 5, "afterClose": 0, "divergence": {"line": 31, "store": 2,
  *    "feature": "search", "index": 5, "intent": {...}, "replayedIntent": {...},
  *    "expected": {...}, "actual": {...}}}
  * (intent: the recorded intent that produced the expected state; null members for a state
  * one side lacks; complete: the recording ends with its "end" line, i.e. its runtime was
- * closed and no write failed). Inputs that raced each other in the recorded session (one
+ * closed and no write failed; afterClose: states the replay made from effect results that in
+ * the recorded session lost the race with their store's close, which are not compared).
+ * Lines recorded after "end" (effects finishing as the runtime closes) are dropped. Inputs that raced each other in the recorded session (one
  * thread advancing the clock while another sends to the same runtime) are replayed in the
  * order the recording saw them, so only a session whose inputs come from one thread at a
  * time is sure to replay exactly. Blocks the calling thread until the replay ends.

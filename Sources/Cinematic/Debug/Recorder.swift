@@ -59,8 +59,10 @@ final class Recorder: DebugSink {
     }
 
     /// Writes the last line, waits until everything recorded is written and closes the file.
+    /// Anything recorded afterwards (an effect finishing after its runtime closed) is dropped:
+    /// `end` is always the last line.
     func close() {
-        write("end")
+        file.finish(RecordingFile.Line(event: "end", time: clock.now, members: { [] }))
         let file = file
         thread.shutDown { file.close() }
     }
@@ -127,21 +129,37 @@ final class RecordingFile: Sendable {
     }
 
     private let fd: Int32
-    private let pending = Mutex<[Line]>([])
+    /// Lines waiting, and whether the last one (`end`) was queued.
+    private let pending = Mutex<(lines: [Line], finished: Bool)>(([], false))
     private let failure = Mutex<String?>(nil)
 
     init(fd: Int32) { self.fd = fd }
 
-    /// Queues a line (any thread; never blocks beyond one short lock).
-    func append(_ line: Line) { pending.withLock { $0.append(line) } }
+    /// Queues a line (any thread; never blocks beyond one short lock). Ignored once
+    /// ``finish(_:)`` queued the last line.
+    func append(_ line: Line) {
+        pending.withLock { pending in
+            guard !pending.finished else { return }
+            pending.lines.append(line)
+        }
+    }
+
+    /// Queues the last line; later lines are dropped.
+    func finish(_ line: Line) {
+        pending.withLock { pending in
+            guard !pending.finished else { return }
+            pending.lines.append(line)
+            pending.finished = true
+        }
+    }
 
     var writeError: String? { failure.withLock { $0 } }
 
     /// Encodes and writes every waiting line (the recorder's thread).
     func flush() {
-        let lines = pending.withLock { lines -> [Line] in
-            defer { lines.removeAll(keepingCapacity: true) }
-            return lines
+        let lines = pending.withLock { pending -> [Line] in
+            defer { pending.lines.removeAll(keepingCapacity: true) }
+            return pending.lines
         }
         guard !lines.isEmpty, writeError == nil else { return }
         var text = ""

@@ -5,6 +5,8 @@ final class ReplayCollector: DebugSink {
     /// One distinct state a store produced.
     struct Produced {
         let intent: JSONFragment?
+        /// True for a host intent or time travel (an input), false for an effect's result.
+        let isInput: Bool
         let state: JSONFragment
     }
 
@@ -15,9 +17,10 @@ final class ReplayCollector: DebugSink {
         switch event.kind {
         case let .reduced(_, changed, values):
             guard changed else { return }
-            entry = Produced(intent: values.intent().json, state: values.after())
+            let intent = values.intent()
+            entry = Produced(intent: intent.json, isInput: intent.isHost, state: values.after())
         case let .reverted(_, values):
-            entry = Produced(intent: nil, state: values.after())
+            entry = Produced(intent: nil, isInput: true, state: values.after())
         case .effect:
             return
         }

@@ -64,9 +64,9 @@ def describe(report: wire.ReplayReport) -> str:
     divergence = report.get("divergence")
     if divergence is None:  # pragma: no cover - the library always names the divergence
         return "replay diverged"
-    where = f"line {divergence['line']}" if divergence["line"] is not None else "after the last recorded state"
+    where = f"at line {divergence['line']}" if divergence["line"] is not None else "after the last recorded state"
     return "\n".join([
-        f"replay diverged at {where}: {divergence['feature']} store {divergence['store']}, "
+        f"replay diverged {where}: {divergence['feature']} store {divergence['store']}, "
         f"state {divergence['index']} ({report['states']} states matched before)",
         f"  intent:   {json.dumps(divergence['intent'])}",
         f"  replayed: {json.dumps(divergence['replayedIntent'])}",

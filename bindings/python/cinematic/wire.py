@@ -434,4 +434,5 @@ class ReplayReport(TypedDict):
     lines: NotRequired[int]
     stores: NotRequired[int]
     states: int
+    afterClose: int
     divergence: NotRequired[ReplayDivergence]

@@ -235,3 +235,29 @@ def test_recording_from_threads_never_blocks_and_replays(tmp_path: Path):
         for store in stores:
             store.settle(5)
     assert replay(path)["matched"] is True
+
+
+def test_an_effect_result_that_lost_the_race_with_close_is_not_a_divergence(tmp_path: Path):
+    """A favorites snapshot recorded just before the runtime closed, which its store never
+    reduced there (the close won), reaches the store in the replay: counted in afterClose, not
+    a divergence. Without the "end" line (an incomplete recording) it is one."""
+    path = tmp_path / "session.jsonl"
+    with cinematic.Runtime(HOST, record=str(path)) as runtime:
+        favorites = runtime.favorites()
+        favorites.task()
+        favorites.wait_for(lambda state: state["favorites"]["phase"] == "loaded")
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[-1])["event"] == "end"
+    end_time = json.loads(lines[-1])["t"]
+    lost = {"event": "snapshot", "t": end_time, "stream": 1, "version": 2,
+            "movies": [{"id": 1, "title": "Lost", "year": 2000, "runtime": 0, "rating": 0.0, "votes": 0, "genres": [], "mpaa": None}]}
+    path.write_text("\n".join(lines[:-1] + [json.dumps(lost), lines[-1]]) + "\n")
+    report = replay(path)
+    assert report["matched"] is True and report["complete"] is True
+    assert report["afterClose"] == 1
+
+    path.write_text("\n".join(lines[:-1] + [json.dumps(lost)]) + "\n")
+    report = replay(path)
+    assert report["matched"] is False and report["complete"] is False
+    assert report["divergence"]["line"] is None  # the recording lacks the state the replay made
+    assert report["divergence"]["actual"]["favorites"]["value"][0]["title"] == "Lost"

@@ -103,12 +103,14 @@ def test_random_sequences_over_all_four_stores(runtimes, sequence: List[Step], m
 
 
 @given(config=of("runtimeConfig"))
-def test_random_valid_configs_open_or_fail_with_io(runtimes, config: Any) -> None:
+def test_random_valid_configs_open_or_fail_with_io(runtimes, tmp_path_factory, config: Any) -> None:
     """A schema-valid config is accepted, or (a path that cannot be opened) refused with io."""
     if isinstance(config, dict):
         config = {**config, "catalog": "host"} if isinstance(config.get("catalog"), dict) else config
         if isinstance(config.get("favorites"), (str, dict)):
             config = {**config, "favorites": ":memory:"}
+        if "record" in config:  # a generated path would be created in the working directory
+            config = {**config, "record": str(tmp_path_factory.mktemp("record") / "session.jsonl")}
     try:
         runtime = runtimes(json.dumps(config) if config is not None else None)
     except cinematic.CinematicIOError:
