@@ -193,11 +193,13 @@ public final class Store<R: Reducer>: Sendable {
 
     /// Sets (or with nil removes) the store's tracer: from now on it receives every
     /// ``StoreTrace`` event, in order, with no lock held, one at a time, on the thread that
-    /// hands states to observers. Without a tracer a store records nothing.
-    public func trace(_ tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?) {
+    /// hands states to observers; without `effects`, only reduces and reverts. Without a
+    /// tracer a store records nothing.
+    public func trace(effects: Bool = true, _ tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?) {
         core.withLock { core in
             guard !core.isClosed else { return }
             core.tracer = tracer
+            core.tracesEffects = effects
         }
     }
 
@@ -266,7 +268,7 @@ public final class Store<R: Reducer>: Sendable {
     private func finish(_ token: UInt64) {
         let (waiters, traced) = core.withLock { core -> ([@Sendable () -> Void], Bool) in
             let id = core.records[token]?.id
-            let traced = core.records[token] != nil && core.trace(.effectFinished(effect: token, id: id))
+            let traced = core.records[token] != nil && core.traceEffect(.effectFinished(effect: token, id: id))
             core.remove(token)
             return (core.takeSettleWaitersIfIdle(), traced)
         }

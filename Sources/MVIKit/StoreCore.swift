@@ -52,6 +52,8 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     var history: HistoryRing<State, Intent>?
     /// Receives every ``StoreTrace`` event; nil (the default) records nothing.
     var tracer: (@Sendable (StoreTrace<State, Intent>) -> Void)?
+    /// Whether the tracer wants effects started, cancelled and finished.
+    var tracesEffects = true
     /// How many intents this store has reduced (the last history entry's number).
     private(set) var reducedCount: UInt64 = 0
     private var nextKey: UInt64 = 0
@@ -88,9 +90,9 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         return true
     }
 
-    /// Queues a trace event (when a tracer is set); true when one was queued.
-    mutating func trace(_ event: @autoclosure () -> StoreTrace<State, Intent>) -> Bool {
-        guard tracer != nil, !isClosed else { return false }
+    /// Queues an effect's trace event (when a tracer wants effects); true when one was queued.
+    mutating func traceEffect(_ event: @autoclosure () -> StoreTrace<State, Intent>) -> Bool {
+        guard tracer != nil, tracesEffects, !isClosed else { return false }
         outbox.append(.trace(event()))
         return true
     }
@@ -117,7 +119,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
             return nil
         }
         isNotifying = true
-        defer { outbox = [] }
+        defer { outbox.removeAll(keepingCapacity: true) }
         return NotificationBatch(outgoing: outbox, observers: observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                  tracer: tracer)
     }
@@ -131,7 +133,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
             let token = makeKey()
             records[token] = Record(id: id, task: nil)
             if let id { holders[id] = token }
-            _ = trace(.effectStarted(effect: token, id: id))
+            _ = traceEffect(.effectStarted(effect: token, id: id))
             work.launches.append(EffectLaunch(token: token, operation: operation))
         case let .merge(children):
             for child in children { for kind in child.kinds { schedule(kind, into: &work) } }
@@ -142,7 +144,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     private mutating func cancel(_ token: UInt64, into work: inout EffectWork<Intent>) {
         let id = records[token]?.id
         if let task = remove(token) { work.cancelled.append(task) }
-        _ = trace(.effectCancelled(effect: token, id: id))
+        _ = traceEffect(.effectCancelled(effect: token, id: id))
     }
 
     /// Forgets an effect; returns its task (if attached yet) so the caller can cancel it.

@@ -20,7 +20,10 @@ final class DebugHub: Sendable {
     }
 
     /// True while any sink is attached (stores are traced then).
-    var isActive: Bool { recorder != nil || fixed != nil || logger.withLock { $0 != nil } }
+    var isActive: Bool { recorder != nil || fixed != nil || wantsEffects }
+
+    /// True while a sink wants effects started, cancelled and finished (only the logger does).
+    var wantsEffects: Bool { logger.withLock { $0 != nil } }
 
     /// Replaces the logger; returns the previous one.
     func setLogger(_ sink: LogSink?) -> LogSink? {
@@ -33,10 +36,9 @@ final class DebugHub: Sendable {
     /// The current logger.
     var currentLogger: LogSink? { logger.withLock { $0 } }
 
-    /// Hands `event` to every attached sink.
-    func receive(_ event: TracedEvent) {
-        recorder?.receive(event)
-        fixed?.receive(event)
-        currentLogger?.receive(event)
+    /// The sinks attached now (a store's tracer holds this list until tracing is updated:
+    /// no lock per event; a replaced logger drops what still reaches it).
+    var sinks: [any DebugSink] {
+        [recorder, fixed, currentLogger].compactMap { $0 }
     }
 }

@@ -80,9 +80,9 @@ final class LogSink: DebugSink {
     static func line(for event: TracedEvent) -> String {
         let prefix = "[\(SessionClock.milliseconds(event.time).text) ms] \(event.feature)#\(event.store)"
         switch event.kind {
-        case let .reduced(sequence, changed, values):
+        case let .reduced(sequence, values):
             let encoded = values.intent()
-            let fields = changed ? JSONDiff.changedKeys(values.before(), values.after()) : []
+            let fields = values.changed ? JSONDiff.changedKeys(values.before(), values.after()) : []
             return "\(prefix) intent #\(sequence) \(encoded.type) \(abbreviated(encoded.json.text)) \(describe(fields))"
         case let .reverted(sequence, values):
             return "\(prefix) revert to #\(sequence) \(describe(JSONDiff.changedKeys(values.before(), values.after())))"

@@ -104,12 +104,12 @@ final class RecordingFile: Sendable {
             }
             let store = JSONFragment.int(Int(clamping: traced.store))
             switch traced.kind {
-            case let .reduced(sequence, changed, values):
+            case let .reduced(sequence, values):
                 let encoded = values.intent()
                 let number = JSONFragment.int(Int(clamping: sequence))
                 Self.render("intent", time, [("store", store), ("sequence", number), ("host", .bool(encoded.isHost)),
                                              ("intent", encoded.json)], into: &text)
-                if changed { Self.render("state", time, [("store", store), ("sequence", number), ("state", values.after())], into: &text) }
+                if values.changed { Self.render("state", time, [("store", store), ("sequence", number), ("state", values.after())], into: &text) }
             case let .reverted(sequence, values):
                 let number = JSONFragment.int(Int(clamping: sequence))
                 Self.render("revert", time, [("store", store), ("sequence", number)], into: &text)

@@ -8,8 +8,7 @@ extension TracedEvent {
         let kind: Kind
         switch event {
         case let .reduced(sequence, intent, before, after):
-            kind = .reduced(sequence: sequence, changed: before != after,
-                            TypedTraceValues(codec: codec, intent: intent, before: before, after: after))
+            kind = .reduced(sequence: sequence, TypedTraceValues(codec: codec, intent: intent, before: before, after: after))
         case let .reverted(sequence, before, after):
             kind = .reverted(sequence: sequence, TypedTraceValues(codec: codec, intent: nil, before: before, after: after))
         case let .effectStarted(effect, id):
@@ -36,6 +35,8 @@ final class TypedTraceValues<Codec: FeatureCodec>: TraceValues {
         self.beforeValue = before
         self.afterValue = after
     }
+
+    var changed: Bool { beforeValue != afterValue }
 
     func intent() -> EncodedIntent { intentValue.map(Codec.encodeIntent) ?? .internal("revert") }
     func before() -> JSONFragment { codec.encodeState(beforeValue) }

@@ -6,8 +6,8 @@ import MVIKit
 struct TracedEvent: Sendable {
     /// What happened.
     enum Kind: Sendable {
-        /// An intent was reduced; `changed` is false when the state stayed equal.
-        case reduced(sequence: UInt64, changed: Bool, TraceValues)
+        /// An intent was reduced (``TraceValues/changed`` says whether the state changed).
+        case reduced(sequence: UInt64, TraceValues)
         /// The state was set by time travel to the one after entry `sequence`.
         case reverted(sequence: UInt64, TraceValues)
         /// An effect started, was cancelled or finished.
@@ -31,6 +31,8 @@ struct TracedEvent: Sendable {
 /// The values of a traced event, encoded on demand: the intent (none for time travel) and
 /// the states before and after.
 protocol TraceValues: Sendable {
+    /// False when the state after equals the state before (compared on the sink's thread).
+    var changed: Bool { get }
     /// The intent as JSON (time travel: `{"type":"revert"}`).
     func intent() -> EncodedIntent
     func before() -> JSONFragment

@@ -15,8 +15,8 @@ final class ReplayCollector: DebugSink {
     func receive(_ event: TracedEvent) {
         let entry: Produced
         switch event.kind {
-        case let .reduced(_, changed, values):
-            guard changed else { return }
+        case let .reduced(_, values):
+            guard values.changed else { return }
             let intent = values.intent()
             entry = Produced(intent: intent.json, isInput: intent.isHost, state: values.after())
         case let .reverted(_, values):

@@ -128,9 +128,10 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
             store.trace(nil)
             return
         }
-        let debugCodec = Codec(), serial = serial
-        store.trace { event in
-            hub.receive(TracedEvent.from(event, codec: debugCodec, store: serial, time: hub.clock.now))
+        let debugCodec = Codec(), serial = serial, sinks = hub.sinks, clock = hub.clock
+        store.trace(effects: hub.wantsEffects) { event in
+            let traced = TracedEvent.from(event, codec: debugCodec, store: serial, time: clock.now)
+            for sink in sinks { sink.receive(traced) }
         }
     }
 
