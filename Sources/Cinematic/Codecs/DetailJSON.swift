@@ -56,7 +56,7 @@ struct DetailCodec: FeatureCodec {
     func encodeState(_ state: DetailState) -> JSONFragment {
         JSONFragment(consuming: JSONBuilder.object([
             "movieId": JSONBuilder.int(state.movieID),
-            "detail": DomainJSON.encode(state.detail, value: DomainJSON.encode),
+            "detail": DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource),
             "isFavorite": JSONBuilder.bool(state.isFavorite),
             "isSaving": JSONBuilder.bool(state.savingFavorite != nil),
             "favoriteError": state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null(),

@@ -68,7 +68,7 @@ struct DiscoverCodec: FeatureCodec {
         JSONBuilder.object([
             "section": JSONBuilder.string(WireNames.id(of: section.section)),
             "title": JSONBuilder.string(WireNames.title(of: section.section)),
-            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode),
+            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode, source: section.source),
             "pagesLoaded": JSONBuilder.int(section.pagesLoaded),
             "isExhausted": JSONBuilder.bool(section.isExhausted),
             "isLoadingMore": JSONBuilder.bool(section.isLoadingMore),

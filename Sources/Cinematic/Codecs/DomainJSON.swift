@@ -57,6 +57,22 @@ enum DomainJSON {
         encode(phase, value: value, failure: encode)
     }
 
+    /// A phase of a catalog answer: once loaded from a remote catalog it also says where
+    /// from, `"source":"live"` or `"source":"cache","cachedAt":<Unix seconds>` (nothing for
+    /// the embedded catalog, `.local`).
+    static func encode<Value>(_ phase: LoadingPhase<Value, MovieError>, value: (Value) -> Node, source: AnswerSource) -> Node {
+        let node = encode(phase, value: value)
+        guard case .loaded = phase else { return node }
+        switch source {
+        case .local: break
+        case .live: JSONBuilder.set(node, "source", JSONBuilder.string("live"))
+        case let .cache(cachedAt):
+            JSONBuilder.set(node, "source", JSONBuilder.string("cache"))
+            JSONBuilder.set(node, "cachedAt", JSONBuilder.int(Int(cachedAt)))
+        }
+        return node
+    }
+
     static func encode<Value>(_ phase: LoadingPhase<Value, Never>, value: (Value) -> Node) -> Node {
         encode(phase, value: value, failure: absurd)
     }

@@ -61,6 +61,8 @@ final class Runtime: Sendable {
     let manualClock: ManualClock?
     let catalog: any MovieCatalogRepository
     let hostCatalog: HostMovieCatalog?
+    /// The host catalog's offline cache; nil for the embedded catalog or when turned off.
+    let offlineCache: OfflineCache?
     let favorites: SQLiteFavorites
     private let provider = ProviderSlot()
     private let stores = Mutex<[UInt64: any FeatureStore]?>([:])
@@ -105,9 +107,19 @@ final class Runtime: Sendable {
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
             }
             hostCatalog = nil
+            offlineCache = nil
         case .host:
+            do {
+                offlineCache = try Self.openOfflineCache(config.remote.offlineCache)
+            } catch {
+                favorites.close()
+                queue.close()
+                effects.shutDown()
+                throw error
+            }
             let provider = self.provider
             let hostCatalog = HostMovieCatalog(
+                deadline: HostMovieCatalog.Deadline(.milliseconds(config.remote.deadlineMilliseconds), on: clock),
                 onRequest: { id, request in
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.request(id: id, json: HostRequestJSON.encode(request))
@@ -125,7 +137,25 @@ final class Runtime: Sendable {
                 })
             provider.catalog.withLock { $0 = hostCatalog }
             self.hostCatalog = hostCatalog
-            catalog = hostCatalog
+            if let offlineCache {
+                let wall = WallClock(manual: manualClock)
+                catalog = CachedMovieCatalog(remote: hostCatalog, cache: offlineCache, coder: CachedAnswerJSON(), now: { wall.now() })
+            } else {
+                catalog = hostCatalog
+            }
+        }
+    }
+
+    /// Opens the offline cache the config asks for. A cache is disposable: one that cannot be
+    /// opened at the default location is skipped (the runtime works without it), but an
+    /// explicitly configured path that fails is an `io` error.
+    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache) throws(APIError) -> OfflineCache? {
+        guard case let .on(path, maxBytes, ttlSeconds) = setting else { return nil }
+        guard let path else { return try? OfflineCache.openDefault(maxBytes: maxBytes, ttlSeconds: ttlSeconds) }
+        do {
+            return try OfflineCache.open(path: path, maxBytes: maxBytes, ttlSeconds: ttlSeconds)
+        } catch {
+            throw APIError(.io, "cannot open the offline cache at \(path): \(error.message)")
         }
     }
 
@@ -188,6 +218,7 @@ final class Runtime: Sendable {
         for store in open { closeStore(store) }
         provider.catalog.withLock { $0 = nil }
         favorites.close()
+        offlineCache?.close()
         (catalog as? SQLiteMovieCatalog)?.close()
         effects.shutDown()
     }

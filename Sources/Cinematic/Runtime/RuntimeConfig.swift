@@ -4,7 +4,8 @@
 /// {"catalog": "embedded" | "host" | {"path": "/path/catalog.sqlite"},
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
-///  "search": {"debounceMs": 250}}
+///  "search": {"debounceMs": 250},
+///  "offlineCache": false | {"path": "…", "maxBytes": N, "ttlSeconds": N}, "requestDeadlineMs": 10000}
 /// ```
 struct RuntimeConfig: Sendable {
     /// Where movies come from.
@@ -22,14 +23,17 @@ struct RuntimeConfig: Sendable {
     var manualClock = false
     var delivery = DeliveryMode.immediate
     var searchDebounceMilliseconds = 250
+    /// A host catalog's offline cache and request deadline.
+    var remote = RemoteCatalogConfig()
 
-    static let keys: Set<String> = ["catalog", "favorites", "clock", "delivery", "search"]
+    static let keys = Set(["catalog", "favorites", "clock", "delivery", "search"]).union(RemoteCatalogConfig.keys)
 
     init() {}
 
     init(_ document: JSONDocument) throws(APIError) {
         let config = try document.object("a config object")
         try config.rejectUnknownKeys(allowing: Self.keys)
+        remote = try RemoteCatalogConfig(config)
         if let catalog = config.optional("catalog") {
             if catalog.type == .string {
                 switch try catalog.string() {

@@ -122,29 +122,29 @@ data class FailedPhase(val phase: String = "failed", val error: MovieError) {
 }
 
 /** The wire object MoviesLoaded. */
-data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList()) {
+data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a MoviesLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): MoviesLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
 
 /** The wire object DetailLoaded. */
-data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail) {
+data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson(), "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): DetailLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]))
+            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
@@ -164,15 +164,15 @@ data class ResultsLoading(val phase: String = "loading", val query: String) : Se
 }
 
 /** The wire object ResultsLoaded. */
-data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList()) : SearchResults {
+data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() })
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ResultsLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
@@ -514,15 +514,15 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
 }
 
 /** cinematic_runtime_open's config (NULL for all defaults). */
-data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null) {
+data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson(), "offlineCache" to offlineCache, "requestDeadlineMs" to requestDeadlineMs)
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RuntimeConfig {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) })
+            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, offlineCache = map["offlineCache"], requestDeadlineMs = map["requestDeadlineMs"]?.let { (it as Number).toInt() })
         }
     }
 }
