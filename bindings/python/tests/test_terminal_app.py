@@ -18,7 +18,7 @@ import sys
 import termios
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional, Sequence
 
 import pytest
 
@@ -30,7 +30,8 @@ STAR = "★"
 
 
 class TerminalApp:
-    def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80, lang: str = "C.UTF-8") -> None:
+    def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80, lang: str = "C.UTF-8",
+                 args: Sequence[str] = (), extra_env: Optional[Dict[str, str]] = None) -> None:
         self.screen = Screen(rows, cols)
         self.transcript = b""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "COLUMNS", "LINES"))}
@@ -39,11 +40,13 @@ class TerminalApp:
             "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHON": sys.executable,
             "PYTHONFAULTHANDLER": "1",
         })
+        env.update(extra_env or {})
         env.pop("CINEMATIC_LIBRARY", None)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child: set the size on the pty, then become the app
             try:
-                os.execve("/bin/sh", ["sh", "-c", f'stty rows {rows} cols {cols} && exec "$0"', str(RUN_SH)], env)
+                os.execve("/bin/sh", ["sh", "-c", f'stty rows {rows} cols {cols} && exec "$0" "$@"', str(RUN_SH), *args],
+                          env)
             finally:
                 os._exit(127)
         self.status: Optional[int] = None

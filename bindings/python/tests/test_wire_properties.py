@@ -81,7 +81,7 @@ def steps(draw: Callable[..., Any]) -> List[Step]:
 
 @given(sequence=steps(), movie_id=of("detailArgs"))
 def test_random_sequences_over_all_four_stores(runtimes, sequence: List[Step], movie_id: Dict[str, Any]) -> None:
-    runtime = runtimes({"clock": "manual", "catalog": "host"})
+    runtime = runtimes({"clock": "manual", "catalog": "host", "offlineCache": {"path": ":memory:"}})
     runtime.set_provider(lambda request_id, request: answer(request))
     stores = {f["name"]: runtime.open_store(f["name"], movie_id if f["name"] == "detail" else None) for f in FEATURES}
     for feature, kind, value in sequence:
@@ -109,6 +109,8 @@ def test_random_valid_configs_open_or_fail_with_io(runtimes, config: Any) -> Non
         config = {**config, "catalog": "host"} if isinstance(config.get("catalog"), dict) else config
         if isinstance(config.get("favorites"), (str, dict)):
             config = {**config, "favorites": ":memory:"}
+        if isinstance(config.get("offlineCache"), dict) and "path" in config["offlineCache"]:
+            config = {**config, "offlineCache": {**config["offlineCache"], "path": ":memory:"}}
     try:
         runtime = runtimes(json.dumps(config) if config is not None else None)
     except cinematic.CinematicIOError:
