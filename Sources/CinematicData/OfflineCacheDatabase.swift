@@ -21,6 +21,9 @@ final class OfflineCacheDatabase: @unchecked Sendable {
     private let total: SQLiteStatement
     private let oldest: SQLiteStatement
     private var lastUse: Int
+    /// Uses recorded by lookups, written with the next store (or at close), so a lookup
+    /// only reads: key -> use counter.
+    private var pendingUses: [String: Int] = [:]
 
     /// Opens (creating, or replacing our own corrupt file) the cache at `path`.
     init(path: String) throws(MovieError) {
@@ -42,11 +45,15 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         lastUse = try Self.read(total) { $0.int(1) }
     }
 
-    /// Closes the connection (idempotent).
-    func close() { connection.close() }
+    /// Writes the pending uses and closes the connection (idempotent).
+    func close() {
+        try? connection.transaction { () throws(MovieError) in try flushUses() }
+        connection.close()
+    }
 
-    /// The answer stored under `key` and when (Unix seconds), counted as a use; nil when
-    /// missing or older than `ttl` seconds at `now` (an expired answer is deleted).
+    /// The answer stored under `key` and when (Unix seconds), counted as a use (kept in
+    /// memory until the next write); nil when missing or older than `ttl` seconds at `now`
+    /// (an expired answer is deleted).
     func lookup(_ key: String, now: Int64, ttl: Int64) throws(MovieError) -> (body: String, storedAt: Int64)? {
         try select.bind([.text(key)])
         guard try select.step() else {
@@ -61,7 +68,7 @@ final class OfflineCacheDatabase: @unchecked Sendable {
             return nil
         }
         lastUse += 1
-        try touch.run([.text(key), .int(lastUse)])
+        pendingUses[key] = lastUse
         return (body, storedAt)
     }
 
@@ -71,10 +78,18 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         let size = key.utf8.count + body.utf8.count
         guard size <= maxBytes else { return }
         try connection.transaction { () throws(MovieError) in
+            try flushUses()
             lastUse += 1
+            pendingUses[key] = nil
             try upsert.run([.text(key), .text(body), .int(Int(now)), .int(lastUse), .int(size)])
             try evict(toFit: maxBytes)
         }
+    }
+
+    /// Writes the uses lookups recorded (inside the caller's transaction).
+    private func flushUses() throws(MovieError) {
+        for (key, use) in pendingUses { try touch.run([.text(key), .int(use)]) }
+        pendingUses = [:]
     }
 
     /// The answers' size in bytes (keys and bodies) and how many there are.
@@ -95,6 +110,7 @@ final class OfflineCacheDatabase: @unchecked Sendable {
             guard !victims.isEmpty else { return }
             for (key, size) in victims where bytes > maxBytes {
                 try delete.run([.text(key)])
+                pendingUses[key] = nil
                 bytes -= size
             }
         }
