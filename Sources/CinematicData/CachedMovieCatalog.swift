@@ -93,7 +93,7 @@ public struct CachedMovieCatalog: MovieCatalogRepository {
 
     /// Live first; the cached copy when the remote is unreachable.
     private func cached<Value>(
-        _ key: String, encode: (Value) -> String, decode: @escaping @Sendable (String) -> Value?,
+        _ key: String, encode: (Value) -> String, decode: (String) -> Value?,
         live: () async throws(MovieError) -> Value
     ) async throws(MovieError) -> Sourced<Value> {
         do {

@@ -42,6 +42,14 @@ static const char *const TIMED_OUT = "{\"error\":{\"code\":\"timeout\",\"message
 
 static void dune_answer(char *buf, size_t size, const char *title) { movies_answer(buf, size, 15249, title, 1984); }
 
+/* A search store on the cache at cache_path, after a live answer for "dune" was shown. */
+static void open_with_dune_saved(fixture *f) {
+    open_cached(f, "search", NULL);
+    char answer[256];
+    dune_answer(answer, sizeof answer, "Dune");
+    cinematic_free(search(f, "dune", answer));
+}
+
 static void test_search_served_from_cache_then_replaced_by_live(void) {
     fixture f;
     open_cached(&f, "search", NULL);
@@ -209,10 +217,7 @@ static void test_deadline_expires_on_the_manual_clock(void) {
  * copy is shown. */
 static void test_deadline_with_cache_shows_the_copy(void) {
     fixture f;
-    open_cached(&f, "search", NULL);
-    char answer[256];
-    dune_answer(answer, sizeof answer, "Dune");
-    cinematic_free(search(&f, "dune", answer));
+    open_with_dune_saved(&f);
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK);
     CHECK(provider_wait(&f.provider, "search", 2, 5000));
     CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 9999), CINEMATIC_OK);
@@ -234,10 +239,7 @@ static void test_deadline_with_cache_shows_the_copy(void) {
  * without a cache. */
 static void test_stale_failure_never_shows_its_copy(void) {
     fixture f;
-    open_cached(&f, "search", NULL);
-    char answer[256];
-    dune_answer(answer, sizeof answer, "Dune");
-    cinematic_free(search(&f, "dune", answer));
+    open_with_dune_saved(&f);
 
     CHECK_STATUS(send_submitted(f.store), CINEMATIC_OK);               /* request 2: dune */
     CHECK(provider_wait(&f.provider, "search", 2, 5000));
@@ -259,6 +261,7 @@ static void test_stale_failure_never_shows_its_copy(void) {
     cinematic_free(state);
     CHECK_EQ_INT(recorder_count(&f.states), before);
 
+    char answer[256];
     movies_answer(answer, sizeof answer, 126, "Alien", 1979);
     CHECK_STATUS(cinematic_runtime_respond(f.rt, fresh.id, answer), CINEMATIC_OK);
     CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
@@ -395,10 +398,7 @@ static void test_foreign_or_unopenable_cache_file_is_an_io_error(void) {
     /* An empty file, or our own damaged cache, is replaced. */
     write_file(cache_path, "");
     fixture f;
-    open_cached(&f, "search", NULL);
-    char answer[256];
-    dune_answer(answer, sizeof answer, "Dune");
-    cinematic_free(search(&f, "dune", answer));
+    open_with_dune_saved(&f);
     fixture_close(&f, FIXTURE_STRICT);
     FILE *damage = fopen(cache_path, "r+b");
     CHECK(damage != NULL);
@@ -416,6 +416,8 @@ static void test_foreign_or_unopenable_cache_file_is_an_io_error(void) {
     char *state = search(&f, "dune", NETWORK_DOWN);
     CHECK_JSON_EQ(state, "results.phase", "failed");
     cinematic_free(state);
+    char answer[256];
+    dune_answer(answer, sizeof answer, "Dune");
     state = search(&f, "dune", answer);
     CHECK_JSON_EQ(state, "results.source", "live");
     cinematic_free(state);

@@ -46,8 +46,8 @@ final class ProviderSlot: Sendable {
 ///   up to their first suspension; it never waits for I/O, a callback or another runtime;
 /// - `effects`, this runtime's own thread, runs its effects after their first suspension
 ///   (never Swift's shared cooperative pool, so no runtime can starve another);
-/// - the catalog and the favorites each own a thread for their SQLite connection (blocking
-///   work awaits it there);
+/// - the catalog, the favorites and a host catalog's offline cache each own a thread for
+///   their SQLite connection (blocking work awaits it there);
 /// - the delivery queue's thread delivers what effects produce.
 /// Locks are leaves: none is held while calling out (observers, continuations, task
 /// cancellation, callbacks, another component). The one nesting, in this order only: the

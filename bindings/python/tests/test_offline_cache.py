@@ -192,11 +192,7 @@ def test_terminal_app_keeps_showing_dune_when_the_server_goes_away(server: Catal
         app.send("\x15alien\r")                       # Ctrl-U, a search never made before
         app.wait_for(lambda s: "Search failed (network)" in s and "nothing saved" in s,
                      "the failure of a search nobody saved")
-        app.send("\x15dune\r")
-        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None
-                     and "offline, showing saved results" in s, "Dune from the offline cache")
-        app.send("\x11")
-        assert app.wait_exit() == 0
+        finds_dune_offline(app, "\x15dune\r")
     finally:
         app.close()
 
@@ -204,10 +200,15 @@ def test_terminal_app_keeps_showing_dune_when_the_server_goes_away(server: Catal
     app = TerminalApp(tmp_path, args=["--live", server.url], extra_env=env)
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
-        app.send("dune")
-        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None
-                     and "offline, showing saved results" in s, "Dune from the cache after a restart")
-        app.send("\x11")
-        assert app.wait_exit() == 0
+        finds_dune_offline(app, "dune")
     finally:
         app.close()
+
+
+def finds_dune_offline(app: TerminalApp, keys: str) -> None:
+    """Types ``keys``, expects Dune (1984) from the offline cache, then quits."""
+    app.send(keys)
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "offline, showing saved results" in s,
+                 "Dune from the offline cache")
+    app.send("\x11")
+    assert app.wait_exit() == 0
