@@ -8,7 +8,9 @@ import Synchronization
 /// with a remote that throws `network`, over a cache file holding 500 searches of 20 movies
 /// (the provider's JSON, as the runtime stores them). Timed from the call to the decoded
 /// answer: the failure, the lookup on the cache's thread (an await and two thread hops),
-/// decoding. Also the SQLite lookup alone, on the calling thread.
+/// decoding. Also the SQLite lookup alone, on the calling thread; and through the C API, from
+/// `cinematic_runtime_respond` with a `network` error to the settled state showing the copy
+/// (`"source":"cache"`).
 enum CachedAnswerLatency {
     static let rounds = 4_000
     static let queries = 500
@@ -43,6 +45,51 @@ enum CachedAnswerLatency {
         print("offline cache: a cached search answer (\(page.count) movies) served when the remote fails, \(rounds) lookups over \(queries) cached searches")
         print("  served (failure, lookup on the cache's thread, decode)  p50 \(Report.format(Report.percentile(served, 0.5)))  p99 \(Report.format(Report.percentile(served, 0.99)))  (goal p99 < 1 ms)")
         print("  SQLite lookup alone, calling thread                    p50 \(Report.format(Report.percentile(sqliteOnly, 0.5)))  p99 \(Report.format(Report.percentile(sqliteOnly, 0.99)))")
+        let abi = try throughTheCAPI(answer: CinematicBenchmarks.offlineCacheCoder().encode(page),
+                                     cachePath: directory.appendingPathComponent("abi-cache.sqlite").path)
+        print("  C API: respond(network error) to the settled state with the copy  p50 \(Report.format(Report.percentile(abi, 0.5)))  p99 \(Report.format(Report.percentile(abi, 0.99)))")
+    }
+
+    /// A host-catalog search store over a cache holding "dune": each round submits, answers
+    /// the request with a network error and waits (settle) for the state showing the copy.
+    static func throughTheCAPI(answer: String, cachePath: String) throws -> [Duration] {
+        var runtime: OpaquePointer?
+        var store: OpaquePointer?
+        let config = #"{"clock":"manual","catalog":"host","offlineCache":{"path":"\#(cachePath)"}}"#
+        try ABIRoundTrip.check(cinematic_runtime_open(config, &runtime), "runtime_open")
+        defer { _ = cinematic_runtime_close(runtime) }
+        let provider: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?) -> Void = { userdata, id, json in
+            guard let json, strstr(json, #""op":"search""#) != nil else { return }
+            userdata!.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.store(id, ordering: .releasing)
+        }
+        // The id of the last search request (the provider runs inside `send`, immediate delivery).
+        let box = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
+        box.initialize(to: Atomic<UInt64>(0))
+        defer { box.deinitialize(count: 1); box.deallocate() }
+        try ABIRoundTrip.check(cinematic_runtime_set_provider(runtime, provider, UnsafeMutableRawPointer(box)), "set_provider")
+        try ABIRoundTrip.check(cinematic_store_open(runtime, "search", nil, &store), "store_open")
+        try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"queryChanged","query":"dune"}"#), "send")
+        func submit() throws -> UInt64 {
+            try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"submitted"}"#), "send")
+            return box.pointee.load(ordering: .acquiring)
+        }
+        try ABIRoundTrip.check(cinematic_runtime_respond(runtime, try submit(), answer), "respond")
+        try ABIRoundTrip.check(cinematic_store_settle(store, 10_000), "settle")
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        for _ in 0..<rounds / 4 {
+            let id = try submit()
+            let start = clock.now
+            try ABIRoundTrip.check(cinematic_runtime_respond(runtime, id, #"{"error":{"code":"network","message":"offline"}}"#), "respond")
+            try ABIRoundTrip.check(cinematic_store_settle(store, 10_000), "settle")
+            samples.append(clock.now - start)
+        }
+        var json: UnsafeMutablePointer<CChar>?
+        try ABIRoundTrip.check(cinematic_store_state(store, &json), "state")
+        defer { cinematic_free(json) }
+        let state = json.map { String(cString: $0) } ?? ""
+        guard state.contains(#""source":"cache""#) else { throw BenchError("the copy was not shown: \(state)") }
+        return samples
     }
 }
 

@@ -131,6 +131,34 @@ def test_discover_and_detail_are_saved_too(live, server: CatalogServer) -> None:
         assert detail.state["detail"]["value"]["budget"] == 45000000
 
 
+def test_a_slow_server_meets_the_deadline_on_the_manual_clock(server: CatalogServer, tmp_path: Path, runtimes) -> None:
+    """The library's deadline (10 s, on the manual clock) cancels a request the server is
+    too slow to answer; the saved answer is shown and the provider drops the late reply."""
+    runtime = runtimes({"catalog": "host", "clock": "manual", "offlineCache": {"path": str(tmp_path / "c.sqlite")}})
+    cancels: List[int] = []
+    provider = HttpCatalogProvider(runtime, server.url)
+
+    def recording(request_id: int, request: Dict[str, Any]) -> None:
+        if request.get("op") == "cancel":
+            cancels.append(request_id)
+        provider(request_id, request)
+
+    runtime.set_provider(recording)
+    try:
+        with runtime.search() as store:
+            assert search(store, "dune")["source"] == "live"
+            server.control(latencyMs=3000)
+            store.submit()
+            assert store.state["results"]["phase"] == "loading"
+            runtime.advance_clock(10_000)
+            store.settle(5)
+            results = store.state["results"]
+            assert results["source"] == "cache" and results["value"][0]["title"] == "Dune"
+            assert len(cancels) == 1
+    finally:
+        provider.close()
+
+
 class RecordingRuntime:
     """Stands in for a runtime: records what the provider answers."""
 
