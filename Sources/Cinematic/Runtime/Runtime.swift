@@ -128,8 +128,10 @@ final class Runtime: Sendable {
                     queue.deliver()
                 },
                 onCancel: { id in
-                    // Runs inside a task's cancellation handler: only queue the callback; the
-                    // call that cancelled delivers it once it holds no lock.
+                    // Runs inside a task's cancellation handler (or as a request's deadline
+                    // expires): only queue the callback; the call that cancelled delivers it
+                    // once it holds no lock, and an expired request's failure state, queued
+                    // right after, carries it along.
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.cancel(id: id)
                         return true
