@@ -32,7 +32,7 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example replay-tool generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -198,6 +198,13 @@ $(REPLAY_TOOL): tools/cinematic_replay.c include/cinematic.h lib
 ## C example typing "star wars" into the Search store letter by letter.
 demo: $(EXAMPLE)
 	@if [ -t 0 ] && [ -t 1 ]; then examples/python/run.sh; else $(EXAMPLE) --type star wars; fi
+
+## catalog-server: the example movie API over the shipped catalog (examples/catalog-server),
+## on CATALOG_PORT (default 8631); run the terminal app against it with
+## `examples/python/run.sh --live http://127.0.0.1:8631`.
+CATALOG_PORT ?= 8631
+catalog-server:
+	python3 examples/catalog-server/server.py --port $(CATALOG_PORT)
 
 ## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
 install: lib $(REPLAY_TOOL)

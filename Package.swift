@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain"], swiftSettings: strict),
+        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicComparisonTests", dependencies: ["CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicDomain", "MVIKit"], swiftSettings: strict),

@@ -63,9 +63,10 @@
  *     returns at once even while another process holds the favorites file locked: the write
  *     waits on the library's favorites thread and the heart rolls back only if it fails.
  *   - Blocking work runs on threads each runtime owns: one per SQLite connection (catalog,
- *     favorites), one for its effects, one for delivering what effects produce. Nothing of a
- *     runtime runs on Swift's shared cooperative pool, so a runtime whose callbacks are slow
- *     stalls only its own deliveries, never another runtime.
+ *     favorites, a host catalog's offline cache), one for its effects, one for delivering
+ *     what effects produce. Nothing of a runtime runs on Swift's shared cooperative pool, so
+ *     a runtime whose callbacks are slow stalls only its own deliveries, never another
+ *     runtime.
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
  *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
@@ -97,7 +98,10 @@
  * 0.1.0 (no application_id, our exact schema) are adopted and stamped. Anything else gives
  * CINEMATIC_ERR_IO, and the file is left unchanged byte for byte: the check reads the SQLite
  * header before SQLite opens it. Read-only favorites create nothing (no -wal, no -shm).
- * cinematic_runtime_close returns after the catalog and favorites files are closed.
+ * The offline cache of a host catalog follows the same rule with its own application_id
+ * ("CNOC"), except that, being disposable, our own cache that SQLite cannot read is replaced.
+ * cinematic_runtime_close returns after the catalog, favorites and offline cache files are
+ * closed.
  *
  * Versioning. The header's CINEMATIC_VERSION and cinematic_version() (the loaded library's)
  * follow semantic versioning; the ABI only grows.
@@ -112,7 +116,10 @@
  * "search", "discover", "favorites", "detail" (see docs/wire.md for their arguments, intents
  * and states). A host-provided catalog ("catalog": "host") receives requests such as
  * {"op":"search","query":"dune","page":1} with an id, and answers with
- * cinematic_runtime_respond; {"op":"cancel"} says an answer is no longer needed.
+ * cinematic_runtime_respond; {"op":"cancel"} says an answer is no longer needed (the request
+ * was replaced, or passed its deadline: "requestDeadlineMs"). With a host catalog, loaded
+ * phases say where their value came from: "source":"live", or "source":"cache" with
+ * "cachedAt" (Unix seconds) when the provider failed and the offline cache had the answer.
  */
 #ifndef CINEMATIC_H
 #define CINEMATIC_H
@@ -204,11 +211,26 @@ void cinematic_free(void *p);
  *                complete when cinematic_runtime_close returns.
  * The environment variable CINEMATIC_LOG=stderr makes every runtime log to standard error
  * (see cinematic_runtime_set_logger).
+ *   "offlineCache": (a "host" catalog only; checked and unused otherwise) where successful
+ *                answers are stored, to be shown with "source":"cache" when the provider
+ *                fails with "network" or "timeout". Default: on, at
+ *                $XDG_CACHE_HOME/cinematic/offline-cache.sqlite (or ~/.cache/...), skipped
+ *                silently when it cannot be opened there. false: off.
+ *                {"path": "..." (":memory:" allowed), "maxBytes": N (default 64 MiB, >= 1;
+ *                least recently used answers evicted first), "ttlSeconds": N (default
+ *                604800, >= 1)}, each optional. An explicit path that cannot be opened, or a
+ *                file that is not ours (left unchanged), is CINEMATIC_ERR_IO; our own
+ *                damaged cache or an empty file is replaced.
+ *   "requestDeadlineMs": (a "host" catalog) 10000 (1...3600000): a provider request not
+ *                answered in that time, on the runtime's clock, fails with "timeout" and the
+ *                provider receives {"op":"cancel"} for it.
+ *   With a "manual" clock the cache's "now" (cachedAt, the time to live) is the real time
+ *   at open plus the time advanced.
  * On success *out (required) receives a runtime to close with cinematic_runtime_close.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID
- * for an unknown key or bad value (path named); CINEMATIC_ERR_IO when the catalog or the
- * favorites cannot be built or opened or the event fd cannot be made; CINEMATIC_ERR_MISUSE
- * when out is NULL.
+ * for an unknown key or bad value (path named); CINEMATIC_ERR_IO when the catalog, the
+ * favorites or an explicitly configured offline cache cannot be built or opened (or is not
+ * ours) or the event fd cannot be made; CINEMATIC_ERR_MISUSE when out is NULL.
  */
 int cinematic_runtime_open(const char *config_json, cinematic_runtime **out);
 
@@ -282,9 +304,12 @@ int cinematic_runtime_set_provider(cinematic_runtime *rt, cinematic_request_fn f
  * from inside the provider callback. Like cinematic_runtime_advance_clock, it returns once
  * the effect it woke reached its next suspension, with the resulting state delivered on the
  * calling thread ("immediate" delivery; from inside a callback, right after it). An answer
- * to a request that was cancelled or already answered is accepted and dropped. An answer
- * that cannot be decoded fails the request with "invalidResponse" (so nothing waits forever)
- * and returns the decoding status.
+ * to a request that was cancelled, expired or already answered is accepted and dropped. An
+ * answer that cannot be decoded fails the request with "invalidResponse" (so nothing waits
+ * forever) and returns the decoding status. With the offline cache, a "network" or
+ * "timeout" error is looked up in the cache on the cache's own thread (never the calling
+ * one): the resulting state (the copy or the error) follows shortly after this returns, and
+ * cinematic_store_settle waits for it.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE / _INVALID for a bad answer or a
  * request id that was never issued; CINEMATIC_ERR_MISUSE (bad handle, NULL json, or the
  * catalog is not "host"); CINEMATIC_ERR_CLOSED.

@@ -187,8 +187,8 @@ def phase_value(defs: Dict[str, Schema], name: str) -> Optional[Schema]:
     members = union_members(defs[name]) or []
     if not members or not all(has_const(defs[m]) and discriminator(defs, m)[0] == "phase" for m in members):
         return None
-    # Only the plain shapes ({phase}, {phase, value}, {phase, error}) are Phase<T>.
-    if not all(set(defs[m]["properties"]) <= {"phase", "value", "error"} for m in members):
+    # Only the plain shapes ({phase}, {phase, value[, source, cachedAt]}, {phase, error}) are Phase<T>.
+    if not all(set(defs[m]["properties"]) <= {"phase", "value", "error", "source", "cachedAt"} for m in members):
         return None
     for member in members:
         if discriminator(defs, member)[1] == "loaded":

@@ -4,7 +4,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.sqlite").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [search] [abi] [recording] [heart] [encoding]`: the named benchmarks, all by default.
+/// `cinematic-bench [search] [abi] [recording] [heart] [encoding] [cache]`: the named benchmarks, all by default.
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
@@ -12,7 +12,8 @@ do {
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }
-    if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath) }
+    if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath); print() }
+    if wanted("cache") { try await CachedAnswerLatency.run(catalogPath: catalogPath, directory: directory) }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

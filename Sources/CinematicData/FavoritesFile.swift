@@ -29,30 +29,14 @@ enum FavoritesFile {
     /// Classifies the file at `path`; throws `.storage` naming why a file is not ours.
     static func inspect(_ path: String) throws(MovieError) -> Kind {
         guard path != ":memory:" else { return .new }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return .new }
-            throw .storage("cannot read \(path): \(FileSystem.lastErrorMessage)")
+        switch try SQLiteHeader.read(path) {
+        case .missing, .empty: return .new
+        case .notSQLite: throw .storage("\(path) is not a favorites database (not a SQLite file); it was left unchanged")
+        case let .sqlite(header):
+            if header.applicationID == applicationID { return .ours(isWAL: header.isWAL) }
+            if header.applicationID == 0 && header.userVersion == FavoritesDatabase.schemaVersion { return .legacy(isWAL: header.isWAL) }
+            throw .storage("\(path) belongs to another program (application_id \(header.applicationID), user_version \(header.userVersion)); it was left unchanged")
         }
-        defer { Glibc.close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
-        if count == 0 { return .new }
-        let magic = Array("SQLite format 3".utf8) + [0]
-        guard count == 100, Array(header[0..<16]) == magic else {
-            throw .storage("\(path) is not a favorites database (not a SQLite file); it was left unchanged")
-        }
-        let isWAL = header[18] == 2 || header[19] == 2
-        let userVersion = bigEndian(header, at: 60)
-        let application = bigEndian(header, at: 68)
-        if application == applicationID { return .ours(isWAL: isWAL) }
-        if application == 0 && userVersion == FavoritesDatabase.schemaVersion { return .legacy(isWAL: isWAL) }
-        throw .storage("\(path) belongs to another program (application_id \(application), user_version \(userVersion)); it was left unchanged")
-    }
-
-    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int32 {
-        Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
-            | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
     }
 
     /// A `file:` URI for `path` with `query` (characters that mean something in a URI are

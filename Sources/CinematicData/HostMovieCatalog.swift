@@ -24,6 +24,10 @@ public enum HostCatalogAnswer: Equatable, Sendable {
 /// thread, with ``respond(to:with:)``. When the core stops needing an answer (the effect was
 /// cancelled or replaced) the host is told through `onCancel`; a late answer is accepted and
 /// dropped, so the search promises hold even with a host that ignores cancellation.
+///
+/// With a ``Deadline``, a request the host has not answered when it passes (on the given
+/// clock: a ``ManualClock`` in tests) fails with `.timeout`, and the host is told to cancel
+/// it exactly as for a replaced request. Answers are `.live` (see ``AnswerSource``).
 public final class HostMovieCatalog: MovieCatalogRepository {
     /// What happened to an answer.
     public enum Delivery: Equatable, Sendable {
@@ -45,14 +49,39 @@ public final class HostMovieCatalog: MovieCatalogRepository {
         var entries: [UInt64: Entry] = [:]
     }
 
+    /// How long a request may wait for its answer, measured on `clock`.
+    public struct Deadline: Sendable {
+        /// The clock the wait is measured on (the runtime's).
+        public let clock: any Clock<Duration>
+        /// The longest wait.
+        public let duration: Duration
+
+        /// Creates a deadline of `duration` on `clock`.
+        public init(_ duration: Duration, on clock: any Clock<Duration>) {
+            self.clock = clock
+            self.duration = duration
+        }
+
+        /// A sleep until `duration` from now (the instant is fixed when this is called).
+        func timer() -> @Sendable () async throws -> Void { Self.timer(on: clock, for: duration) }
+
+        private static func timer<C: Clock<Duration>>(on clock: C, for duration: Duration) -> @Sendable () async throws -> Void {
+            let instant = clock.now.advanced(by: duration)
+            return { try await clock.sleep(until: instant, tolerance: nil) }
+        }
+    }
+
     private let requests = Mutex(Requests())
+    private let deadline: Deadline?
     private let onRequest: @Sendable (UInt64, HostCatalogRequest) -> Void
     private let onCancel: @Sendable (UInt64) -> Void
 
     /// Creates the catalog. `onRequest` hands a request to the host; `onCancel` tells it that
-    /// the request with that id is no longer needed. Neither may block for long.
-    public init(onRequest: @escaping @Sendable (UInt64, HostCatalogRequest) -> Void,
+    /// the request with that id is no longer needed. Neither may block for long. Without a
+    /// `deadline` a request waits for its answer forever.
+    public init(deadline: Deadline? = nil, onRequest: @escaping @Sendable (UInt64, HostCatalogRequest) -> Void,
                 onCancel: @escaping @Sendable (UInt64) -> Void) {
+        self.deadline = deadline
         self.onRequest = onRequest
         self.onCancel = onCancel
     }
@@ -70,6 +99,18 @@ public final class HostMovieCatalog: MovieCatalogRepository {
             throw .invalidResponse("expected {\"movie\": …} for a movie request")
         }
         return detail
+    }
+
+    public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await searchMovies(matching: query, page: page), source: .live)
+    }
+
+    public func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await movies(in: section, page: page), source: .live)
+    }
+
+    public func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+        Sourced(try await movieDetail(id: id), source: .live)
     }
 
     /// The pending request with `id`, if it still waits for an answer (to decode the answer).
@@ -104,12 +145,45 @@ public final class HostMovieCatalog: MovieCatalogRepository {
         return movies
     }
 
+    /// Asks the host. With a deadline a timer starts with the request (its instant is fixed
+    /// now, on this thread); when it fires first the request fails with `.timeout` and the
+    /// host is told to cancel it, exactly like a replaced request (a late answer is dropped).
+    /// The request itself is handed over on the caller's thread, as without a deadline.
     private func perform(_ request: HostCatalogRequest) async throws(MovieError) -> HostCatalogAnswer {
         let id = requests.withLock { requests -> UInt64 in
             requests.lastID += 1
             requests.entries[requests.lastID] = .waiting(request, nil)
             return requests.lastID
         }
+        guard let deadline else { return try await ask(id, request).get() }
+        let timer = deadline.timer()
+        let result = await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                do { try await timer() } catch { return }
+                expire(id, after: deadline.duration)
+            }
+            let result = await ask(id, request)
+            group.cancelAll()
+            return result
+        }
+        return try result.get()
+    }
+
+    /// Fails request `id` with `.timeout` if it still waits, and tells the host to cancel it.
+    private func expire(_ id: UInt64, after duration: Duration) {
+        let continuation = requests.withLock { requests -> CheckedContinuation<Result<HostCatalogAnswer, MovieError>, Never>? in
+            guard case let .waiting(_, continuation?) = requests.entries[id] else { return nil }
+            requests.entries[id] = nil
+            return continuation
+        }
+        guard let continuation else { return }
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        continuation.resume(returning: .failure(.timeout("the catalog did not answer within \(milliseconds) ms")))
+        onCancel(id)
+    }
+
+    private func ask(_ id: UInt64, _ request: HostCatalogRequest) async -> Result<HostCatalogAnswer, MovieError> {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HostCatalogAnswer, MovieError>, Never>) in
                 let proceed = requests.withLock { requests -> Bool in
@@ -138,6 +212,6 @@ public final class HostMovieCatalog: MovieCatalogRepository {
             continuation.resume(returning: .failure(.network("cancelled")))
             onCancel(id)
         }
-        return try result.get()
+        return result
     }
 }

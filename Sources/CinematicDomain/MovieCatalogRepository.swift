@@ -25,9 +25,32 @@ public protocol MovieCatalogRepository: Sendable {
     func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie]
     /// Everything known about one film; throws `.notFound` for an unknown id.
     func movieDetail(id: Int) async throws(MovieError) -> MovieDetail
+    /// A search page and where it came from; a decorator (an offline cache, a recorder)
+    /// must forward it. Defaults to ``searchMovies(matching:page:)`` marked `.local`.
+    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]>
+    /// A Discover page and where it came from (default: `.local`).
+    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]>
+    /// A movie's detail and where it came from (default: `.local`).
+    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail>
 }
 
 extension MovieCatalogRepository {
+    /// ``searchMovies(matching:page:)`` with where the answer came from. A remote catalog
+    /// (or its offline cache) says `.live` or `.cache`; this default says `.local`.
+    public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await searchMovies(matching: query, page: page), source: .local)
+    }
+
+    /// ``movies(in:page:)`` with where the answer came from (default: `.local`).
+    public func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await movies(in: section, page: page), source: .local)
+    }
+
+    /// ``movieDetail(id:)`` with where the answer came from (default: `.local`).
+    public func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+        Sourced(try await movieDetail(id: id), source: .local)
+    }
+
     /// The first page of a search.
     public func searchMovies(matching query: String) async throws(MovieError) -> [Movie] {
         try await searchMovies(matching: query, page: 1)

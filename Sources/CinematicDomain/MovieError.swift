@@ -9,12 +9,23 @@ public enum MovieError: Error, Equatable, Hashable, Sendable {
     case invalidResponse(String)
     /// Reading or writing local storage failed.
     case storage(String)
+    /// A remote catalog did not answer within the request deadline.
+    case timeout(String)
 
     /// A human-readable explanation.
     public var message: String {
         switch self {
-        case let .network(message), let .invalidResponse(message), let .storage(message): message
+        case let .network(message), let .invalidResponse(message), let .storage(message), let .timeout(message): message
         case .notFound: "movie not found"
+        }
+    }
+
+    /// True for the failures an offline copy may stand in for: the catalog could not be
+    /// reached (`network`) or did not answer in time (`timeout`).
+    public var isUnreachable: Bool {
+        switch self {
+        case .network, .timeout: true
+        case .notFound, .invalidResponse, .storage: false
         }
     }
 }

@@ -37,7 +37,12 @@ public struct SearchMoviesUseCase: Sendable {
 
     /// Page `page` (1-based) of the matches for `query`, or no movies for a short query.
     public func execute(query: String, page: Int = 1) async throws(MovieError) -> [Movie] {
-        guard Self.isSearchable(query) else { return [] }
-        return try await repository.searchMovies(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))), page: page)
+        try await executeSourced(query: query, page: page).value
+    }
+
+    /// ``execute(query:page:)`` with where the answer came from (a short query: `.local`).
+    public func executeSourced(query: String, page: Int = 1) async throws(MovieError) -> Sourced<[Movie]> {
+        guard Self.isSearchable(query) else { return Sourced([], source: .local) }
+        return try await repository.sourcedSearch(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))), page: page)
     }
 }

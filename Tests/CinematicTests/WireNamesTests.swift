@@ -21,6 +21,8 @@ struct WireNamesTests {
         #expect(WireNames.code(of: .notFound) == "notFound")
         #expect(WireNames.code(of: .invalidResponse("x")) == "invalidResponse")
         #expect(WireNames.code(of: .storage("x")) == "storage")
+        #expect(WireNames.code(of: .timeout("x")) == "timeout")
+        #expect(WireNames.error(code: "timeout", message: "late") == .timeout("late"))
     }
 
     @Test func notFoundKeepsTheLibrarysMessage() {
@@ -28,7 +30,7 @@ struct WireNamesTests {
         #expect(MovieError.notFound.message == "movie not found")
     }
 
-    @Test(arguments: ["timeout", "", "NETWORK", "not_found"])
+    @Test(arguments: ["deadline", "", "NETWORK", "not_found"])
     func anUnknownCodeMapsToInvalidResponseNamingTheCode(code: String) {
         let error = WireNames.error(code: code, message: "details")
         #expect(error == .invalidResponse("unknown error code \"\(code)\": details"))

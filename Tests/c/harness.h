@@ -660,9 +660,23 @@ static inline int recorder_first_repeat(recorder *r) {
     return repeat;
 }
 
+/* The suites written before the offline cache test what a provider itself answers: a host
+ * catalog they open gets "offlineCache":false unless its config names a cache (the shared
+ * default cache would serve one program's answers to another; test_offline_cache.c tests
+ * the cache). Returns config, or the amended copy in buf. */
+static inline const char *h_without_default_cache(const char *config, char *buf, size_t size) {
+    if (!config || !strstr(config, "\"catalog\":\"host\"") || strstr(config, "\"offlineCache\"")) return config;
+    size_t n = strlen(config);
+    if (n < 2 || config[n - 1] != '}' || n + 24 > size) return config;
+    snprintf(buf, size, "%.*s,\"offlineCache\":false}", (int)(n - 1), config);
+    return buf;
+}
+
 /* Opens a runtime with config, failing the test (and returning NULL) if it cannot. */
 static inline cinematic_runtime *open_runtime(const char *config) {
     cinematic_runtime *rt = NULL;
+    char amended[1024];
+    config = h_without_default_cache(config, amended, sizeof amended);
     int rc = cinematic_runtime_open(config, &rt);
     if (!h_record(rc == CINEMATIC_OK && rt != NULL, __FILE__, __LINE__,
                   "cinematic_runtime_open(%s): %s %s", config ? config : "NULL",

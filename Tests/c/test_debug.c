@@ -395,6 +395,53 @@ static void test_a_system_clock_session_on_the_embedded_catalog_replays(void) {
     remove_tempdir(dir);
 }
 
+/* With the offline cache in play, the recording carries where each answer came from, and
+ * the replay shows the same offline copy (with no cache and no network of its own). */
+static void test_cached_answers_are_recorded_with_their_source_and_replay(void) {
+    char dir[64];
+    make_tempdir(dir, sizeof dir);
+    char path[128], config[512];
+    snprintf(path, sizeof path, "%s/session.jsonl", dir);
+    snprintf(config, sizeof config, "{\"clock\":\"manual\",\"catalog\":\"host\",\"offlineCache\":{\"path\":\":memory:\"},"
+             "\"record\":\"%s\"}", path);
+    fixture f;
+    fixture_open(&f, config, PROVIDER_HOLD, "search", NULL);
+    const char *queries[] = {"dune", "alien", "dune"};
+    for (int i = 0; i < 3; i++) {
+        CHECK_STATUS(send_query(f.store, queries[i]), CINEMATIC_OK);
+        CHECK_STATUS(cinematic_runtime_advance_clock(f.rt, 250), CINEMATIC_OK);
+        provider_call call = {0};
+        CHECK(provider_wait(&f.provider, "search", i + 1, 5000));
+        CHECK(provider_call_at(&f.provider, "search", i, &call));
+        char answer[256];
+        if (i < 2) movies_answer(answer, sizeof answer, 10 + i, queries[i], 2000);
+        else snprintf(answer, sizeof answer, "{\"error\":{\"code\":\"network\",\"message\":\"offline\"}}");
+        CHECK_STATUS(cinematic_runtime_respond(f.rt, call.id, answer), CINEMATIC_OK);
+        CHECK_STATUS(cinematic_store_settle(f.store, 5000), CINEMATIC_OK);
+    }
+    char *state = state_of(f.store);
+    CHECK_JSON_EQ(state, "results.source", "cache");
+    CHECK_JSON_EQ(state, "results.value[0].title", "dune");
+    cinematic_free(state);
+    fixture_close(&f, FIXTURE_STRICT);
+
+    FILE *file = fopen(path, "r");
+    char line[1 << 16];
+    int live = 0, cached = 0;
+    while (file && fgets(line, sizeof line, file)) {
+        if (!strstr(line, "{\"event\":\"answer\"")) continue;
+        live += strstr(line, "\"source\":\"live\"") != NULL;
+        cached += strstr(line, "\"source\":\"cache\",\"cachedAt\":") != NULL;
+    }
+    if (file) fclose(file);
+    CHECK_EQ_INT(live, 2);
+    CHECK_EQ_INT(cached, 1);
+    char *report = NULL;
+    CHECK_EQ_INT(replay(path, &report), 1);
+    cinematic_free(report);
+    remove_tempdir(dir);
+}
+
 static void on_alarm(int signal) {
     (void)signal;
     static const char message[] = "FAIL: recording to a FIFO nobody reads blocked the host\n";
@@ -435,5 +482,6 @@ int main(void) {
     RUN_TEST(test_recorded_session_replays_identically_and_edits_are_caught);
     RUN_TEST(test_a_stuck_recording_file_never_blocks_the_host);
     RUN_TEST(test_a_system_clock_session_on_the_embedded_catalog_replays);
+    RUN_TEST(test_cached_answers_are_recorded_with_their_source_and_replay);
     return TEST_SUMMARY();
 }

@@ -57,7 +57,7 @@ struct DetailCodec: FeatureCodec {
         switch intent {
         case .host(.task): .host("task")
         case .host(.favoriteToggled): .host("favoriteToggled")
-        case let .detailLoaded(detail): .internal("detailLoaded", ["detail": DomainJSON.encode(detail)])
+        case let .detailLoaded(detail, source): .internal("detailLoaded", ["detail": DomainJSON.encode(detail)], source: source)
         case let .detailFailed(error): .internal("detailFailed", ["error": DomainJSON.encode(error)])
         case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
         case let .favoriteSaved(version, isFavorite):
@@ -69,7 +69,7 @@ struct DetailCodec: FeatureCodec {
     func encodeState(_ state: DetailState) -> JSONFragment {
         JSONFragment(consuming: JSONBuilder.object([
             "movieId": JSONBuilder.int(state.movieID),
-            "detail": DomainJSON.encode(state.detail, value: DomainJSON.encode),
+            "detail": DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource),
             "isFavorite": JSONBuilder.bool(state.isFavorite),
             "isSaving": JSONBuilder.bool(state.savingFavorite != nil),
             "favoriteError": state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null(),

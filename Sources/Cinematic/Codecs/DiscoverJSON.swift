@@ -62,9 +62,9 @@ struct DiscoverCodec: FeatureCodec {
         case .host(.task): .host("task")
         case .host(.refresh): .host("refresh")
         case let .host(.loadMore(section)): .host("loadMore", ["section": JSONBuilder.string(WireNames.id(of: section))])
-        case let .sectionLoaded(section, page, movies):
+        case let .sectionLoaded(section, page, movies, source):
             .internal("sectionLoaded", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
-                                        "movies": DomainJSON.encode(movies)])
+                                        "movies": DomainJSON.encode(movies)], source: source)
         case let .sectionFailed(section, page, error):
             .internal("sectionFailed", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
                                         "error": DomainJSON.encode(error)])
@@ -82,7 +82,7 @@ struct DiscoverCodec: FeatureCodec {
         JSONBuilder.object([
             "section": JSONBuilder.string(WireNames.id(of: section.section)),
             "title": JSONBuilder.string(WireNames.title(of: section.section)),
-            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode),
+            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode, source: section.source),
             "pagesLoaded": JSONBuilder.int(section.pagesLoaded),
             "isExhausted": JSONBuilder.bool(section.isExhausted),
             "isLoadingMore": JSONBuilder.bool(section.isLoadingMore),

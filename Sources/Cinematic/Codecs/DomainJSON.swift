@@ -62,6 +62,28 @@ enum DomainJSON {
         encode(phase, value: value, failure: encode)
     }
 
+    /// A phase of a catalog answer: once loaded from a remote catalog it also says where
+    /// from, `"source":"live"` or `"source":"cache","cachedAt":<Unix seconds>` (nothing for
+    /// the embedded catalog, `.local`).
+    static func encode<Value>(_ phase: LoadingPhase<Value, MovieError>, value: (Value) -> Node, source: AnswerSource) -> Node {
+        let node = encode(phase, value: value)
+        guard case .loaded = phase else { return node }
+        set(source, on: node)
+        return node
+    }
+
+    /// Adds where an answer came from to `object`: `"source":"live"`, or `"source":"cache"`
+    /// with `"cachedAt"`; nothing for `.local` (the embedded catalog).
+    static func set(_ source: AnswerSource, on object: Node) {
+        switch source {
+        case .local: break
+        case .live: JSONBuilder.set(object, "source", JSONBuilder.string("live"))
+        case let .cache(cachedAt):
+            JSONBuilder.set(object, "source", JSONBuilder.string("cache"))
+            JSONBuilder.set(object, "cachedAt", JSONBuilder.int(Int(cachedAt)))
+        }
+    }
+
     static func encode<Value>(_ phase: LoadingPhase<Value, Never>, value: (Value) -> Node) -> Node {
         encode(phase, value: value, failure: absurd)
     }

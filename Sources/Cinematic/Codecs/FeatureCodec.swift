@@ -1,4 +1,5 @@
 import CJansson
+import CinematicDomain
 import MVIKit
 
 /// One feature on the wire, declared once: its name, how a store is opened (arguments), the
@@ -55,14 +56,18 @@ struct EncodedIntent: Sendable {
         EncodedIntent(type: type, json: node(type, members), isHost: true)
     }
 
-    /// An internal intent: `{"type": type, members…}` (members stolen).
-    static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:]) -> EncodedIntent {
-        EncodedIntent(type: type, json: node(type, members), isHost: false)
+    /// An internal intent: `{"type": type, members…}` (members stolen), with where its answer
+    /// came from (`"source"`, `"cachedAt"`; nothing for `.local`) when given.
+    static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
+                           source: AnswerSource? = nil) -> EncodedIntent {
+        EncodedIntent(type: type, json: node(type, members, source: source), isHost: false)
     }
 
-    private static func node(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>>) -> JSONFragment {
+    private static func node(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>>,
+                             source: AnswerSource? = nil) -> JSONFragment {
         let object = JSONBuilder.object(["type": JSONBuilder.string(type)])
         for (key, value) in members { JSONBuilder.set(object, key, value) }
+        if let source { DomainJSON.set(source, on: object) }
         return JSONFragment(consuming: object)
     }
 }

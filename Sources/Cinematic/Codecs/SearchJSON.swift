@@ -9,7 +9,8 @@ import MVIKit
 /// `{"type":"loadMore"}`.
 /// State: `{"query":"dune","results":{"phase":"loaded","query":"dune","value":[movie, …]},
 /// "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,"loadMoreError":null}`; every
-/// phase but idle names the query it answers.
+/// phase but idle names the query it answers, and loaded results of a host catalog say
+/// where they came from (`"source":"live"`, or `"source":"cache","cachedAt":…`).
 struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
@@ -62,17 +63,19 @@ struct SearchCodec: FeatureCodec {
         case .host(.submitted): .host("submitted")
         case .host(.loadMore): .host("loadMore")
         case .searchNow: .internal("searchNow")
-        case let .resultsLoaded(query, page, movies):
-            .internal("resultsLoaded", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)])
+        case let .resultsLoaded(query, page, movies, source):
+            .internal("resultsLoaded", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
+                      source: source)
         case let .searchFailed(query, page, error):
             .internal("searchFailed", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
         }
     }
 
-    /// The results and the query they answer.
+    /// The results, the query they answer and where they came from.
     struct Results: Equatable, Sendable {
         let phase: LoadingPhase<[Movie], MovieError>
         let query: String
+        let source: AnswerSource
     }
 
     /// The results, encoded once per distinct list (typing changes only the query).
@@ -80,7 +83,7 @@ struct SearchCodec: FeatureCodec {
 
     /// The results phase, with the query it answers in every phase but idle.
     static func node(_ results: Results) -> UnsafeMutablePointer<json_t> {
-        let node = DomainJSON.encode(results.phase, value: DomainJSON.encode)
+        let node = DomainJSON.encode(results.phase, value: DomainJSON.encode, source: results.source)
         if case .idle = results.phase { return node }
         JSONBuilder.set(node, "query", JSONBuilder.string(results.query))
         return node
@@ -90,7 +93,7 @@ struct SearchCodec: FeatureCodec {
     static func node(_ state: SearchState) -> UnsafeMutablePointer<json_t> {
         JSONBuilder.object([
             "query": JSONBuilder.string(state.query),
-            "results": node(Results(phase: state.results, query: state.resultsQuery)),
+            "results": node(Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource)),
             "pagesLoaded": JSONBuilder.int(state.pagesLoaded),
             "isExhausted": JSONBuilder.bool(state.isExhausted),
             "isLoadingMore": JSONBuilder.bool(state.isLoadingMore),
@@ -101,7 +104,7 @@ struct SearchCodec: FeatureCodec {
     func encodeState(_ state: SearchState) -> JSONFragment {
         .object([
             "query": .string(state.query),
-            "results": results.fragment(for: Results(phase: state.results, query: state.resultsQuery), Self.node),
+            "results": results.fragment(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), Self.node),
             "pagesLoaded": .int(state.pagesLoaded),
             "isExhausted": .bool(state.isExhausted),
             "isLoadingMore": .bool(state.isLoadingMore),

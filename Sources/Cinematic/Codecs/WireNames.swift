@@ -4,13 +4,14 @@ import CinematicDomain
 /// here, in the schema (schema/cinematic.schema.json) and in the generated host types.
 enum WireNames {
     /// An error's code, from the closed set "network", "notFound", "invalidResponse",
-    /// "storage".
+    /// "storage", "timeout".
     static func code(of error: MovieError) -> String {
         switch error {
         case .network: "network"
         case .notFound: "notFound"
         case .invalidResponse: "invalidResponse"
         case .storage: "storage"
+        case .timeout: "timeout"
         }
     }
 
@@ -23,6 +24,7 @@ enum WireNames {
         case "notFound": .notFound
         case "storage": .storage(message)
         case "invalidResponse": .invalidResponse(message)
+        case "timeout": .timeout(message)
         default: .invalidResponse("unknown error code \"\(code)\": \(message)")
         }
     }

@@ -2,40 +2,88 @@ import CinematicData
 import CinematicDomain
 
 /// A catalog that records every request the stores make of it, and each answer, in the
-/// provider protocol's own JSON (`{"op":"search",…}`, `{"movies":[…]}`, `{"error":{…}}`), so a
-/// replay can answer from the recording whatever the catalog was (embedded or host).
+/// provider protocol's own JSON (`{"op":"search",…}`, `{"movies":[…]}`, `{"error":{…}}`) with
+/// where the answer came from (`"source"`, `"cachedAt"`), so a replay can answer from the
+/// recording whatever the catalog was (embedded, host, host with its offline cache).
 struct RecordingCatalog: MovieCatalogRepository {
     let inner: any MovieCatalogRepository
     let recorder: Recorder
 
     func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await record(.search(query: query, page: page)) { () async throws(MovieError) in
-            .movies(try await inner.searchMovies(matching: query, page: page))
-        }.movies
+        try await sourcedSearch(matching: query, page: page).value
     }
 
     func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await record(.discover(section: section, page: page)) { () async throws(MovieError) in
-            .movies(try await inner.movies(in: section, page: page))
-        }.movies
+        try await sourcedMovies(in: section, page: page).value
     }
 
     func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await record(.movie(id: id)) { () async throws(MovieError) in .movie(try await inner.movieDetail(id: id)) }.detail
+        try await sourcedMovieDetail(id: id).value
     }
 
-    private func record(_ request: HostCatalogRequest,
-                        _ body: () async throws(MovieError) -> HostCatalogAnswer) async throws(MovieError) -> HostCatalogAnswer {
+    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        try await record(.search(query: query, page: page)) { () async throws(MovieError) in
+            let answer = try await inner.sourcedSearch(matching: query, page: page)
+            return Sourced(.movies(answer.value), source: answer.source)
+        }.map(\.movies)
+    }
+
+    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        try await record(.discover(section: section, page: page)) { () async throws(MovieError) in
+            let answer = try await inner.sourcedMovies(in: section, page: page)
+            return Sourced(.movies(answer.value), source: answer.source)
+        }.map(\.movies)
+    }
+
+    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+        try await record(.movie(id: id)) { () async throws(MovieError) in
+            let answer = try await inner.sourcedMovieDetail(id: id)
+            return Sourced(.movie(answer.value), source: answer.source)
+        }.map(\.detail)
+    }
+
+    private func record(_ request: HostCatalogRequest, _ body: () async throws(MovieError) -> Sourced<HostCatalogAnswer>)
+        async throws(MovieError) -> Sourced<HostCatalogAnswer> {
         let id = recorder.nextRequestID()
         recorder.write("request") { [("id", .int(Int(clamping: id))), ("request", JSONFragment(consuming: HostRequestJSON.node(request)))] }
-        let result: Result<HostCatalogAnswer, MovieError>
+        let result: Result<Sourced<HostCatalogAnswer>, MovieError>
         do throws(MovieError) { result = .success(try await body()) } catch { result = .failure(error) }
         // The answer to a cancelled effect never reaches its store, whatever it is; a replay
         // cancels the same effect at the same intent, so it is not an input there.
         let cancelled = Task.isCancelled
-        recorder.write("answer") { [("id", .int(Int(clamping: id))), ("answer", HostRequestJSON.encode(result)), ("cancelled", .bool(cancelled))] }
+        recorder.write("answer") {
+            [("id", .int(Int(clamping: id))), ("answer", HostRequestJSON.encode(result.map(\.value))), ("cancelled", .bool(cancelled))]
+                + RecordedSource.members(of: (try? result.get())?.source ?? .local)
+        }
         return try result.get()
     }
+}
+
+/// Where a recorded catalog answer came from, as members of its `answer` line: none for
+/// `.local`, `"source":"live"`, or `"source":"cache","cachedAt":n`.
+enum RecordedSource {
+    static func members(of source: AnswerSource) -> [(key: String, value: JSONFragment)] {
+        switch source {
+        case .local: []
+        case .live: [("source", .string("live"))]
+        case let .cache(cachedAt): [("source", .string("cache")), ("cachedAt", .int(Int(cachedAt)))]
+        }
+    }
+
+    /// Reads the members back (absent: `.local`).
+    static func decode(_ line: JSONObjectReader) throws(APIError) -> AnswerSource {
+        guard let source = line.optional("source") else { return .local }
+        switch try source.string() {
+        case "live": return .live
+        case "cache": return .cache(cachedAt: Int64(try line.required("cachedAt").int()))
+        case let other: throw .invalid("unknown answer source \"\(other)\"", at: source.path)
+        }
+    }
+}
+
+extension Sourced {
+    /// The same source with the value transformed.
+    func map<Other>(_ transform: (Value) -> Other) -> Sourced<Other> { Sourced<Other>(transform(value), source: source) }
 }
 
 extension HostCatalogAnswer {

@@ -1,3 +1,4 @@
+import CinematicData
 import CinematicFeatures
 #if canImport(Glibc)
 import Glibc
@@ -13,4 +14,7 @@ package enum CinematicBenchmarks {
         defer { free(text) }
         return strlen(text)
     }
+
+    /// The coder the runtime's offline cache stores answers with (the provider's JSON).
+    package static func offlineCacheCoder() -> any AnswerCoder { CachedAnswerJSON() }
 }

@@ -27,6 +27,8 @@ struct Replay {
         let session = script.lines[0]
         var config = try RuntimeConfig(JSONDocument(parsing: session.json("config").text))
         config.catalog = .host
+        config.remote = RemoteCatalogConfig()
+        config.remote.offlineCache = .off          // answers come from the recording
         config.favorites = ":memory:"
         config.favoritesReadOnly = false
         config.manualClock = true
@@ -90,7 +92,8 @@ struct Replay {
             let answer = try line.object.required("answer")
             if let request = catalog.answers.request(id) {
                 let document = try JSONDocument(parsing: JSONFragment(copying: answer.value).text)
-                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(document, for: request))
+                let source = try RecordedSource.decode(line.object)
+                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(document, for: request).map { Sourced($0, source: source) })
             } else if let request = favorites.answers.request(id) {
                 favorites.answers.answer(id, with: try FavoritesAnswer.decode(answer, for: request))
             } else {

@@ -2,23 +2,36 @@ import CinematicData
 import CinematicDomain
 import Synchronization
 
-/// The catalog of a replay: every answer comes from the recording.
+/// The catalog of a replay: every answer, and where it came from, comes from the recording.
 struct ReplayCatalog: MovieCatalogRepository {
-    let answers = ScriptedAnswers<HostCatalogRequest, HostCatalogAnswer>()
+    let answers = ScriptedAnswers<HostCatalogRequest, Sourced<HostCatalogAnswer>>()
 
     func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await answers.perform(.search(query: query, page: page)).get().movies
+        try await sourcedSearch(matching: query, page: page).value
     }
 
     func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await answers.perform(.discover(section: section, page: page)).get().movies
+        try await sourcedMovies(in: section, page: page).value
     }
 
     func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        guard case let .movie(detail) = try await answers.perform(.movie(id: id)).get() else {
+        try await sourcedMovieDetail(id: id).value
+    }
+
+    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        try await answers.perform(.search(query: query, page: page)).get().map(\.movies)
+    }
+
+    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        try await answers.perform(.discover(section: section, page: page)).get().map(\.movies)
+    }
+
+    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+        let answer = try await answers.perform(.movie(id: id)).get()
+        guard case let .movie(detail) = answer.value else {
             throw .invalidResponse("the recording answers a movie request with a list")
         }
-        return detail
+        return Sourced(detail, source: answer.source)
     }
 }
 

@@ -46,8 +46,8 @@ final class ProviderSlot: Sendable {
 ///   up to their first suspension; it never waits for I/O, a callback or another runtime;
 /// - `effects`, this runtime's own thread, runs its effects after their first suspension
 ///   (never Swift's shared cooperative pool, so no runtime can starve another);
-/// - the catalog and the favorites each own a thread for their SQLite connection (blocking
-///   work awaits it there);
+/// - the catalog, the favorites and a host catalog's offline cache each own a thread for
+///   their SQLite connection (blocking work awaits it there);
 /// - the delivery queue's thread delivers what effects produce.
 /// Locks are leaves: none is held while calling out (observers, continuations, task
 /// cancellation, callbacks, another component). The one nesting, in this order only: the
@@ -62,6 +62,10 @@ final class Runtime: Sendable {
     /// The catalog the stores use (recorded when the runtime records).
     let catalog: any MovieCatalogRepository
     let hostCatalog: HostMovieCatalog?
+    /// The host catalog's offline cache; nil for the embedded catalog or when turned off.
+    let offlineCache: OfflineCache?
+    /// The embedded catalog (closed with the runtime), under any recorder.
+    private let embeddedCatalog: SQLiteMovieCatalog?
     /// The favorites file.
     let favoritesFile: SQLiteFavorites
     /// The favorites the stores use (recorded when the runtime records).
@@ -121,12 +125,10 @@ final class Runtime: Sendable {
         let catalog: any MovieCatalogRepository
         switch config.catalog {
         case let .embedded(path):
-            do {
-                if let path {
-                    catalog = try SQLiteMovieCatalog.open(path: path)
-                } else {
-                    catalog = try SQLiteMovieCatalog.openDefault()
-                }
+            do throws(MovieError) {
+                let embedded = if let path { try SQLiteMovieCatalog.open(path: path) } else { try SQLiteMovieCatalog.openDefault() }
+                embeddedCatalog = embedded
+                catalog = embedded
             } catch {
                 recorder?.close()
                 favoritesFile.close()
@@ -135,9 +137,20 @@ final class Runtime: Sendable {
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
             }
             hostCatalog = nil
+            offlineCache = nil
         case .host:
+            do {
+                offlineCache = try Self.openOfflineCache(config.remote.offlineCache)
+            } catch {
+                recorder?.close()
+                favoritesFile.close()
+                queue.close()
+                effects.shutDown()
+                throw error
+            }
             let provider = self.provider
             let hostCatalog = HostMovieCatalog(
+                deadline: HostMovieCatalog.Deadline(.milliseconds(config.remote.deadlineMilliseconds), on: clock),
                 onRequest: { [recorder] id, request in
                     recorder?.write("providerRequest") { [("requestId", .int(Int(clamping: id))), ("request", JSONFragment(consuming: HostRequestJSON.node(request)))] }
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
@@ -148,8 +161,10 @@ final class Runtime: Sendable {
                 },
                 onCancel: { [recorder] id in
                     recorder?.write("providerCancel") { [("requestId", .int(Int(clamping: id)))] }
-                    // Runs inside a task's cancellation handler: only queue the callback; the
-                    // call that cancelled delivers it once it holds no lock.
+                    // Runs inside a task's cancellation handler (or as a request's deadline
+                    // expires): only queue the callback; the call that cancelled delivers it
+                    // once it holds no lock, and an expired request's failure state, queued
+                    // right after, carries it along.
                     queue.enqueue(DeliveryQueue.Event(store: DeliveryQueue.runtimeEvents) {
                         provider.cancel(id: id)
                         return true
@@ -157,8 +172,16 @@ final class Runtime: Sendable {
                 })
             provider.catalog.withLock { $0 = hostCatalog }
             self.hostCatalog = hostCatalog
-            catalog = hostCatalog
+            embeddedCatalog = nil
+            if let offlineCache {
+                let wall = WallClock(manual: manualClock)
+                catalog = CachedMovieCatalog(remote: hostCatalog, cache: offlineCache, coder: CachedAnswerJSON(), now: { wall.now() })
+            } else {
+                catalog = hostCatalog
+            }
         }
+        // The stores see the catalog and favorites through the recorder when the session is
+        // recorded: outermost, so a recording holds what the stores got (cache included).
         let favorites: any FavoritesRepository = substitutes?.favorites ?? favoritesFile
         if let recorder {
             self.catalog = RecordingCatalog(inner: substitutes?.catalog ?? catalog, recorder: recorder)
@@ -169,6 +192,19 @@ final class Runtime: Sendable {
             self.favorites = favorites
         }
         if let destination = LogSink.destinationFromEnvironment() { setLogger(destination) }
+    }
+
+    /// Opens the offline cache the config asks for. A cache is disposable: one that cannot be
+    /// opened at the default location is skipped (the runtime works without it), but an
+    /// explicitly configured path that fails is an `io` error.
+    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache) throws(APIError) -> OfflineCache? {
+        guard case let .on(path, maxBytes, ttlSeconds) = setting else { return nil }
+        guard let path else { return try? OfflineCache.openDefault(maxBytes: maxBytes, ttlSeconds: ttlSeconds) }
+        do {
+            return try OfflineCache.open(path: path, maxBytes: maxBytes, ttlSeconds: ttlSeconds)
+        } catch {
+            throw APIError(.io, "cannot open the offline cache at \(path): \(error.message)")
+        }
     }
 
     /// Sets (or with nil removes) the logger. When this returns the previous logger is not
@@ -255,7 +291,8 @@ final class Runtime: Sendable {
         provider.catalog.withLock { $0 = nil }
         debug.recorder?.close()
         favoritesFile.close()
-        (catalog as? SQLiteMovieCatalog)?.close()
+        offlineCache?.close()
+        embeddedCatalog?.close()
         effects.shutDown()
     }
 }

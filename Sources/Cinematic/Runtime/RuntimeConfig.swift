@@ -6,7 +6,8 @@ import CJansson
 /// {"catalog": "embedded" | "host" | {"path": "/path/catalog.sqlite"},
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
-///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl"}
+///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl",
+///  "offlineCache": false | {"path": "…", "maxBytes": N, "ttlSeconds": N}, "requestDeadlineMs": 10000}
 /// ```
 struct RuntimeConfig: Sendable {
     /// Where movies come from.
@@ -28,17 +29,20 @@ struct RuntimeConfig: Sendable {
     var historyCapacity = 0
     /// Where the session is recorded (nil: not recorded).
     var recordPath: String?
+    /// A host catalog's offline cache and request deadline.
+    var remote = RemoteCatalogConfig()
 
     /// The most history entries a store may keep.
     static let maximumHistory = 100_000
 
-    static let keys: Set<String> = ["catalog", "favorites", "clock", "delivery", "search", "history", "record"]
+    static let keys = Set(["catalog", "favorites", "clock", "delivery", "search", "history", "record"]).union(RemoteCatalogConfig.keys)
 
     init() {}
 
     init(_ document: JSONDocument) throws(APIError) {
         let config = try document.object("a config object")
         try config.rejectUnknownKeys(allowing: Self.keys)
+        remote = try RemoteCatalogConfig(config)
         if let catalog = config.optional("catalog") {
             if catalog.type == .string {
                 switch try catalog.string() {
@@ -117,6 +121,8 @@ struct RuntimeConfig: Sendable {
             "delivery": JSONBuilder.string(delivery == .immediate ? "immediate" : "queued"),
             "search": JSONBuilder.object(["debounceMs": JSONBuilder.int(searchDebounceMilliseconds)]),
             "history": JSONBuilder.int(historyCapacity),
+            "offlineCache": remote.offlineCacheNode,
+            "requestDeadlineMs": JSONBuilder.int(remote.deadlineMilliseconds),
         ]))
     }
 }

@@ -27,6 +27,8 @@ public struct DetailState: Equatable, Sendable {
     public var storedFavorite: Bool
     /// The favorites version ``storedFavorite`` was learned from; 0 before any report.
     public var storedVersion: UInt64
+    /// Where the loaded detail came from.
+    public var detailSource: AnswerSource
 
     /// Creates the state of the Detail screen for `movieID`; by default nothing is loaded.
     ///
@@ -36,7 +38,7 @@ public struct DetailState: Equatable, Sendable {
     /// ```
     public init(movieID: Int, detail: LoadingPhase<MovieDetail, MovieError> = .idle, isFavorite: Bool = false,
                 favoriteError: MovieError? = nil, savingFavorite: Bool? = nil, storedFavorite: Bool = false,
-                storedVersion: UInt64 = 0) {
+                storedVersion: UInt64 = 0, detailSource: AnswerSource = .local) {
         self.movieID = movieID
         self.detail = detail
         self.isFavorite = isFavorite
@@ -44,6 +46,7 @@ public struct DetailState: Equatable, Sendable {
         self.savingFavorite = savingFavorite
         self.storedFavorite = storedFavorite
         self.storedVersion = storedVersion
+        self.detailSource = detailSource
     }
 }
 
@@ -51,8 +54,8 @@ public struct DetailState: Equatable, Sendable {
 public enum DetailIntent: Equatable, Sendable, HostIntents {
     /// What the user did: the only intents a host may send (the C API decodes exactly these).
     case host(Host)
-    /// Internal: the detail arrived.
-    case detailLoaded(MovieDetail)
+    /// Internal: the detail arrived, from `source`.
+    case detailLoaded(MovieDetail, source: AnswerSource = .local)
     /// Internal: the detail could not be loaded (`.notFound` for an unknown id).
     case detailFailed(MovieError)
     /// Internal: the stored favorites changed (or were read for the first time).
@@ -139,8 +142,9 @@ public struct DetailReducer: Reducer {
             // A write in flight writes the latest wish when it completes (favoriteSaved).
             guard state.savingFavorite == nil else { return .none }
             return save(movie, &state)
-        case let .detailLoaded(detail):
+        case let .detailLoaded(detail, source):
             state.detail = .loaded(detail)
+            state.detailSource = source
             return .none
         case let .detailFailed(error):
             state.detail = .failed(error)
@@ -181,7 +185,8 @@ public struct DetailReducer: Reducer {
         state.detail = .loading
         return .run(id: Self.loadEffect) { [catalog, id = state.movieID] send in
             do throws(MovieError) {
-                await send(.detailLoaded(try await catalog.movieDetail(id: id)))
+                let answer = try await catalog.sourcedMovieDetail(id: id)
+                await send(.detailLoaded(answer.value, source: answer.source))
             } catch {
                 await send(.detailFailed(error))
             }

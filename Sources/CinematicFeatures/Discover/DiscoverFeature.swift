@@ -28,16 +28,20 @@ public struct DiscoverSectionState: Equatable, Sendable {
     public var isLoadingMore: Bool
     /// Why the last "load more" failed; cleared when loading more is tried again.
     public var loadMoreError: MovieError?
+    /// Where the loaded movies came from: `.cache` once any shown page is an offline copy.
+    public var source: AnswerSource
 
     /// Creates a section state; the default is idle with nothing loaded.
     public init(section: DiscoverSection, movies: LoadingPhase<[Movie], MovieError> = .idle, pagesLoaded: Int = 0,
-                isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil) {
+                isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil,
+                source: AnswerSource = .local) {
         self.section = section
         self.movies = movies
         self.pagesLoaded = pagesLoaded
         self.isExhausted = isExhausted
         self.isLoadingMore = isLoadingMore
         self.loadMoreError = loadMoreError
+        self.source = source
     }
 
     /// True while a page of this section is in flight.
@@ -80,8 +84,8 @@ public struct DiscoverState: Equatable, Sendable {
 public enum DiscoverIntent: Equatable, Sendable, HostIntents {
     /// What the user did: the only intents a host may send (the C API decodes exactly these).
     case host(Host)
-    /// Internal: a page of a section arrived.
-    case sectionLoaded(DiscoverSection, page: Int, movies: [Movie])
+    /// Internal: a page of a section arrived, from `source`.
+    case sectionLoaded(DiscoverSection, page: Int, movies: [Movie], source: AnswerSource = .local)
     /// Internal: a page of a section failed.
     case sectionFailed(DiscoverSection, page: Int, error: MovieError)
 
@@ -148,9 +152,9 @@ public struct DiscoverReducer: Reducer {
             state.sections[index].isLoadingMore = true
             state.sections[index].loadMoreError = nil
             return load(section, page: current.nextPage)
-        case let .sectionLoaded(section, page, movies):
+        case let .sectionLoaded(section, page, movies, source):
             guard let index = expecting(page, of: section, in: state) else { return .none }
-            state.sections[index].apply(page: page, movies)
+            state.sections[index].apply(page: page, movies, source: source)
             return .none
         case let .sectionFailed(section, page, error):
             guard let index = expecting(page, of: section, in: state) else { return .none }
@@ -180,8 +184,8 @@ public struct DiscoverReducer: Reducer {
     private func load(_ section: DiscoverSection, page: Int) -> Effect<DiscoverIntent> {
         .run(id: Self.effectID(for: section)) { [catalog] send in
             do throws(MovieError) {
-                let movies = try await catalog.movies(in: section, page: page)
-                await send(.sectionLoaded(section, page: page, movies: movies))
+                let answer = try await catalog.sourcedMovies(in: section, page: page)
+                await send(.sectionLoaded(section, page: page, movies: answer.value, source: answer.source))
             } catch {
                 await send(.sectionFailed(section, page: page, error: error))
             }
@@ -192,11 +196,14 @@ public struct DiscoverReducer: Reducer {
 extension DiscoverSectionState {
     /// Takes page `page`: the first replaces the content, later ones append the movies not
     /// already shown (a catalog that shifts between pages never duplicates a row). A short
-    /// page marks the section exhausted.
-    mutating func apply(page: Int, _ movies: [Movie]) {
+    /// page marks the section exhausted. The first page sets the source; a later one can only
+    /// make it `.cache`.
+    mutating func apply(page: Int, _ movies: [Movie], source: AnswerSource = .local) {
         if page == 1 {
             self.movies = .loaded(movies)
+            self.source = source
         } else {
+            self.source = self.source.combined(with: source)
             var shown = self.movies.value ?? []
             let ids = Set(shown.map(\.id))
             shown.append(contentsOf: movies.filter { !ids.contains($0.id) })

@@ -22,10 +22,13 @@ public struct SearchState: Equatable, Sendable {
     public var isLoadingMore: Bool
     /// Why the last "load more" failed; cleared when loading more is tried again.
     public var loadMoreError: MovieError?
+    /// Where the loaded results came from: `.cache` once any shown page is an offline copy.
+    public var resultsSource: AnswerSource
 
     /// Creates a state; the default is an empty, idle search.
     public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle, resultsQuery: String = "",
-                pagesLoaded: Int = 0, isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil) {
+                pagesLoaded: Int = 0, isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil,
+                resultsSource: AnswerSource = .local) {
         self.query = query
         self.results = results
         self.resultsQuery = resultsQuery
@@ -33,6 +36,7 @@ public struct SearchState: Equatable, Sendable {
         self.isExhausted = isExhausted
         self.isLoadingMore = isLoadingMore
         self.loadMoreError = loadMoreError
+        self.resultsSource = resultsSource
     }
 }
 
@@ -42,8 +46,8 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
     case host(Host)
     /// Internal: the debounce elapsed.
     case searchNow
-    /// Internal: page `page` of the results for `query` arrived.
-    case resultsLoaded(query: String, page: Int, movies: [Movie])
+    /// Internal: page `page` of the results for `query` arrived, from `source`.
+    case resultsLoaded(query: String, page: Int, movies: [Movie], source: AnswerSource = .local)
     /// Internal: page `page` of the search for `query` failed.
     case searchFailed(query: String, page: Int, error: MovieError)
 
@@ -114,13 +118,15 @@ public struct SearchReducer: Reducer {
             state.isLoadingMore = true
             state.loadMoreError = nil
             return search(state.resultsQuery, page: state.pagesLoaded + 1)
-        case let .resultsLoaded(query, page, movies):
+        case let .resultsLoaded(query, page, movies, source):
             // Only the page the state waits for, of the query it shows (the effect id already
             // drops replaced searches; this also holds for a store fed by hand).
             guard query == state.resultsQuery, page == state.pagesLoaded + 1 else { return .none }
             if page == 1 {
                 state.results = .loaded(movies)
+                state.resultsSource = source
             } else {
+                state.resultsSource = state.resultsSource.combined(with: source)
                 var shown = state.results.value ?? []
                 let ids = Set(shown.map(\.id))
                 shown.append(contentsOf: movies.filter { !ids.contains($0.id) })
@@ -151,7 +157,8 @@ public struct SearchReducer: Reducer {
     private func search(_ query: String, page: Int) -> Effect<SearchIntent> {
         .run(id: Self.searchEffect) { [searchMovies] send in
             do throws(MovieError) {
-                await send(.resultsLoaded(query: query, page: page, movies: try await searchMovies.execute(query: query, page: page)))
+                let answer = try await searchMovies.executeSourced(query: query, page: page)
+                await send(.resultsLoaded(query: query, page: page, movies: answer.value, source: answer.source))
             } catch {
                 await send(.searchFailed(query: query, page: page, error: error))
             }

@@ -75,7 +75,7 @@ class MovieDetail(TypedDict):
 
 class MovieError(TypedDict):
     """Why an operation failed: a closed set of codes."""
-    code: Literal["network", "notFound", "invalidResponse", "storage"]
+    code: Literal["network", "notFound", "invalidResponse", "storage", "timeout"]
     message: str
 
 
@@ -99,12 +99,16 @@ class MoviesLoaded(TypedDict):
     """The wire object MoviesLoaded."""
     phase: Literal["loaded"]
     value: List[Movie]
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
 
 
 class DetailLoaded(TypedDict):
     """The wire object DetailLoaded."""
     phase: Literal["loaded"]
     value: MovieDetail
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
 
 
 #: The loading phase of a list of movies.
@@ -130,6 +134,8 @@ class ResultsLoaded(TypedDict):
     phase: Literal["loaded"]
     query: str
     value: List[Movie]
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
 
 
 class ResultsFailed(TypedDict):
@@ -278,6 +284,13 @@ class RuntimeConfigSearch(TypedDict):
     debounceMs: NotRequired[int]
 
 
+class RuntimeConfigOfflineCache1(TypedDict):
+    """The wire object RuntimeConfigOfflineCache1."""
+    path: NotRequired[str]
+    maxBytes: NotRequired[int]
+    ttlSeconds: NotRequired[int]
+
+
 class RuntimeConfig(TypedDict):
     """cinematic_runtime_open's config (NULL for all defaults)."""
     catalog: NotRequired[Union[Literal["embedded", "host"], RuntimeConfigCatalog1]]
@@ -285,6 +298,8 @@ class RuntimeConfig(TypedDict):
     clock: NotRequired[Literal["system", "manual"]]
     delivery: NotRequired[Literal["immediate", "queued"]]
     search: NotRequired[RuntimeConfigSearch]
+    offlineCache: NotRequired[Union[bool, RuntimeConfigOfflineCache1]]
+    requestDeadlineMs: NotRequired[int]
     history: NotRequired[int]
     record: NotRequired[str]
 
@@ -408,6 +423,8 @@ class RecordingLine(TypedDict):
     request: NotRequired[Dict[str, object]]
     answer: NotRequired[Dict[str, object]]
     cancelled: NotRequired[bool]
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
     requestId: NotRequired[int]
     dropped: NotRequired[bool]
     stream: NotRequired[int]

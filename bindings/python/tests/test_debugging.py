@@ -16,9 +16,9 @@ import pytest
 
 import cinematic
 from cinematic.replay import EXIT_DIVERGED, EXIT_ERROR, EXIT_MATCHED, main, replay
-from conftest import REPO, ScriptedCatalog, wirecheck
+from conftest import HOST_CONFIG, REPO, ScriptedCatalog, wirecheck
 
-HOST = {"clock": "manual", "catalog": "host"}
+HOST = HOST_CONFIG  # manual clock, host catalog, no shared offline cache
 REPLAY_TOOL = REPO / "build" / "bin" / "cinematic-replay"
 
 

@@ -34,7 +34,7 @@ def test_keystrokes_collapse_into_one_request_for_the_last_query(runtimes):
         assert [request for _, request in catalog.requests("search")] == [
             {"op": "search", "query": "voyage", "page": 1}]
         assert catalog.count("cancel") == 0
-        assert search.state == search_state("voyage", {"phase": "loaded", "query": "voyage", "value": [
+        assert search.state == search_state("voyage", {"phase": "loaded", "query": "voyage", "source": "live", "value": [
             {"id": 1, "title": "voyage", "year": 2000, "runtime": 0, "rating": 0,
              "votes": 0, "genres": [], "mpaa": None}]}, pagesLoaded=1, isExhausted=True)
         assert search.pending_effects == 0

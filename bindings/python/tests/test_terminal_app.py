@@ -18,7 +18,7 @@ import sys
 import termios
 import time
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence
 
 import pytest
 
@@ -31,7 +31,7 @@ STAR = "★"
 
 class TerminalApp:
     def __init__(self, tmp_path: Path, rows: int = 24, cols: int = 80, lang: str = "C.UTF-8",
-                 args: Sequence[str] = ()) -> None:
+                 args: Sequence[str] = (), extra_env: Optional[Dict[str, str]] = None) -> None:
         self.screen = Screen(rows, cols)
         self.transcript = b""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "COLUMNS", "LINES"))}
@@ -40,6 +40,7 @@ class TerminalApp:
             "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHON": sys.executable,
             "PYTHONFAULTHANDLER": "1",
         })
+        env.update(extra_env or {})
         env.pop("CINEMATIC_LIBRARY", None)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child: set the size on the pty, then become the app

@@ -81,7 +81,7 @@ def steps(draw: Callable[..., Any]) -> List[Step]:
 
 @given(sequence=steps(), movie_id=of("detailArgs"))
 def test_random_sequences_over_all_four_stores(runtimes, sequence: List[Step], movie_id: Dict[str, Any]) -> None:
-    runtime = runtimes({"clock": "manual", "catalog": "host"})
+    runtime = runtimes({"clock": "manual", "catalog": "host", "offlineCache": {"path": ":memory:"}})
     runtime.set_provider(lambda request_id, request: answer(request))
     stores = {f["name"]: runtime.open_store(f["name"], movie_id if f["name"] == "detail" else None) for f in FEATURES}
     for feature, kind, value in sequence:
@@ -111,6 +111,8 @@ def test_random_valid_configs_open_or_fail_with_io(runtimes, tmp_path_factory, c
             config = {**config, "favorites": ":memory:"}
         if "record" in config:  # a generated path would be created in the working directory
             config = {**config, "record": str(tmp_path_factory.mktemp("record") / "session.jsonl")}
+        if isinstance(config.get("offlineCache"), dict) and "path" in config["offlineCache"]:
+            config = {**config, "offlineCache": {**config["offlineCache"], "path": ":memory:"}}
     try:
         runtime = runtimes(json.dumps(config) if config is not None else None)
     except cinematic.CinematicIOError:

@@ -25,6 +25,10 @@ Keys (also on the status line):
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
 FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``). The
 runtime keeps the last ``HISTORY`` intents of each store for the debug panel.
+``--live URL`` takes the catalog from a movie API (``examples/catalog-server``) through
+``cinematic.http_provider`` instead of the embedded catalog. Lists and details then say where
+they came from ("live from ...", or "offline, showing saved results from HH:MM" when the
+server cannot be reached and the library's offline cache had the answer).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import os
 import select
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, cast
 
@@ -108,10 +113,12 @@ class ListCursor:
 class App:
     """The app's model, key handling and drawing (one curses screen)."""
 
-    def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs) -> None:
+    def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs,
+                 live_url: Optional[str] = None) -> None:
         self.screen = stdscr
         self.runtime = runtime
         self.glyphs = glyphs
+        self.live_url = live_url          # the movie API, with --live
         self.running = True
         self.dirty = True
         self.tab = 0
@@ -567,6 +574,17 @@ class App:
             line = self.movie_row(movies[i], width).ljust(width)
             self.put(top + row, x, line, curses.A_REVERSE if i == cursor.index else 0)
 
+    def source_note(self, phase: Mapping[str, object]) -> str:
+        """Where a loaded value came from, for a live catalog: "live from URL", or the
+        offline note with the time the copy was saved; "" for the embedded catalog."""
+        source = phase.get("source") if phase_of(phase) == "loaded" else None
+        if source == "cache":
+            saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
+            return f"offline, showing saved results from {saved}"
+        if source == "live":
+            return f"live from {self.live_url}" if self.live_url else "live"
+        return ""
+
     def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str) -> bool:
         """Draws a message for a non-loaded phase; True when it did."""
         name = phase_of(phase)
@@ -602,12 +620,17 @@ class App:
         elif phase == "failed":
             status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
         self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)
+        note = self.source_note(results)
+        if note:
+            self.put(3, 2, self.clip(note, cols - 4), curses.A_BOLD if "offline" in note else curses.A_DIM)
         movies = movies_of(results)
         if movies:
             self.draw_movies(4, rows - 5, cols, movies, self.cursor("search"))
         elif phase == "failed":
             error = cast(wire.FailedPhase, results)["error"]
-            self.put(4, 2, f"Search failed ({error['code']}): {error['message']}")
+            self.put(4, 2, self.clip(f"Search failed ({error['code']}): {error['message']}", cols - 4))
+            if self.live_url and error["code"] in ("network", "timeout"):
+                self.put(5, 2, "offline, and nothing saved for this search")
         elif phase == "loaded" and not pending:
             self.put(4, 2, "No movies match.")
         elif not searchable:
@@ -639,7 +662,10 @@ class App:
         error = section["loadMoreError"]
         if error:
             info += f", more failed: {error['code']}"
-        self.put(2, side + 1, info, curses.A_BOLD)
+        note = self.source_note(movies_phase)
+        if note and "offline" in note:
+            info += f" ({note})"
+        self.put(2, side + 1, self.clip(info, cols - side - 2), curses.A_BOLD)
         if not self.draw_phase_message(4, side + 2, movies_phase, title):
             movies = movies_of(movies_phase)
             if movies:
@@ -669,6 +695,9 @@ class App:
             return
         detail = state["detail"]
         loaded = cast(wire.DetailLoaded, detail)["value"] if phase_of(detail) == "loaded" else None
+        note = self.source_note(detail)
+        if note and "offline" in note:
+            self.put(rows - 3, 1, self.clip(note, cols - 2), curses.A_BOLD)
         heart = (f"{self.glyphs.star} Favorite" if state["isFavorite"]
                  else f"{self.glyphs.hollow} Not a favorite (f to add)")
         if state["isSaving"]:
@@ -801,7 +830,8 @@ class Terminal:
             self.app.handle_key(key)
 
 
-def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int]) -> None:
+def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int],
+                live_url: Optional[str] = None) -> None:
     """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
     restoring the terminal fails afterwards)."""
     curses.raw()           # Ctrl-Q and Ctrl-C arrive as keys
@@ -811,7 +841,7 @@ def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Gly
         curses.curs_set(0)
     except curses.error:
         pass
-    app = App(stdscr, runtime, glyphs)
+    app = App(stdscr, runtime, glyphs, live_url)
     status.append(Terminal(stdscr, app).run())
 
 
@@ -824,6 +854,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--record", metavar="FILE",
                         help="record the session to FILE (complete when the app exits); "
                              "replay it with python -m cinematic.replay FILE")
+    parser.add_argument("--live", metavar="URL",
+                        help="take the catalog from a movie API (examples/catalog-server), with the "
+                             "library's offline cache for when it cannot be reached")
     args = parser.parse_args(argv)
 
     locale.setlocale(locale.LC_ALL, "")
@@ -838,6 +871,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         config["catalog"] = {"path": args.catalog}
     if args.record:
         config["record"] = args.record
+    if args.live:
+        config["catalog"] = "host"   # the offline cache is on by default (XDG_CACHE_HOME)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
@@ -846,14 +881,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
         print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
         return 1
+    provider = None
+    if args.live:
+        from cinematic.http_provider import HttpCatalogProvider
+        provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
+        runtime.set_provider(provider)
     # Every way out (quit keys, a stop signal, an exception) closes the runtime, which
     # completes the recording.
     status: List[int] = []
     with runtime:
         try:
-            curses.wrapper(main_curses, runtime, Glyphs(utf8), status)
+            curses.wrapper(main_curses, runtime, Glyphs(utf8), status, args.live)
         except curses.error:
             if status != [128 + signal.SIGHUP]:
                 raise
             # The terminal hung up: curses cannot restore it, and need not.
+        finally:
+            if provider is not None:
+                provider.close()
     return status[0]

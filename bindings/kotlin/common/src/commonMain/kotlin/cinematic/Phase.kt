@@ -15,8 +15,11 @@ sealed class Phase<out T> {
     object Idle : Phase<Nothing>() { override fun toString() = "Idle" }
     /** A request is in flight. */
     object Loading : Phase<Nothing>() { override fun toString() = "Loading" }
-    /** The request succeeded with [value]. */
-    data class Loaded<out T>(val value: T) : Phase<T>()
+    /**
+     * The request succeeded with [value]. From a host catalog, [source] says where it came
+     * from ("live", or "cache" with [cachedAt] in Unix seconds); null for the embedded catalog.
+     */
+    data class Loaded<out T>(val value: T, val source: String? = null, val cachedAt: Long? = null) : Phase<T>()
     /** The request failed with a typed [error]. */
     data class Failed(val error: MovieError) : Phase<Nothing>()
 
@@ -32,7 +35,10 @@ sealed class Phase<out T> {
     /** This phase as JSON-ready maps, the loaded value written with [value]. */
     fun toJson(value: (T) -> Any?): Map<String, Any?> = when (this) {
         is Idle, is Loading -> linkedMapOf("phase" to name)
-        is Loaded -> linkedMapOf("phase" to name, "value" to value(this.value))
+        is Loaded -> linkedMapOf<String, Any?>("phase" to name, "value" to value(this.value)).also { map ->
+            source?.let { map["source"] = it }
+            cachedAt?.let { map["cachedAt"] = it }
+        }
         is Failed -> linkedMapOf("phase" to name, "error" to error.toJson())
     }
 
@@ -43,7 +49,7 @@ sealed class Phase<out T> {
             return when (val phase = map["phase"]) {
                 "idle" -> Idle
                 "loading" -> Loading
-                "loaded" -> Loaded(value(map["value"]))
+                "loaded" -> Loaded(value(map["value"]), map["source"] as String?, (map["cachedAt"] as Number?)?.toLong())
                 "failed" -> Failed(MovieError.fromJson(map["error"]))
                 else -> throw IllegalArgumentException("unknown phase $phase")
             }

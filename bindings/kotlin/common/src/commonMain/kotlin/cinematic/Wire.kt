@@ -122,29 +122,29 @@ data class FailedPhase(val phase: String = "failed", val error: MovieError) {
 }
 
 /** The wire object MoviesLoaded. */
-data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList()) {
+data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a MoviesLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): MoviesLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
 
 /** The wire object DetailLoaded. */
-data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail) {
+data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson(), "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): DetailLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]))
+            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
@@ -164,15 +164,15 @@ data class ResultsLoading(val phase: String = "loading", val query: String) : Se
 }
 
 /** The wire object ResultsLoaded. */
-data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList()) : SearchResults {
+data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() })
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
 
     companion object {
         /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ResultsLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) })
+            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
@@ -514,15 +514,15 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
 }
 
 /** cinematic_runtime_open's config (NULL for all defaults). */
-data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val history: Int? = null, val record: String? = null) {
+data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null, val history: Int? = null, val record: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson(), "history" to history, "record" to record)
+    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson(), "offlineCache" to offlineCache, "requestDeadlineMs" to requestDeadlineMs, "history" to history, "record" to record)
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RuntimeConfig {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, history = map["history"]?.let { (it as Number).toInt() }, record = map["record"]?.let { (it as String) })
+            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, offlineCache = map["offlineCache"], requestDeadlineMs = map["requestDeadlineMs"]?.let { (it as Number).toInt() }, history = map["history"]?.let { (it as Number).toInt() }, record = map["record"]?.let { (it as String) })
         }
     }
 }
@@ -733,15 +733,15 @@ data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyM
 }
 
 /** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
-data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("event" to event, "t" to t, "library" to library, "config" to config, "store" to store, "feature" to feature, "args" to args, "sequence" to sequence, "host" to host, "intent" to intent, "state" to state, "ms" to ms, "id" to id, "request" to request, "answer" to answer, "cancelled" to cancelled, "requestId" to requestId, "dropped" to dropped, "stream" to stream, "version" to version, "movies" to movies?.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf("event" to event, "t" to t, "library" to library, "config" to config, "store" to store, "feature" to feature, "args" to args, "sequence" to sequence, "host" to host, "intent" to intent, "state" to state, "ms" to ms, "id" to id, "request" to request, "answer" to answer, "cancelled" to cancelled, "source" to source, "cachedAt" to cachedAt, "requestId" to requestId, "dropped" to dropped, "stream" to stream, "version" to version, "movies" to movies?.map { it.toJson() })
 
     companion object {
         /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RecordingLine {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
+            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toInt() }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
         }
     }
 }

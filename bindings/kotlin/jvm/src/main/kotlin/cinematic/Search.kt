@@ -7,7 +7,7 @@ package cinematic
 val SearchState.phase: Phase<List<Movie>>
     get() = when (val r = results) {
         is ResultsLoading -> Phase.Loading
-        is ResultsLoaded -> Phase.Loaded(r.value)
+        is ResultsLoaded -> Phase.Loaded(r.value, r.source, r.cachedAt)
         is ResultsFailed -> Phase.Failed(r.error)
         else -> Phase.Idle
     }

@@ -16,7 +16,7 @@ import kotlinx.coroutines.withTimeout
 /** The coroutine API: states() as a channel, suspending settle(), a suspending provider. */
 object CoroutinesTest : Suite("coroutines") {
     private const val EMBEDDED = """{"clock":"manual"}"""
-    private const val HOST = """{"clock":"manual","catalog":"host"}"""
+    private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
 
     private fun dune() = ScriptedProvider.movies(Movie(id = 15249, title = "Dune", year = 1984))
 

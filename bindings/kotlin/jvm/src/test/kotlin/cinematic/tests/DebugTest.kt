@@ -10,9 +10,9 @@ import kotlinx.coroutines.withTimeout
 
 /** Debugging: store history and time travel, the logger, record and replay. */
 object DebugTest : Suite("debug") {
-    private const val HISTORY = """{"clock":"manual","catalog":"host","history":50}"""
-    private const val HOST = """{"clock":"manual","catalog":"host"}"""
-    private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued"}"""
+    private const val HISTORY = """{"clock":"manual","catalog":"host","history":50,"offlineCache":false}"""
+    private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
+    private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued","offlineCache":false}"""
 
     private val queries = listOf("du", "dun", "dune", "dunes")
 
@@ -28,7 +28,7 @@ object DebugTest : Suite("debug") {
 
     /** Records a short search session ("dune", answered with Dune (1984)) into [path]. */
     private fun recordSession(path: File) {
-        val config = mapOf("clock" to "manual", "catalog" to "host", "record" to path.path)
+        val config = mapOf("clock" to "manual", "catalog" to "host", "offlineCache" to false, "record" to path.path)
         val runtime = Runtime(config)
         try {
             val provider = ScriptedProvider(runtime)
@@ -76,7 +76,7 @@ object DebugTest : Suite("debug") {
         }
 
         test("history keeps at most the configured entries and counts on; off by default") {
-            withRuntime("""{"clock":"manual","catalog":"host","history":3}""") { runtime ->
+            withRuntime("""{"clock":"manual","catalog":"host","history":3,"offlineCache":false}""") { runtime ->
                 runtime.openStore("search").use { search ->
                     (1..10).forEach { search.queryChanged("query $it") }
                     expectEqual(listOf(8, 9, 10), search.history().map { it.seq }, "seq numbers kept")
@@ -344,7 +344,7 @@ object DebugTest : Suite("debug") {
         test("a typed RuntimeConfig passes \"history\" and \"record\"") {
             withTempDir { dir ->
                 val path = File(dir, "typed.jsonl")
-                Runtime(RuntimeConfig(clock = "manual", catalog = "host", history = 2, record = path.path)).use { runtime ->
+                Runtime(RuntimeConfig(clock = "manual", catalog = "host", history = 2, record = path.path, offlineCache = false)).use { runtime ->
                     runtime.openStore("search").use { search ->
                         queries.forEach { search.queryChanged(it) }
                         expectEqual(listOf(3, 4), search.history().map { it.seq }, "seq numbers kept")

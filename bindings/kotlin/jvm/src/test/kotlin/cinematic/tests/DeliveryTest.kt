@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference
 
 /** Subscriptions, queued delivery with dispatch, callback rules and callback lifetimes. */
 object DeliveryTest : Suite("delivery") {
-    private const val HOST = """{"clock":"manual","catalog":"host"}"""
-    private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued"}"""
+    private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
+    private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued","offlineCache":false}"""
 
     private fun phases(states: List<String>) = states.map { SearchState.fromJson(it).phase.name }
 

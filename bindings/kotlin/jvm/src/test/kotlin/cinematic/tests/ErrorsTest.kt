@@ -4,7 +4,7 @@ import cinematic.*
 
 /** Bad input and misuse raise CinematicException with the library's status and message. */
 object ErrorsTest : Suite("errors") {
-    private const val HOST = """{"clock":"manual","catalog":"host"}"""
+    private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
 
     init {
         test("version and status names") {

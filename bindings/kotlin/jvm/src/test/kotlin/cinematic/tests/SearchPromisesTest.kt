@@ -5,7 +5,7 @@ import java.util.Collections
 
 /** The four search promises of seed 004, with a manual clock and a scripted host catalog. */
 object SearchPromisesTest : Suite("search promises") {
-    private const val HOST = """{"clock":"manual","catalog":"host"}"""
+    private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
 
     init {
         test("1. keystrokes collapse: typing \"voyage\" sends one request, for \"voyage\"") {

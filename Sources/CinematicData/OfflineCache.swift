@@ -1,0 +1,132 @@
+import CinematicDomain
+import MVIKit
+import Synchronization
+
+/// A bounded store of a remote catalog's answers on disk, so an app can show what it saw
+/// before when the network fails. Keys and bodies are text (the layer above encodes answers
+/// as JSON); each answer remembers when it was stored.
+///
+/// - Bounded: after each store the least recently used answers (by lookups and stores) are
+///   evicted until keys and bodies fit in `maxBytes` (the file itself is somewhat larger).
+/// - Time to live: an answer older than `ttlSeconds` is never served, and is deleted when
+///   looked up. "Now" is passed in by the caller, so a test's manual clock drives it.
+/// - Disposable: errors while storing or looking up are swallowed (nothing is cached, or
+///   nothing is found); only opening reports them.
+///
+/// Threads: the connection lives on the cache's own ``WorkerThread``. ``store(_:body:now:)``
+/// queues a job and returns at once; ``lookup(_:now:)`` is a job the caller awaits. Jobs run
+/// in order, so a lookup sees every store queued before it.
+///
+/// ```swift
+/// let cache = try OfflineCache.open(path: "/tmp/cache.sqlite", maxBytes: 1 << 20, ttlSeconds: 86_400)
+/// cache.store("search:dune:1", body: json, now: now)
+/// let hit = await cache.lookup("search:dune:1", now: now)   // (body, storedAt)?
+/// cache.close()
+/// ```
+public final class OfflineCache: Sendable {
+    /// The default bound on the answers' size: 64 MiB.
+    public static let defaultMaxBytes = 64 << 20
+    /// The default time to live: 7 days.
+    public static let defaultTTLSeconds = 7 * 24 * 3_600
+
+    /// The bound on the answers' size, in bytes.
+    public let maxBytes: Int
+    /// How long an answer may be served, in seconds.
+    public let ttlSeconds: Int
+    private let database: LockedCacheDatabase
+    private let worker = WorkerThread(name: "cinematic-offline-cache")
+
+    /// Opens (creating it when missing) the cache at `path` (":memory:" allowed). Our own
+    /// corrupt file or an empty file is replaced; a file that is not ours throws `.storage`
+    /// and is left unchanged. Runs on the calling thread (opening is the one blocking step).
+    public static func open(path: String, maxBytes: Int = defaultMaxBytes, ttlSeconds: Int = defaultTTLSeconds) throws(MovieError) -> OfflineCache {
+        OfflineCache(database: try OfflineCacheDatabase(path: path), maxBytes: maxBytes, ttlSeconds: ttlSeconds)
+    }
+
+    /// The default location: `$XDG_CACHE_HOME/cinematic/offline-cache.sqlite` (else under
+    /// `$HOME/.cache`), its directory created when missing.
+    public static var defaultPath: String {
+        let base = FileSystem.environment("XDG_CACHE_HOME")
+            ?? FileSystem.environment("HOME").map { $0 + "/.cache" }
+            ?? "/tmp/cinematic-cache-\(FileSystem.userID)"
+        return base + "/cinematic/offline-cache.sqlite"
+    }
+
+    /// Opens the cache at ``defaultPath``, creating its directory.
+    public static func openDefault(maxBytes: Int = defaultMaxBytes, ttlSeconds: Int = defaultTTLSeconds) throws(MovieError) -> OfflineCache {
+        let path = defaultPath
+        FileSystem.makeDirectories(FileSystem.directory(of: path))
+        return try open(path: path, maxBytes: maxBytes, ttlSeconds: ttlSeconds)
+    }
+
+    private init(database: sending OfflineCacheDatabase, maxBytes: Int, ttlSeconds: Int) {
+        self.database = LockedCacheDatabase(database)
+        self.maxBytes = maxBytes
+        self.ttlSeconds = ttlSeconds
+    }
+
+    deinit { close() }
+
+    /// Runs queued stores, then closes the file (closed when this returns, unless called on
+    /// the worker). Later stores are dropped and lookups find nothing. Idempotent.
+    public func close() {
+        worker.shutDown { [database] in
+            database.withLock { database in
+                database?.close()
+                database = nil
+            }
+        }
+    }
+
+    /// Queues storing `body` under `key`, stored at `now` (Unix seconds); returns at once.
+    public func store(_ key: String, body: String, now: Int64) {
+        worker.submit { [database, maxBytes] in
+            database.withLock { database in try? database?.store(key, body: body, now: now, maxBytes: maxBytes) }
+        }
+    }
+
+    /// The answer under `key` and when it was stored, unless missing or expired at `now`.
+    public func lookup(_ key: String, now: Int64) async -> (body: String, storedAt: Int64)? {
+        let ttl = Int64(ttlSeconds)
+        let hit = try? await worker.perform({ [database] () throws(MovieError) -> Hit? in
+            try database.withLock { database throws(MovieError) in
+                try database?.lookup(key, now: now, ttl: ttl).map { Hit(body: $0.body, storedAt: $0.storedAt) }
+            }
+        }, stopped: { .storage("the offline cache is closed") })
+        return hit.map { ($0.body, $0.storedAt) }
+    }
+
+    /// The answers' total size in bytes and their count, after every queued store.
+    public func usage() async -> (bytes: Int, count: Int) {
+        let usage = try? await worker.perform({ [database] () throws(MovieError) -> [Int] in
+            try database.withLock { database throws(MovieError) in
+                guard let usage = try database?.usage() else { return [0, 0] }
+                return [usage.bytes, usage.count]
+            }
+        }, stopped: { .storage("the offline cache is closed") })
+        return (usage?[0] ?? 0, usage?[1] ?? 0)
+    }
+
+    /// The synchronous lookup behind ``lookup(_:now:)``, on the calling thread (benchmarks
+    /// time it; not for a host's thread).
+    package func lookupNow(_ key: String, now: Int64) -> (body: String, storedAt: Int64)? {
+        try? database.withLock { database throws(MovieError) in try database?.lookup(key, now: now, ttl: Int64(ttlSeconds)) }
+    }
+
+    private struct Hit: Sendable {
+        let body: String
+        let storedAt: Int64
+    }
+}
+
+/// The cache's database behind a lock, shareable with the worker's jobs (used there only,
+/// and by the benchmarks' synchronous lookup).
+final class LockedCacheDatabase: Sendable {
+    private let database: Mutex<OfflineCacheDatabase?>
+
+    init(_ database: sending OfflineCacheDatabase) { self.database = Mutex(database) }
+
+    func withLock<T, E: Error>(_ body: (inout OfflineCacheDatabase?) throws(E) -> T) throws(E) -> T {
+        try database.withLock { database throws(E) in try body(&database) }
+    }
+}

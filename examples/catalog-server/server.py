@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""A small movie API over the shipped catalog, to run the Cinematic apps against a live
+source: ``python3 examples/catalog-server/server.py --port 8631``.
+
+Standard library only. It serves ``data/ggplot2movies.tsv.gz`` (58,788 films) as JSON shaped
+like a real movie API (TMDB-like paths, snake_case fields, pages of 20)::
+
+    GET /search/movie?query=dune&page=1        {"page", "results": [movie], "total_pages", "total_results"}
+    GET /movie/popular?page=1                  most votes first
+    GET /movie/top_rated?page=1                best rated with at least 1,000 votes
+    GET /discover/movie?with_genres=comedy&page=1   one genre, most votes first
+    GET /movie/15249                           one movie with budget and rating distribution
+    GET /health                                {"ok": true}
+
+A movie: ``{"id", "title", "release_year", "runtime", "vote_average", "vote_count",
+"genres", "certification"}``; the detail adds ``"budget"`` and ``"rating_distribution"``.
+Unknown id: 404 ``{"status_message": ...}``.
+
+Switches for trying failure: ``--latency-ms N`` delays every answer, ``--fail`` answers
+every request with 503, ``--fail-every N`` fails every Nth request. The same can be changed
+while running: ``POST /_control`` with ``{"latencyMs": N, "fail": true|false}``.
+With ``--port 0`` the system picks a port; the first line printed is always
+``listening on http://HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import threading
+import time
+import unicodedata
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import parse_qs, urlsplit
+
+PAGE_SIZE = 20
+TOP_RATED_MIN_VOTES = 1000
+ARTICLES = {"The", "A", "An", "La", "Le", "Les", "El", "Il", "L'", "Der", "Die", "Das", "Du", "Des", "De"}
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data" / "ggplot2movies.tsv.gz"
+
+Movie = Dict[str, Any]
+
+
+def display_title(title: str) -> str:
+    """"Godfather, The" -> "The Godfather"."""
+    head, sep, article = title.rpartition(", ")
+    if sep and article in ARTICLES:
+        return f"{article}{'' if article.endswith(chr(39)) else ' '}{head}"
+    return title
+
+
+def words(text: str) -> List[str]:
+    """Lowercased, accent-free words (letters and digits; apostrophes join)."""
+    folded = unicodedata.normalize("NFKD", text.replace("'", "").replace("\u2019", ""))
+    plain = "".join(c for c in folded if not unicodedata.combining(c)).lower()
+    return "".join(c if c.isalnum() else " " for c in plain).split()
+
+
+class Catalog:
+    """The films in memory, with the lists the API serves."""
+
+    def __init__(self, path: Path) -> None:
+        self.movies: Dict[int, Movie] = {}
+        self.details: Dict[int, Movie] = {}
+        self.index: List[Tuple[List[str], str, Movie]] = []
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            header = next(lines).rstrip("\n").split("\t")
+            for line in lines:
+                row = dict(zip(header, line.rstrip("\n").split("\t")))
+                movie: Movie = {
+                    "id": int(row["id"]), "title": display_title(row["title"]),
+                    "release_year": int(row["year"] or 0), "runtime": int(row["length"] or 0),
+                    "vote_average": float(row["rating"] or 0), "vote_count": int(row["votes"] or 0),
+                    "genres": [g for g in row["genres"].split(",") if g],
+                    "certification": row["mpaa"] or None,
+                }
+                self.movies[movie["id"]] = movie
+                self.details[movie["id"]] = {
+                    **movie, "budget": int(row["budget"]) if row["budget"] else None,
+                    "rating_distribution": [float(row[f"r{i}"] or 0) for i in range(1, 11)],
+                }
+                self.index.append((words(movie["title"]), movie["title"].lower(), movie))
+        by_votes = sorted(self.movies.values(), key=lambda m: (-m["vote_count"], m["id"]))
+        self.popular = by_votes
+        self.top_rated = sorted((m for m in by_votes if m["vote_count"] >= TOP_RATED_MIN_VOTES),
+                                key=lambda m: (-m["vote_average"], -m["vote_count"], m["id"]))
+        self.genres: Dict[str, List[Movie]] = {}
+        for movie in by_votes:
+            for genre in movie["genres"]:
+                self.genres.setdefault(genre.lower(), []).append(movie)
+
+    def search(self, query: str) -> List[Movie]:
+        """Titles containing every query word (the last as a prefix): exact titles first,
+        then titles starting with the query, then the rest; most votes first in each."""
+        wanted = words(query)
+        if not wanted:
+            return []
+        *whole, last = wanted
+        phrase = " ".join(wanted)
+        ranked = []
+        for title_words, lowered, movie in self.index:
+            if not all(w in title_words for w in whole) or not any(t.startswith(last) for t in title_words):
+                continue
+            joined = " ".join(title_words)
+            group = 0 if joined == phrase else 1 if joined.startswith(phrase) else 2
+            ranked.append((group, -movie["vote_count"], movie["id"], movie))
+        ranked.sort(key=lambda item: item[:3])
+        return [item[3] for item in ranked]
+
+
+def page_of(movies: List[Movie], page: int) -> Dict[str, Any]:
+    start = (page - 1) * PAGE_SIZE
+    return {"page": page, "results": movies[start:start + PAGE_SIZE],
+            "total_pages": (len(movies) + PAGE_SIZE - 1) // PAGE_SIZE, "total_results": len(movies)}
+
+
+class Settings:
+    """The failure switches, changeable while running."""
+
+    def __init__(self, latency_ms: int, fail: bool, fail_every: int) -> None:
+        self.lock = threading.Lock()
+        self.latency_ms = latency_ms
+        self.fail = fail
+        self.fail_every = fail_every
+        self.requests = 0
+
+
+def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "CinematicCatalog/1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            if not quiet:
+                super().log_message(format, *args)
+
+        def send_json(self, status: int, body: Any) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802
+            if urlsplit(self.path).path != "/_control":
+                return self.send_json(404, {"status_message": "not found"})
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                return self.send_json(400, {"status_message": "not JSON"})
+            with settings.lock:
+                settings.latency_ms = int(body.get("latencyMs", settings.latency_ms))
+                settings.fail = bool(body.get("fail", settings.fail))
+                state = {"latencyMs": settings.latency_ms, "fail": settings.fail}
+            self.send_json(200, state)
+
+        def do_GET(self) -> None:  # noqa: N802
+            url = urlsplit(self.path)
+            if url.path == "/health":
+                return self.send_json(200, {"ok": True})
+            with settings.lock:
+                settings.requests += 1
+                latency = settings.latency_ms
+                fail = settings.fail or (settings.fail_every > 0 and settings.requests % settings.fail_every == 0)
+            if latency:
+                time.sleep(latency / 1000)
+            if fail:
+                return self.send_json(503, {"status_message": "service unavailable (--fail)"})
+            status, body = self.route(url.path, parse_qs(url.query))
+            self.send_json(status, body)
+
+        def route(self, path: str, query: Dict[str, List[str]]) -> Tuple[int, Any]:
+            def arg(name: str, default: str = "") -> str:
+                return query.get(name, [default])[0]
+            try:
+                page = int(arg("page", "1"))
+            except ValueError:
+                return 400, {"status_message": "page must be an integer"}
+            if page < 1 or page > 1000:
+                return 400, {"status_message": "page must be within 1...1000"}
+            parts = [p for p in path.split("/") if p]
+            if parts == ["search", "movie"]:
+                return 200, page_of(catalog.search(arg("query")), page)
+            if parts == ["movie", "popular"]:
+                return 200, page_of(catalog.popular, page)
+            if parts == ["movie", "top_rated"]:
+                return 200, page_of(catalog.top_rated, page)
+            if parts == ["discover", "movie"]:
+                genre = arg("with_genres").lower()
+                return 200, page_of(catalog.genres.get(genre, []), page)
+            if len(parts) == 2 and parts[0] == "movie" and parts[1].isdigit():
+                detail = catalog.details.get(int(parts[1]))
+                if detail is None:
+                    return 404, {"status_message": f"no movie {parts[1]}"}
+                return 200, detail
+            return 404, {"status_message": f"no route {path}"}
+
+    return Handler
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="A movie API over the shipped catalog.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8631, help="0: any free port")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the catalog TSV (gzip)")
+    parser.add_argument("--latency-ms", type=int, default=0, help="delay every answer")
+    parser.add_argument("--fail", action="store_true", help="answer every request with 503")
+    parser.add_argument("--fail-every", type=int, default=0, metavar="N", help="fail every Nth request")
+    parser.add_argument("--quiet", action="store_true", help="no request log")
+    args = parser.parse_args(argv)
+    catalog = Catalog(args.data)
+    settings = Settings(args.latency_ms, args.fail, args.fail_every)
+    server = ThreadingHTTPServer((args.host, args.port), make_handler(catalog, settings, args.quiet))
+    server.daemon_threads = True
+    host, port = server.server_address[:2]
+    print(f"listening on http://{host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
