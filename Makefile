@@ -84,7 +84,7 @@ test-jar: jar
 
 ## test-python: the `cinematic` Python package (installed into build/venv) and its pytest suite,
 ## including the terminal app driven in a pseudo-terminal.
-test-python: lib
+test-python: lib $(REPLAY_TOOL)
 	bindings/python/run-tests.sh
 
 ## test-kotlin: the Kotlin/JVM binding (JNA, coroutines) and its tests; installs kotlin, libjna-java
@@ -162,7 +162,7 @@ stress: lib $(STRESS_TESTS)
 ## test-reinstall: a host keeps searching while the library is rebuilt (`make lib`) and
 ## reinstalled (`make install`) under it; it must survive (installs are atomic renames).
 REINSTALL_CHECK := $(BUILD)/reinstall-check
-test-reinstall: lib $(REPLAY_TOOL)
+test-reinstall: lib
 	rm -rf $(REINSTALL_CHECK)
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(REINSTALL_CHECK) PREFIX=/opt/cinematic > /dev/null
 	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -Iinclude Tests/c/reinstall_host.c \
@@ -207,7 +207,7 @@ catalog-server:
 	python3 examples/catalog-server/server.py --port $(CATALOG_PORT)
 
 ## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
-install: lib $(REPLAY_TOOL)
+install: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
 	@# Atomic replace (temporary file + rename): running hosts keep their mapping.

@@ -102,6 +102,13 @@ def main():
                   f"status {bad.returncode}: {bad.stdout}{bad.stderr}")
         version = run("cinematic", "--version")
         check("`cinematic --version`", version.returncode == 0 and version.stdout.strip().startswith("cinematic "), version.stdout)
+        recorded = run(python, "-c", "import cinematic\n"
+                       "with cinematic.Runtime(record='session.jsonl') as rt, rt.search() as s:\n"
+                       "    s.query_changed('dune'); s.settle(timeout=30)")
+        replayed = run(python, "-m", "cinematic.replay", "session.jsonl")
+        check("a session recorded with the installed package replays: `python -m cinematic.replay`, exit 0",
+              recorded.returncode == 0 and replayed.returncode == 0 and replayed.stdout.startswith("replay matched"),
+              f"{recorded.stderr} status {replayed.returncode}: {replayed.stdout}{replayed.stderr}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"wheel check: {passed} passed, {failed} failed")
