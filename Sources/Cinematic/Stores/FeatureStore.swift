@@ -86,6 +86,8 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     private let codec: Codec
     private let queue: DeliveryQueue
     private let registration = CallbackRegistration()
+    /// True while a logger traces this store's effects.
+    private let logsEffects = Atomic<Bool>(false)
 
     init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, runtime: Runtime) {
         self.serial = serial
@@ -99,9 +101,9 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     func send(_ document: JSONDocument) throws(APIError) {
         let intent = try codec.decodeIntent(IntentReader(document))
         store.send(intent)
-        // What the intent's effects traced while starting on this thread (an effect that
-        // finished at once) is delivered before `send` returns.
-        queue.deliver()
+        // With a logger, what the intent's effects traced while starting on this thread (an
+        // effect that finished at once) is delivered before `send` returns.
+        if logsEffects.load(ordering: .relaxed) { queue.deliver() }
     }
 
     func historyJSON() -> UnsafeMutablePointer<CChar> {
@@ -124,6 +126,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func updateTracing(_ hub: DebugHub) {
+        logsEffects.store(hub.wantsEffects, ordering: .relaxed)
         guard hub.isActive else {
             store.trace(nil)
             return
