@@ -228,8 +228,8 @@ public final class Store<R: Reducer>: Sendable {
                         let due = notification.only.map { $0 == key } ?? (observer.since <= notification.sequence)
                         if due { observer.body(notification.state) }
                     }
-                case let .trace(event):
-                    current.tracer?(event)
+                case let .trace(box):
+                    current.tracer?(box.event)
                 }
             }
             batch = core.withLock { $0.continueNotifying() }

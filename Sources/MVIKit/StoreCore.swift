@@ -24,8 +24,8 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     enum Outgoing {
         /// A state for observers.
         case state(Notification)
-        /// An event for the tracer.
-        case trace(StoreTrace<State, Intent>)
+        /// An event for the tracer (boxed: a state notification stays small).
+        case trace(TraceBox<State, Intent>)
     }
 
     /// States to hand to observers and events for the tracer, with the observers and the
@@ -70,7 +70,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
         let effect = reducer.reduce(&state, intent)
         reducedCount += 1
         history?.record(HistoryEntry(sequence: reducedCount, intent: intent, before: before, after: state))
-        if tracer != nil { outbox.append(.trace(.reduced(sequence: reducedCount, intent: intent, before: before, after: state))) }
+        if tracer != nil { outbox.append(.trace(TraceBox(.reduced(sequence: reducedCount, intent: intent, before: before, after: state)))) }
         if state != before { notify() }
         var work = EffectWork<Intent>()
         work.reduced = true
@@ -83,7 +83,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     /// history does not hold it.
     mutating func revert(toEntry number: UInt64) -> Bool {
         guard let entry = history?.entry(numbered: number) else { return false }
-        if tracer != nil { outbox.append(.trace(.reverted(sequence: number, before: state, after: entry.after))) }
+        if tracer != nil { outbox.append(.trace(TraceBox(.reverted(sequence: number, before: state, after: entry.after)))) }
         guard entry.after != state else { return true }
         state = entry.after
         notify()
@@ -93,7 +93,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
     /// Queues an effect's trace event (when a tracer wants effects); true when one was queued.
     mutating func traceEffect(_ event: @autoclosure () -> StoreTrace<State, Intent>) -> Bool {
         guard tracer != nil, tracesEffects, !isClosed else { return false }
-        outbox.append(.trace(event()))
+        outbox.append(.trace(TraceBox(event())))
         return true
     }
 
@@ -119,7 +119,7 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
             return nil
         }
         isNotifying = true
-        defer { outbox.removeAll(keepingCapacity: true) }
+        defer { outbox = [] }
         return NotificationBatch(outgoing: outbox, observers: observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                  tracer: tracer)
     }
@@ -217,4 +217,11 @@ struct EffectWork<Intent: Sendable> {
 struct EffectLaunch<Intent: Sendable> {
     let token: UInt64
     let operation: Effect<Intent>.Operation
+}
+
+/// A trace event in a store's outbox, boxed so the outbox's elements stay state-sized.
+final class TraceBox<State: Sendable, Intent: Sendable> {
+    let event: StoreTrace<State, Intent>
+
+    init(_ event: StoreTrace<State, Intent>) { self.event = event }
 }
