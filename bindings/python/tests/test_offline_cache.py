@@ -240,3 +240,43 @@ def finds_dune_offline(app: TerminalApp, keys: str) -> None:
                  "Dune from the offline cache")
     app.send("\x11")
     assert app.wait_exit() == 0
+
+
+def test_terminal_app_shows_saved_discover_lists_and_details_when_the_server_goes_away(server: CatalogServer,
+                                                                                        tmp_path: Path) -> None:
+    """A detail and the Discover lists seen live stay readable offline, each with the
+    offline note."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    app = TerminalApp(tmp_path, args=["--live", server.url], extra_env=env)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("dune")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "live from" in s, "Dune, live")
+        app.send("\r")                                   # opens the first result's detail
+        app.wait_for(lambda s: "Dune" in s and "190 min" in s and "offline" not in s, "Dune's detail, live")
+        app.send("\x1b")                                 # back to the results
+        app.wait_for(lambda s: "Search:" in s and "live from" in s, "the results again")
+        app.send("\t")                                   # Discover
+        app.wait_for(lambda s: "Popular: 20 movies" in s and "offline" not in s, "Discover's popular list, live")
+        server.stop()
+
+        app.send("\x1b[Z")                               # Shift-Tab: back to Search (results as shown)
+        app.send("\x15dune\r")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "offline, showing saved results" in s,
+                     "Dune from the offline cache")
+        app.send("\r")
+        app.wait_for(lambda s: "190 min" in s and "offline, showing saved results" in s, "Dune's saved detail, marked offline")
+    finally:
+        app.close()
+
+    # A fresh start with the server still down: Discover shows the saved first pages.
+    app = TerminalApp(tmp_path, args=["--live", server.url], extra_env=env)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("\t")
+        app.wait_for(lambda s: "Popular: 20 movies" in s and "offline, showing saved results" in s,
+                     "Discover's popular list from the offline cache")
+        app.send("\x11")
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
