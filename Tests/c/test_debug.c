@@ -338,6 +338,11 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     CHECK_EQ_INT(matched, 0);
     CHECK(report == NULL);
     CHECK_STATUS(cinematic_replay(NULL, &matched, &report), CINEMATIC_ERR_MISUSE);
+    CHECK_STATUS(cinematic_replay("/dev/zero", &matched, &report), CINEMATIC_ERR_TOO_LARGE); /* stops at 1 MiB */
+    CHECK_ENVELOPE_CONTAINS("recording line 1 is larger than");
+    CHECK_STATUS(cinematic_replay(dir, &matched, &report), CINEMATIC_ERR_IO);                 /* a directory */
+    CHECK_STATUS(cinematic_replay("/dev/null", &matched, &report), CINEMATIC_ERR_INVALID);    /* empty */
+    CHECK(report == NULL && matched == 0);
     file = fopen(path, "w");
     fputs("{\"event\":\"session\",\"t\":0,\"version\":\"0.2.0\",\"config\":{}}\n{\"event\":\"open\"", file);
     fclose(file);

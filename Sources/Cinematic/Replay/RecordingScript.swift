@@ -82,18 +82,31 @@ struct RecordingScript {
         self.lines = lines
     }
 
+    /// Reads the whole file, failing early (before reading on) on a line longer than a JSON
+    /// document may be or a file larger than ``maximumBytes``: a FIFO or `/dev/zero` gets a
+    /// status, not a gigabyte.
     private static func read(_ path: String) throws(APIError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw APIError(.io, "cannot open the recording \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var lineStart = 0
+        var lineNumber = 1
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
+            let start = bytes.count
             bytes += chunk[..<count]
+            for index in start..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
+                lineStart = index + 1
+                lineNumber += 1
+            }
+            guard bytes.count - lineStart <= JSONDocument.maximumBytes else {
+                throw APIError(.tooLarge, "recording line \(lineNumber) is larger than \(JSONDocument.maximumBytes) bytes", line: lineNumber)
+            }
             guard bytes.count <= maximumBytes else { throw APIError(.tooLarge, "the recording is larger than \(maximumBytes) bytes") }
         }
         return bytes
