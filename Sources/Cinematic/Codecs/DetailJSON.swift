@@ -66,13 +66,13 @@ struct DetailCodec: FeatureCodec {
         }
     }
 
-    func encodeState(_ state: DetailState) -> JSONFragment {
-        JSONFragment(consuming: JSONBuilder.object([
-            "movieId": JSONBuilder.int(state.movieID),
-            "detail": DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource),
-            "isFavorite": JSONBuilder.bool(state.isFavorite),
-            "isSaving": JSONBuilder.bool(state.savingFavorite != nil),
-            "favoriteError": state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null(),
-        ]))
+    func stateMembers(_ state: DetailState) -> [StateMember] {
+        [
+            ("movieId", .int(state.movieID)),
+            ("detail", JSONFragment(consuming: DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource))),
+            ("isFavorite", .bool(state.isFavorite)),
+            ("isSaving", .bool(state.savingFavorite != nil)),
+            ("favoriteError", JSONFragment(consuming: state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null())),
+        ]
     }
 }

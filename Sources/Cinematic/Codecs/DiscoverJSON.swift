@@ -71,11 +71,11 @@ struct DiscoverCodec: FeatureCodec {
         }
     }
 
-    func encodeState(_ state: DiscoverState) -> JSONFragment {
+    func stateMembers(_ state: DiscoverState) -> [StateMember] {
         let fragments = state.sections.enumerated().map { index, section in
             index < sections.count ? sections[index].fragment(for: section, Self.node) : JSONFragment(consuming: Self.node(section))
         }
-        return .object(["sections": .array(fragments)])
+        return [("sections", .array(fragments))]
     }
 
     static func node(_ section: DiscoverSectionState) -> UnsafeMutablePointer<json_t> {

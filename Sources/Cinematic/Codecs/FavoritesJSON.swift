@@ -54,10 +54,10 @@ struct FavoritesCodec: FeatureCodec {
         }
     }
 
-    func encodeState(_ state: FavoritesState) -> JSONFragment {
-        .object([
-            "favorites": favorites.fragment(for: state.favorites) { DomainJSON.encode($0, value: DomainJSON.encode) },
-            "removalError": JSONFragment(consuming: state.removalError.map(DomainJSON.encode) ?? JSONBuilder.null()),
-        ])
+    func stateMembers(_ state: FavoritesState) -> [StateMember] {
+        [
+            ("favorites", favorites.fragment(for: state.favorites) { DomainJSON.encode($0, value: DomainJSON.encode) }),
+            ("removalError", JSONFragment(consuming: state.removalError.map(DomainJSON.encode) ?? JSONBuilder.null())),
+        ]
     }
 }

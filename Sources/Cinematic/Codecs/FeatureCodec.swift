@@ -35,8 +35,10 @@ protocol FeatureCodec: Sendable {
     /// Decodes the members of a host intent of `kind` (exhaustive over `HostKind`).
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> Reducer.Intent.Host
 
-    /// Encodes a state. Codecs may cache the fragments of parts that rarely change.
-    func encodeState(_ state: Reducer.State) -> JSONFragment
+    /// A state's top-level members, in wire order, each already encoded. Codecs may cache the
+    /// fragments of parts that rarely change. ``encodeState(_:)`` joins them; the debug
+    /// history and the log compare them to say which members an intent changed.
+    func stateMembers(_ state: Reducer.State) -> [StateMember]
 
     /// Encodes any intent, internal ones included (`{"type":"resultsLoaded",…}`), for the
     /// debug history, the log and recordings. A host intent encodes as a host sends it, so
@@ -72,7 +74,13 @@ struct EncodedIntent: Sendable {
     }
 }
 
+/// One top-level member of an encoded state.
+typealias StateMember = (key: StaticString, value: JSONFragment)
+
 extension FeatureCodec {
+    /// Encodes a state: `{member: value, …}` in wire order.
+    func encodeState(_ state: Reducer.State) -> JSONFragment { .object(stateMembers(state)) }
+
     /// The wire names of every host intent.
     static var hostIntents: [String] { HostKind.allCases.map(\.rawValue) }
 

@@ -101,14 +101,14 @@ struct SearchCodec: FeatureCodec {
         ])
     }
 
-    func encodeState(_ state: SearchState) -> JSONFragment {
-        .object([
-            "query": .string(state.query),
-            "results": results.fragment(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), Self.node),
-            "pagesLoaded": .int(state.pagesLoaded),
-            "isExhausted": .bool(state.isExhausted),
-            "isLoadingMore": .bool(state.isLoadingMore),
-            "loadMoreError": state.loadMoreError.map { JSONFragment(consuming: DomainJSON.encode($0)) } ?? .null,
-        ])
+    func stateMembers(_ state: SearchState) -> [StateMember] {
+        [
+            ("query", .string(state.query)),
+            ("results", results.fragment(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), Self.node)),
+            ("pagesLoaded", .int(state.pagesLoaded)),
+            ("isExhausted", .bool(state.isExhausted)),
+            ("isLoadingMore", .bool(state.isLoadingMore)),
+            ("loadMoreError", state.loadMoreError.map { JSONFragment(consuming: DomainJSON.encode($0)) } ?? .null),
+        ]
     }
 }

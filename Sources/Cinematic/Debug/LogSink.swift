@@ -82,10 +82,10 @@ final class LogSink: DebugSink {
         switch event.kind {
         case let .reduced(sequence, values):
             let encoded = values.intent()
-            let fields = values.changed ? JSONDiff.changedKeys(values.before(), values.after()) : []
+            let fields = values.changed ? values.changedMembers() : []
             return "\(prefix) intent #\(sequence) \(encoded.type) \(abbreviated(encoded.json.text)) \(describe(fields))"
         case let .reverted(sequence, values):
-            return "\(prefix) revert to #\(sequence) \(describe(JSONDiff.changedKeys(values.before(), values.after())))"
+            return "\(prefix) revert to #\(sequence) \(describe(values.changedMembers()))"
         case let .effect(what, effect, id):
             let name = id.map { "\"\($0)\"" } ?? "(anonymous)"
             return "\(prefix) effect \(what.rawValue) \(name) (#\(effect))"

@@ -41,4 +41,5 @@ final class TypedTraceValues<Codec: FeatureCodec>: TraceValues {
     func intent() -> EncodedIntent { intentValue.map(Codec.encodeIntent) ?? .internal("revert") }
     func before() -> JSONFragment { codec.encodeState(beforeValue) }
     func after() -> JSONFragment { codec.encodeState(afterValue) }
+    func changedMembers() -> [String] { JSONDiff.changedKeys(codec.stateMembers(beforeValue), codec.stateMembers(afterValue)) }
 }

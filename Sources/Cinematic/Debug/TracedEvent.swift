@@ -37,6 +37,8 @@ protocol TraceValues: Sendable {
     func intent() -> EncodedIntent
     func before() -> JSONFragment
     func after() -> JSONFragment
+    /// The state members the change touched (compared member by member, nothing parsed).
+    func changedMembers() -> [String]
 }
 
 /// Receives the events of every store of a runtime while it is attached to the runtime's

@@ -43,6 +43,11 @@ struct JSONFragment: Sendable, Equatable {
     /// An object whose members are already-serialized fragments, in the given order.
     /// Keys must be plain identifiers (they are constants of the wire format).
     static func object(_ members: KeyValuePairs<StaticString, JSONFragment>) -> JSONFragment {
+        object(members.map { (key: $0.key, value: $0.value) })
+    }
+
+    /// ``object(_:)`` from a list of members.
+    static func object(_ members: [(key: StaticString, value: JSONFragment)]) -> JSONFragment {
         var text = "{"
         for (index, (key, value)) in members.enumerated() {
             if index > 0 { text += "," }

@@ -109,8 +109,9 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     func historyJSON() -> UnsafeMutablePointer<CChar> {
         let debugCodec = Codec()
         let entries = store.history.map { entry in
-            let after = debugCodec.encodeState(entry.after)
-            let changed = JSONDiff.changedKeys(debugCodec.encodeState(entry.before), after)
+            let members = debugCodec.stateMembers(entry.after)
+            let after = JSONFragment.object(members)
+            let changed = JSONDiff.changedKeys(debugCodec.stateMembers(entry.before), members)
             return JSONFragment.object([
                 "seq": .int(Int(clamping: entry.sequence)), "intent": Codec.encodeIntent(entry.intent).json, "state": after,
                 "changed": .array(changed.map(JSONFragment.string)),
