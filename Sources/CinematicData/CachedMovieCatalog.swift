@@ -27,7 +27,7 @@ public protocol AnswerCoder: Sendable {
 /// let catalog = CachedMovieCatalog(remote: hostCatalog, cache: cache, coder: coder, now: { unixTime() })
 /// let answer = try await catalog.sourcedSearch(matching: "dune", page: 1)   // .live or .cache
 /// ```
-public struct CachedMovieCatalog: MovieCatalogRepository {
+public struct CachedMovieCatalog: SourcedMovieCatalogRepository {
     private let remote: any MovieCatalogRepository
     private let cache: OfflineCache
     private let coder: any AnswerCoder
@@ -60,18 +60,6 @@ public struct CachedMovieCatalog: MovieCatalogRepository {
 
     /// The cache key of a detail: `movie:<id>`.
     public static func key(movie id: Int) -> String { "movie:\(id)" }
-
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedSearch(matching: query, page: page).value
-    }
-
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedMovies(in: section, page: page).value
-    }
-
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await sourcedMovieDetail(id: id).value
-    }
 
     public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await cached(Self.key(search: query, page: page), encode: coder.encode, decode: coder.decodeMovies) { () throws(MovieError) in

@@ -62,3 +62,36 @@ public enum MovieCatalog {
     /// Movies per page, for every list.
     public static let pageSize = 20
 }
+
+/// A catalog that answers with where its answers came from (a decorator such as an offline
+/// cache or a recorder, which must keep the source): it implements the three `sourced`
+/// requests, and its plain requests are their values. A conforming type must implement the
+/// sourced requests (the defaults of ``MovieCatalogRepository`` would call back here).
+///
+/// ```swift
+/// struct Logging: SourcedMovieCatalogRepository {
+///     let inner: any MovieCatalogRepository
+///     func sourcedSearch(matching q: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+///         try await inner.sourcedSearch(matching: q, page: page)
+///     }
+///     // sourcedMovies(in:page:), sourcedMovieDetail(id:) likewise
+/// }
+/// ```
+public protocol SourcedMovieCatalogRepository: MovieCatalogRepository {}
+
+extension SourcedMovieCatalogRepository {
+    /// The value of ``MovieCatalogRepository/sourcedSearch(matching:page:)``.
+    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+        try await sourcedSearch(matching: query, page: page).value
+    }
+
+    /// The value of ``MovieCatalogRepository/sourcedMovies(in:page:)``.
+    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+        try await sourcedMovies(in: section, page: page).value
+    }
+
+    /// The value of ``MovieCatalogRepository/sourcedMovieDetail(id:)``.
+    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+        try await sourcedMovieDetail(id: id).value
+    }
+}

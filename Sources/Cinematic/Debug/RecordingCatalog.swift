@@ -5,21 +5,9 @@ import CinematicDomain
 /// provider protocol's own JSON (`{"op":"search",…}`, `{"movies":[…]}`, `{"error":{…}}`) with
 /// where the answer came from (`"source"`, `"cachedAt"`), so a replay can answer from the
 /// recording whatever the catalog was (embedded, host, host with its offline cache).
-struct RecordingCatalog: MovieCatalogRepository {
+struct RecordingCatalog: SourcedMovieCatalogRepository {
     let inner: any MovieCatalogRepository
     let recorder: Recorder
-
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedSearch(matching: query, page: page).value
-    }
-
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedMovies(in: section, page: page).value
-    }
-
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await sourcedMovieDetail(id: id).value
-    }
 
     func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.search(query: query, page: page)) { () async throws(MovieError) in

@@ -3,20 +3,8 @@ import CinematicDomain
 import Synchronization
 
 /// The catalog of a replay: every answer, and where it came from, comes from the recording.
-struct ReplayCatalog: MovieCatalogRepository {
+struct ReplayCatalog: SourcedMovieCatalogRepository {
     let answers = ScriptedAnswers<HostCatalogRequest, Sourced<HostCatalogAnswer>>()
-
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedSearch(matching: query, page: page).value
-    }
-
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedMovies(in: section, page: page).value
-    }
-
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await sourcedMovieDetail(id: id).value
-    }
 
     func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await answers.perform(.search(query: query, page: page)).get().map(\.movies)
