@@ -2,30 +2,20 @@ import CinematicData
 import CinematicDomain
 
 /// How the offline cache stores answers: the provider protocol's own answer JSON
-/// (`{"movies":[…]}`, `{"movie":{…}}`), written and read with the domain codecs, so a cache
+/// (`{"movies":[…]}`, `{"movie":{…}}`), written and read by ``HostRequestJSON``, so a cache
 /// file holds exactly what hosts send and see.
 struct CachedAnswerJSON: AnswerCoder {
-    func encode(_ movies: [Movie]) -> String {
-        JSONBuilder.dumpString(consuming: JSONBuilder.object(["movies": DomainJSON.encode(movies)]))
-    }
+    func encode(_ movies: [Movie]) -> String { HostRequestJSON.encode(.success(.movies(movies))).text }
 
-    func encode(_ detail: MovieDetail) -> String {
-        JSONBuilder.dumpString(consuming: JSONBuilder.object(["movie": DomainJSON.encode(detail)]))
-    }
+    func encode(_ detail: MovieDetail) -> String { HostRequestJSON.encode(.success(.movie(detail))).text }
 
-    func decodeMovies(_ text: String) -> [Movie]? {
-        try? Self.member("movies", of: text) { value throws(APIError) in
-            try value.array().map { movie throws(APIError) in try DomainJSON.decodeMovie(movie) }
-        }
-    }
+    func decodeMovies(_ text: String) -> [Movie]? { try? Self.answer(text, HostRequestJSON.decodeMovies) }
 
-    func decodeDetail(_ text: String) -> MovieDetail? {
-        try? Self.member("movie", of: text) { value throws(APIError) in try DomainJSON.decodeDetail(value) }
-    }
+    func decodeDetail(_ text: String) -> MovieDetail? { try? Self.answer(text, HostRequestJSON.decodeDetail) }
 
-    private static func member<T>(_ key: String, of text: String, _ decode: (JSONValueReader) throws(APIError) -> T) throws(APIError) -> T {
+    /// Parses a stored answer and reads it with `decode`.
+    private static func answer<T>(_ text: String, _ decode: (JSONObjectReader) throws(APIError) -> T) throws(APIError) -> T {
         let parsed = text.withCString { text in Result { () throws(APIError) in try JSONDocument(parsing: text) } }
-        let document = try parsed.get()
-        return try decode(document.object("a cached answer").required(key))
+        return try decode(parsed.get().object("a cached answer"))
     }
 }

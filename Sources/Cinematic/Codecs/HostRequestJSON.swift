@@ -52,16 +52,24 @@ enum HostRequestJSON {
         }
     }
 
-    /// Decodes a host's answer to `request`.
-    static func decodeAnswer(_ document: JSONDocument, for request: HostCatalogRequest) throws(APIError) -> Result<HostCatalogAnswer, MovieError> {
-        let object = try document.object("an answer object")
+    /// Decodes a host's answer to `request` (a whole document, or a member of one such as
+    /// a recording's `answer`).
+    static func decodeAnswer(_ value: JSONValueReader, for request: HostCatalogRequest) throws(APIError) -> Result<HostCatalogAnswer, MovieError> {
+        let object = try value.object("an answer object")
         if let error = object.optional("error") { return .failure(try DomainJSON.decodeError(error)) }
         switch request {
-        case .search, .discover:
-            let movies = try object.required("movies").array().map { movie throws(APIError) in try DomainJSON.decodeMovie(movie) }
-            return .success(.movies(movies))
-        case .movie:
-            return .success(.movie(try DomainJSON.decodeDetail(object.required("movie"))))
+        case .search, .discover: return .success(.movies(try decodeMovies(object)))
+        case .movie: return .success(.movie(try decodeDetail(object)))
         }
+    }
+
+    /// The movies of `{"movies":[…]}`.
+    static func decodeMovies(_ answer: JSONObjectReader) throws(APIError) -> [Movie] {
+        try answer.required("movies").array().map { movie throws(APIError) in try DomainJSON.decodeMovie(movie) }
+    }
+
+    /// The detail of `{"movie":{…}}`.
+    static func decodeDetail(_ answer: JSONObjectReader) throws(APIError) -> MovieDetail {
+        try DomainJSON.decodeDetail(answer.required("movie"))
     }
 }

@@ -93,7 +93,7 @@ public func cinematic_runtime_respond(_ handle: OpaquePointer?, _ requestID: UIn
                 let json = JSONFragment(copying: document.root)
                 recorder.write("providerAnswer") { [("requestId", .int(Int(clamping: requestID))), ("answer", json)] }
             }
-            answer = try HostRequestJSON.decodeAnswer(document, for: request)
+            answer = try HostRequestJSON.decodeAnswer(JSONValueReader(document.root, path: "$"), for: request)
         } catch {
             // The request fails rather than waiting forever for an answer that will not come.
             runtime.drive { catalog.respond(to: requestID, with: .failure(.invalidResponse(error.message))) }

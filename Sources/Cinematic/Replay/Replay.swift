@@ -91,9 +91,8 @@ struct Replay {
             let id = try line.uint("id")
             let answer = try line.object.required("answer")
             if let request = catalog.answers.request(id) {
-                let document = try JSONDocument(parsing: JSONFragment(copying: answer.value).text)
                 let source = try RecordedSource.decode(line.object)
-                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(document, for: request).map { Sourced($0, source: source) })
+                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(answer, for: request).map { Sourced($0, source: source) })
             } else if let request = favorites.answers.request(id) {
                 favorites.answers.answer(id, with: try FavoritesAnswer.decode(answer, for: request))
             } else {
