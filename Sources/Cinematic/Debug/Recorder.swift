@@ -1,3 +1,4 @@
+import CinematicDomain
 import MVIKit
 import Synchronization
 #if canImport(Glibc)
@@ -49,6 +50,24 @@ final class Recorder: DebugSink {
     func write(_ name: StaticString, at time: Duration? = nil,
                _ members: @escaping @Sendable () -> [(key: String, value: JSONFragment)] = { [] }) {
         file.append(RecordingFile.Line(event: name, time: time ?? clock.now, members: members))
+    }
+
+    /// Records a request the stores made of the catalog or the favorites (`"request"`, a new
+    /// id), runs it, and records its `"answer"` line: `answer`'s members for the result, and
+    /// `"cancelled"` when the asking effect was cancelled meanwhile (its store never sees the
+    /// answer; a replay cancels the same effect at the same intent, so it is not an input).
+    func recordRequest<Answer: Sendable>(
+        _ request: @escaping @Sendable () -> JSONFragment,
+        answer: @escaping @Sendable (Result<Answer, MovieError>) -> [(key: String, value: JSONFragment)],
+        _ body: () async throws(MovieError) -> Answer
+    ) async throws(MovieError) -> Answer {
+        let id = JSONFragment.int(Int(clamping: nextRequestID()))
+        write("request") { [("id", id), ("request", request())] }
+        let result: Result<Answer, MovieError>
+        do throws(MovieError) { result = .success(try await body()) } catch { result = .failure(error) }
+        let cancelled = Task.isCancelled
+        write("answer") { [("id", id)] + answer(result) + [("cancelled", .bool(cancelled))] }
+        return try result.get()
     }
 
     func receive(_ event: TracedEvent) {

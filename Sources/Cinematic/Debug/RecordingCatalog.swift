@@ -32,18 +32,9 @@ struct RecordingCatalog: SourcedMovieCatalogRepository {
 
     private func record(_ request: HostCatalogRequest, _ body: () async throws(MovieError) -> Sourced<HostCatalogAnswer>)
         async throws(MovieError) -> Sourced<HostCatalogAnswer> {
-        let id = recorder.nextRequestID()
-        recorder.write("request") { [("id", .int(Int(clamping: id))), ("request", JSONFragment(consuming: HostRequestJSON.node(request)))] }
-        let result: Result<Sourced<HostCatalogAnswer>, MovieError>
-        do throws(MovieError) { result = .success(try await body()) } catch { result = .failure(error) }
-        // The answer to a cancelled effect never reaches its store, whatever it is; a replay
-        // cancels the same effect at the same intent, so it is not an input there.
-        let cancelled = Task.isCancelled
-        recorder.write("answer") {
-            [("id", .int(Int(clamping: id))), ("answer", HostRequestJSON.encode(result.map(\.value))), ("cancelled", .bool(cancelled))]
-                + RecordedSource.members(of: (try? result.get())?.source ?? .local)
-        }
-        return try result.get()
+        try await recorder.recordRequest({ JSONFragment(consuming: HostRequestJSON.node(request)) }, answer: { result in
+            [("answer", HostRequestJSON.encode(result.map(\.value)))] + RecordedSource.members(of: (try? result.get())?.source ?? .local)
+        }, body)
     }
 }
 

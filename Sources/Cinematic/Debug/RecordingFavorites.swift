@@ -39,15 +39,7 @@ struct RecordingFavorites: FavoritesRepository {
 
     private func record(_ request: FavoritesRequest,
                         _ body: () async throws(MovieError) -> FavoritesAnswer) async throws(MovieError) -> FavoritesAnswer {
-        let id = recorder.nextRequestID()
-        recorder.write("request") { [("id", .int(Int(clamping: id))), ("request", request.json)] }
-        let result: Result<FavoritesAnswer, MovieError>
-        do throws(MovieError) { result = .success(try await body()) } catch { result = .failure(error) }
-        // The answer to a cancelled effect never reaches its store, whatever it is; a replay
-        // cancels the same effect at the same intent, so it is not an input there.
-        let cancelled = Task.isCancelled
-        recorder.write("answer") { [("id", .int(Int(clamping: id))), ("answer", FavoritesAnswer.encode(result)), ("cancelled", .bool(cancelled))] }
-        return try result.get()
+        try await recorder.recordRequest({ request.json }, answer: { [("answer", FavoritesAnswer.encode($0))] }, body)
     }
 }
 
