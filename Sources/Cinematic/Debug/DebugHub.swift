@@ -3,8 +3,8 @@ import Synchronization
 
 /// A runtime's debugging sinks: the recorder (config `record`, fixed at open), the logger
 /// (`cinematic_runtime_set_logger` or `CINEMATIC_LOG`, replaceable) and, in a replay, the
-/// collector. Stores are traced only while at least one sink is attached, so with none a
-/// store records nothing.
+/// collector. Stores are traced only while ``sinks`` is not empty, so with none a store
+/// records nothing.
 final class DebugHub: Sendable {
     let clock: SessionClock
     /// The session recorder, when the runtime records.
@@ -19,12 +19,6 @@ final class DebugHub: Sendable {
         self.fixed = fixed
     }
 
-    /// True while any sink is attached (stores are traced then).
-    var isActive: Bool { recorder != nil || fixed != nil || wantsEffects }
-
-    /// True while a sink wants effects started, cancelled and finished (only the logger does).
-    var wantsEffects: Bool { logger.withLock { $0 != nil } }
-
     /// Replaces the logger; returns the previous one.
     func setLogger(_ sink: LogSink?) -> LogSink? {
         logger.withLock { current in
@@ -33,7 +27,7 @@ final class DebugHub: Sendable {
         }
     }
 
-    /// The current logger.
+    /// The current logger: the only sink that wants effects started, cancelled and finished.
     var currentLogger: LogSink? { logger.withLock { $0 } }
 
     /// The sinks attached now (a store's tracer holds this list until tracing is updated:

@@ -127,13 +127,14 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func updateTracing(_ hub: DebugHub) {
-        logsEffects.store(hub.wantsEffects, ordering: .relaxed)
-        guard hub.isActive else {
+        let sinks = hub.sinks, effects = hub.currentLogger != nil
+        logsEffects.store(effects, ordering: .relaxed)
+        guard !sinks.isEmpty else {
             store.trace(nil)
             return
         }
-        let debugCodec = Codec(), serial = serial, sinks = hub.sinks, clock = hub.clock
-        store.trace(effects: hub.wantsEffects) { event in
+        let debugCodec = Codec(), serial = serial, clock = hub.clock
+        store.trace(effects: effects) { event in
             let traced = TracedEvent.from(event, codec: debugCodec, store: serial, time: clock.now)
             for sink in sinks { sink.receive(traced) }
         }
