@@ -87,27 +87,29 @@ final class Runtime: Sendable {
     init(serial: UInt64, config: RuntimeConfig, substitutes: Substitutes? = nil) throws(APIError) {
         self.serial = serial
         self.config = config
+        // Each step below registers how to undo it: a failing step closes what opened before.
+        var unwind = Unwind()
         let effects = ThreadExecutor(name: "cinematic-effects")
         self.effects = effects
+        unwind.push { effects.shutDown() }
         let queue: DeliveryQueue
         do {
             queue = try DeliveryQueue(mode: config.delivery, effects: effects)
         } catch {
-            effects.shutDown()
-            throw error
+            throw unwind.fail(error)
         }
         self.queue = queue
+        unwind.push { queue.close() }
         let favoritesFile: SQLiteFavorites
         do {
             favoritesFile = config.favoritesReadOnly
                 ? try SQLiteFavorites.openReadOnly(path: config.favorites)
                 : try SQLiteFavorites.open(path: config.favorites)
         } catch {
-            queue.close()
-            effects.shutDown()
-            throw APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)")
+            throw unwind.fail(APIError(.io, "cannot open the favorites at \(config.favorites): \(error.message)"))
         }
         self.favoritesFile = favoritesFile
+        unwind.push { favoritesFile.close() }
         let manualClock = config.manualClock ? ManualClock() : nil
         self.manualClock = manualClock
         self.clock = manualClock ?? ContinuousClock()
@@ -116,11 +118,9 @@ final class Runtime: Sendable {
         do {
             recorder = try config.recordPath.map { path throws(APIError) in try Recorder(path: path, clock: sessionClock) }
         } catch {
-            favoritesFile.close()
-            queue.close()
-            effects.shutDown()
-            throw error
+            throw unwind.fail(error)
         }
+        unwind.push { recorder?.close() }
         debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
         let catalog: any MovieCatalogRepository
         switch config.catalog {
@@ -130,11 +130,7 @@ final class Runtime: Sendable {
                 embeddedCatalog = embedded
                 catalog = embedded
             } catch {
-                recorder?.close()
-                favoritesFile.close()
-                queue.close()
-                effects.shutDown()
-                throw APIError(.io, "cannot open the movie catalog: \(error.message)")
+                throw unwind.fail(APIError(.io, "cannot open the movie catalog: \(error.message)"))
             }
             hostCatalog = nil
             offlineCache = nil
@@ -142,11 +138,7 @@ final class Runtime: Sendable {
             do {
                 offlineCache = try Self.openOfflineCache(config.remote.offlineCache)
             } catch {
-                recorder?.close()
-                favoritesFile.close()
-                queue.close()
-                effects.shutDown()
-                throw error
+                throw unwind.fail(error)
             }
             let provider = self.provider
             let hostCatalog = HostMovieCatalog(
