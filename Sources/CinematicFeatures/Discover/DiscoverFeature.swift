@@ -204,10 +204,7 @@ extension DiscoverSectionState {
             self.source = source
         } else {
             self.source = self.source.combined(with: source)
-            var shown = self.movies.value ?? []
-            let ids = Set(shown.map(\.id))
-            shown.append(contentsOf: movies.filter { !ids.contains($0.id) })
-            self.movies = .loaded(shown)
+            self.movies = .loaded((self.movies.value ?? []).appendingPage(movies))
             isLoadingMore = false
         }
         pagesLoaded = page

@@ -127,10 +127,7 @@ public struct SearchReducer: Reducer {
                 state.resultsSource = source
             } else {
                 state.resultsSource = state.resultsSource.combined(with: source)
-                var shown = state.results.value ?? []
-                let ids = Set(shown.map(\.id))
-                shown.append(contentsOf: movies.filter { !ids.contains($0.id) })
-                state.results = .loaded(shown)
+                state.results = .loaded((state.results.value ?? []).appendingPage(movies))
                 state.isLoadingMore = false
             }
             state.pagesLoaded = page
