@@ -1,0 +1,80 @@
+import Synchronization
+
+/// A test-only seam, in the spirit of SQLite's fault-injecting VFS: makes the library's own
+/// file operations (``FileIO``, and SQLite's through ``FaultVFS``) fail on demand with a
+/// chosen `errno`, so tests can check that every failure is reported and nothing
+/// acknowledged is lost. Disarmed (the default) it costs one relaxed atomic load per
+/// operation. Nothing in the shipped library arms it; tests do, through `@testable` or
+/// `package` access.
+///
+/// ```swift
+/// FaultInjection.arm(.init(.write, pathContaining: "session.jsonl", errno: ENOSPC))
+/// defer { FaultInjection.disarm() }
+/// ```
+package enum FaultInjection {
+    /// An operation that can be made to fail.
+    package enum Operation: String, Sendable, CaseIterable {
+        case open, read, write, fsync, rename
+    }
+
+    /// Which calls fail, and how.
+    package struct Rule: Sendable {
+        /// The operation that fails.
+        package let operation: Operation
+        /// Only calls on a path containing this text (empty: any path).
+        package let pathContaining: String
+        /// The `errno` the call fails with.
+        package let errno: Int32
+        /// Matching calls that succeed before the first failure.
+        package var skip: Int
+        /// How many matching calls fail (then the rule is spent).
+        package var times: Int
+
+        /// A rule: the `skip + 1`th matching call and the `times - 1` after it fail with `errno`.
+        package init(_ operation: Operation, pathContaining: String = "", errno: Int32, skip: Int = 0, times: Int = .max) {
+            self.operation = operation
+            self.pathContaining = pathContaining
+            self.errno = errno
+            self.skip = skip
+            self.times = times
+        }
+    }
+
+    private static let armed = Atomic<Bool>(false)
+    private static let rules = Mutex<[Rule]>([])
+    private static let failures = Atomic<Int>(0)
+
+    /// Adds `rule` (rules are checked in the order they were armed).
+    package static func arm(_ rule: Rule) {
+        rules.withLock { $0.append(rule) }
+        armed.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Removes every rule.
+    package static func disarm() {
+        rules.withLock { $0.removeAll() }
+        armed.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// How many calls failed by injection since the process started.
+    package static var injectedFailures: Int { failures.load(ordering: .relaxed) }
+
+    /// The `errno` that this call of `operation` on `path` must fail with, if any.
+    package static func fault(_ operation: Operation, path: String) -> Int32? {
+        guard armed.load(ordering: .relaxed) else { return nil }
+        let fault = rules.withLock { rules -> Int32? in
+            for index in rules.indices where rules[index].operation == operation && rules[index].times > 0 {
+                guard rules[index].pathContaining.isEmpty || path.contains(rules[index].pathContaining) else { continue }
+                if rules[index].skip > 0 {
+                    rules[index].skip -= 1
+                    return nil
+                }
+                rules[index].times -= 1
+                return rules[index].errno
+            }
+            return nil
+        }
+        if fault != nil { failures.add(1, ordering: .relaxed) }
+        return fault
+    }
+}
