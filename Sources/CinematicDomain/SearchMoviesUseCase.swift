@@ -9,6 +9,10 @@ public struct SearchMoviesUseCase: Sendable {
     /// bounded time whatever the text.
     public static let maximumQueryLength = 256
 
+    /// The longest query searched, in UTF-8 bytes: 256 characters of combining marks would
+    /// otherwise be a megabyte of text, so no legal query costs more than a few plain ones.
+    public static let maximumQueryBytes = 1_024
+
     private let repository: any MovieCatalogRepository
 
     /// Creates the use case over a repository.
@@ -22,9 +26,21 @@ public struct SearchMoviesUseCase: Sendable {
         return query[first...last].prefix(minimumQueryLength).count >= minimumQueryLength
     }
 
-    /// True when `query` is longer than ``maximumQueryLength`` characters (counts no further).
+    /// True when `query` is longer than ``maximumQueryBytes`` bytes or
+    /// ``maximumQueryLength`` characters (counts no further).
     public static func isTooLong(_ query: String) -> Bool {
-        query.dropFirst(maximumQueryLength).first != nil
+        query.utf8.count > maximumQueryBytes || query.dropFirst(maximumQueryLength).first != nil
+    }
+
+    /// `query` cut to at most ``maximumQueryLength`` characters and ``maximumQueryBytes``
+    /// bytes (at a character boundary).
+    public static func bounded(_ query: String) -> String {
+        var bytes = 0
+        let scalars = query.unicodeScalars.prefix { scalar in
+            bytes += UTF8.width(scalar)
+            return bytes <= maximumQueryBytes
+        }
+        return String(String(scalars).prefix(maximumQueryLength))
     }
 
     /// `query` without leading and trailing whitespace.
@@ -43,6 +59,6 @@ public struct SearchMoviesUseCase: Sendable {
     /// ``execute(query:page:)`` with where the answer came from (a short query: `.local`).
     public func executeSourced(query: String, page: Int = 1) async throws(MovieError) -> Sourced<[Movie]> {
         guard Self.isSearchable(query) else { return Sourced([], source: .local) }
-        return try await repository.sourcedSearch(matching: Self.trimmed(String(query.prefix(Self.maximumQueryLength))), page: page)
+        return try await repository.sourcedSearch(matching: Self.trimmed(Self.bounded(query)), page: page)
     }
 }

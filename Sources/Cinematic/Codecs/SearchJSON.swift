@@ -45,7 +45,7 @@ struct SearchCodec: FeatureCodec {
             let member = try intent.object.required("query")
             let query = try member.string()
             guard !SearchMoviesUseCase.isTooLong(query) else {
-                throw .invalid("query longer than \(SearchMoviesUseCase.maximumQueryLength) characters", at: member.path)
+                throw .invalid("query longer than \(SearchMoviesUseCase.maximumQueryLength) characters or \(SearchMoviesUseCase.maximumQueryBytes) bytes", at: member.path)
             }
             return .queryChanged(query)
         case .submitted:

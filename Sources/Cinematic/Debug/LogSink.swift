@@ -53,20 +53,26 @@ final class LogSink: DebugSink {
         queue.deliverSoon()
     }
 
+    /// Logs a line about the runtime itself (`[t ms] runtime recording stopped: …`), in
+    /// order with the stores' lines.
+    func note(_ text: String, at time: Duration) {
+        let line = "[\(SessionClock.milliseconds(time).text) ms] runtime \(text)"
+        queue.enqueue(DeliveryQueue.Event(store: Self.queueKey) { [self] in
+            guard isCurrent(self) else { return false }
+            emit(line)
+            return true
+        })
+        queue.deliverSoon()
+    }
+
     private func emit(_ line: String) {
         switch destination {
         case let .host(callback):
             line.withCString { callback.function(callback.userdata, $0) }
         case .standardError:
-            var text = line + "\n"
-            text.withUTF8 { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { if errno == EINTR { continue } else { return } }
-                    offset += written
-                }
-            }
+            // Never a blocking write here (a host's thread in immediate delivery): the
+            // library's stderr thread writes it, or drops it when stderr does not drain.
+            StandardErrorWriter.shared.write(line)
         }
     }
 

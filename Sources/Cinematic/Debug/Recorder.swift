@@ -1,3 +1,4 @@
+import CinematicData
 import CinematicDomain
 import MVIKit
 import Synchronization
@@ -25,15 +26,24 @@ final class Recorder: DebugSink {
     private let lastID = Atomic<UInt64>(0)
     private let lastStream = Atomic<UInt64>(0)
 
-    /// Creates (or truncates) the file at `path`.
-    init(path: String, clock: SessionClock) throws(APIError) {
+    /// The first bytes of every recording: how an existing file is proven ours.
+    static let signature = Array(#"{"event":"session","#.utf8)
+
+    /// Creates the recording at `path` under the files rule (``OwnedFile``): a new file, or
+    /// a recording of ours that no other runtime writes, replaced; never a symbolic link, a
+    /// foreign file or one of `refusing` (the same runtime's databases).
+    init(path: String, clock: SessionClock, refusing: [String]) throws(APIError) {
         // Non-blocking: a pipe or FIFO nobody reads fails the recording (EAGAIN) instead of
         // hanging the recorder thread, and with it cinematic_runtime_close.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
-        guard fd >= 0 else {
-            throw APIError(.io, "cannot create the recording \(path): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = try OwnedFile.create(path, what: "the recording", isOurs: { prefix in
+                prefix.starts(with: Self.signature) || Self.signature.starts(with: prefix)
+            }, refusing: refusing)
+        } catch {
+            throw APIError(.io, error.message)
         }
-        let file = RecordingFile(fd: fd)
+        let file = RecordingFile(fd: fd, path: path)
         self.file = file
         self.clock = clock
         thread = WorkerThread(name: "cinematic-recorder", tickMilliseconds: Self.flushMilliseconds) { file.flush() }
@@ -77,14 +87,20 @@ final class Recorder: DebugSink {
         }
     }
 
-    /// Writes the last line, waits until everything recorded is written and closes the file.
-    /// Anything recorded afterwards (an effect finishing after its runtime closed) is dropped:
-    /// `end` is always the last line.
-    func close() {
+    /// Writes the last line, waits until everything recorded is written, flushed to disk
+    /// and closed. Anything recorded afterwards (an effect finishing after its runtime
+    /// closed) is dropped: `end` is always the last line. Returns the first write error, if
+    /// any (the recording then stops at its last complete line, without `end`).
+    func close() -> String? {
         file.finish(RecordingFile.Line(event: "end", time: clock.now, members: { [] }))
         let file = file
         thread.shutDown { file.close() }
+        return file.writeError
     }
+
+    /// Called once, on the recorder's thread, with the first write error (the session goes
+    /// on; the recording stops at its last complete line).
+    func onFailure(_ handler: @escaping @Sendable (String) -> Void) { file.onFailure(handler) }
 
     /// The first write error, if any: the recording stops at it (its file then lacks the
     /// `end` line, which a replay reports as incomplete); the session goes on.
@@ -148,11 +164,19 @@ final class RecordingFile: Sendable {
     }
 
     private let fd: Int32
+    private let path: String
     /// Lines waiting, and whether the last one (`end`) was queued.
     private let pending = Mutex<(lines: [Line], finished: Bool)>(([], false))
-    private let failure = Mutex<String?>(nil)
+    private let failure = Mutex<(message: String?, handler: (@Sendable (String) -> Void)?)>((nil, nil))
+    /// Bytes written up to the end of the last complete line (the recorder's thread only).
+    private let committed = Atomic<Int>(0)
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    func onFailure(_ handler: @escaping @Sendable (String) -> Void) { failure.withLock { $0.handler = handler } }
 
     /// Queues a line (any thread; never blocks beyond one short lock). Ignored once
     /// ``finish(_:)`` queued the last line.
@@ -172,7 +196,7 @@ final class RecordingFile: Sendable {
         }
     }
 
-    var writeError: String? { failure.withLock { $0 } }
+    var writeError: String? { failure.withLock { $0.message } }
 
     /// Encodes and writes every waiting line (the recorder's thread).
     func flush() {
@@ -183,24 +207,37 @@ final class RecordingFile: Sendable {
         guard !lines.isEmpty, writeError == nil else { return }
         var text = ""
         for line in lines { line.render(into: &text) }
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    let message = String(cString: strerror(errno))
-                    failure.withLock { $0 = message }
-                    return
-                }
-                offset += written
-            }
+        let code = text.withUTF8 { bytes in FileIO.writeAll(fd, UnsafeRawBufferPointer(bytes), path: path) }
+        guard let code else {
+            committed.add(text.utf8.count, ordering: .relaxed)
+            return
         }
+        fail("cannot write the recording \(path): \(FileIO.message(code))")
     }
 
-    /// Writes what waits and closes the file.
+    /// Stops the recording at its last complete line (a line cut by a failed write is
+    /// removed, so the file stays replayable) and reports `message` once.
+    private func fail(_ message: String) {
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            _ = ftruncate(fd, off_t(committed.load(ordering: .relaxed)))
+        }
+        let handler = failure.withLock { failure -> (@Sendable (String) -> Void)? in
+            guard failure.message == nil else { return nil }
+            failure.message = message
+            return failure.handler
+        }
+        handler?(message)
+    }
+
+    /// Writes what waits, flushes it to disk (a regular file) and closes the file.
     func close() {
         flush()
+        var info = stat()
+        if writeError == nil, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+           FileIO.fsync(fd, path: path) != 0 {
+            fail("cannot flush the recording \(path) to disk: \(FileIO.message(errno))")
+        }
         Glibc.close(fd)
     }
 }

@@ -22,7 +22,9 @@ public func cinematic_runtime_open(_ configJSON: UnsafePointer<CChar>?, _ out: U
 /// `cinematic_runtime_close`: documented in include/cinematic.h (ownership, threads, every status).
 @_cdecl("cinematic_runtime_close")
 public func cinematic_runtime_close(_ handle: OpaquePointer?) -> Int32 {
-    apiCall { () throws(APIError) in try lookupRuntime(handle).close() }
+    apiCall { () throws(APIError) in
+        if let error = try lookupRuntime(handle).close() { throw error }
+    }
 }
 
 /// `cinematic_runtime_fd`: documented in include/cinematic.h (ownership, threads, every status).

@@ -1,11 +1,19 @@
 import CJansson
+import CinematicData
 import CinematicDomain
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A recording read back: one parsed line per event, in file order.
-struct RecordingScript {
+/// A recording read back as a stream: one parsed line at a time, in file order, so memory
+/// is bounded by the longest line (at most a JSON document's 1 MiB), not by the file.
+///
+/// Only a regular file is read (a FIFO, a device or a directory is refused at once, without
+/// blocking). The sequence must be possible: the first line is the one `session`, times never
+/// go backwards, a store is opened once; otherwise the line is named in the error. A last
+/// line cut short (no newline, not JSON: the recording's writer failed or was killed) ends
+/// the stream, and ``cutLine`` names it.
+final class RecordingScript {
     /// One line of a recording.
     struct Line {
         /// 1-based line number in the file.
@@ -39,76 +47,137 @@ struct RecordingScript {
         }
     }
 
-    /// The largest recording read: 1 GiB.
-    static let maximumBytes = 1 << 30
+    private let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    private var number = 0
+    private var lastTime: Duration = .zero
+    private var opened: Set<UInt64> = []
+    private var isFirst = true
+    /// The line that was cut short at the end of the file, if any.
+    private(set) var cutLine: Int?
+    /// Lines read so far (blank ones not counted).
+    private(set) var linesRead = 0
 
-    let lines: [Line]
-
-    /// Reads and parses the file at `path`.
+    /// Opens the recording at `path` without blocking: a non-regular file is `.io`.
     init(path: String) throws(APIError) {
-        let bytes = try Self.read(path)
-        var lines: [Line] = []
-        var number = 0
-        for slice in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        self.path = path
+        let fd = FileIO.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw APIError(.io, "cannot open the recording \(path): \(FileIO.message(errno))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(fd)
+            throw APIError(.io, "\(path) is not a recording (not a regular file); it was not read")
+        }
+        self.fd = fd
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// The next line, nil at the end of the file (or at a last line cut short).
+    func next() throws(APIError) -> Line? {
+        while let bytes = try nextRawLine() {
             number += 1
-            guard !slice.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) else { continue }
+            let isLast = atEnd && start >= buffer.count && !bytes.hasNewline
+            guard !bytes.text.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) else { continue }
             let document: JSONDocument
             do throws(APIError) {
-                document = try (Array(slice) + [0]).withUnsafeBufferPointer { buffer throws(APIError) in
+                document = try (bytes.text + [0]).withUnsafeBufferPointer { buffer throws(APIError) in
                     try buffer.withMemoryRebound(to: CChar.self) { chars throws(APIError) in try JSONDocument(parsing: chars.baseAddress!) }
                 }
             } catch {
+                if isLast && number > 1 {
+                    cutLine = number
+                    return nil
+                }
                 throw APIError(error.status, "recording line \(number): \(error.message)", path: error.path, line: number, column: error.column)
             }
-            let object: JSONObjectReader
-            let event: String
-            let milliseconds: Double
-            do throws(APIError) {
-                object = try document.object("an event object")
-                event = try object.required("event").string()
-                milliseconds = try object.required("t").double()
-            } catch {
-                throw APIError(error.status, "recording line \(number): \(error.message)", path: error.path)
-            }
-            guard milliseconds >= 0, milliseconds < 1e15 else {
-                throw APIError(.invalid, "recording line \(number): \"t\" must be a time in milliseconds ≥ 0", path: "$.t")
-            }
-            lines.append(Line(number: number, time: .microseconds(Int64(milliseconds * 1_000)), event: event,
-                              document: document, object: object))
+            linesRead += 1
+            return try check(line(number, document))
         }
-        guard let first = lines.first, first.event == "session" else {
-            throw APIError(.invalid, "\(path) is not a recording: it must start with a \"session\" line", path: "$")
-        }
-        self.lines = lines
+        return nil
     }
 
-    /// Reads the whole file, failing early (before reading on) on a line longer than a JSON
-    /// document may be or a file larger than ``maximumBytes``: a FIFO or `/dev/zero` gets a
-    /// status, not a gigabyte.
-    private static func read(_ path: String) throws(APIError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw APIError(.io, "cannot open the recording \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var lineStart = 0
-        var lineNumber = 1
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            let start = bytes.count
-            bytes += chunk[..<count]
-            for index in start..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
-                lineStart = index + 1
-                lineNumber += 1
+    private func line(_ number: Int, _ document: JSONDocument) throws(APIError) -> Line {
+        do throws(APIError) {
+            let object = try document.object("an event object")
+            let event = try object.required("event").string()
+            let milliseconds = try object.required("t").double()
+            guard milliseconds >= 0, milliseconds < 1e15 else {
+                throw APIError(.invalid, "\"t\" must be a time in milliseconds ≥ 0", path: "$.t")
             }
-            guard bytes.count - lineStart <= JSONDocument.maximumBytes else {
-                throw APIError(.tooLarge, "recording line \(lineNumber) is larger than \(JSONDocument.maximumBytes) bytes", line: lineNumber)
-            }
-            guard bytes.count <= maximumBytes else { throw APIError(.tooLarge, "the recording is larger than \(maximumBytes) bytes") }
+            return Line(number: number, time: .microseconds(Int64(milliseconds * 1_000)), event: event,
+                        document: document, object: object)
+        } catch {
+            throw APIError(error.status, "recording line \(number): \(error.message)", path: error.path)
         }
-        return bytes
+    }
+
+    /// Refuses what no recorder writes: a first line that is not `session`, a second
+    /// `session`, time going backwards, a store opened twice.
+    private func check(_ line: Line) throws(APIError) -> Line {
+        if isFirst {
+            guard line.event == "session" else {
+                throw APIError(.invalid, "\(path) is not a recording: it must start with a \"session\" line", path: "$")
+            }
+            isFirst = false
+        } else if line.event == "session" {
+            throw line.invalid("a second \"session\" line: a recording holds one session")
+        }
+        guard line.time >= lastTime else {
+            throw line.invalid("time goes backwards (\(SessionClock.milliseconds(line.time).text) ms after \(SessionClock.milliseconds(lastTime).text) ms)")
+        }
+        lastTime = line.time
+        if line.event == "open" {
+            let store = try line.uint("store")
+            guard opened.insert(store).inserted else { throw line.invalid("store \(store) is opened a second time") }
+        }
+        return line
+    }
+
+    /// The bytes of the next line (without its newline), reading more as needed; a line
+    /// longer than a JSON document may be is `.tooLarge` before the rest is read.
+    private func nextRawLine() throws(APIError) -> (text: ArraySlice<UInt8>, hasNewline: Bool)? {
+        var scanned = start
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = newline + 1 }
+                return (buffer[start..<newline], true)
+            }
+            scanned = buffer.count
+            guard buffer.count - start <= JSONDocument.maximumBytes else {
+                throw APIError(.tooLarge, "recording line \(number + 1) is larger than \(JSONDocument.maximumBytes) bytes", line: number + 1)
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return (buffer[start...], false)
+            }
+            let scannedOffset = scanned - start
+            try fill()
+            scanned = start + scannedOffset
+        }
+    }
+
+    /// Drops consumed bytes and appends the next chunk of the file.
+    private func fill() throws(APIError) {
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        let chunk = 1 << 16
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        var count = 0
+        while true {
+            count = buffer.withUnsafeMutableBytes { FileIO.read(fd, $0.baseAddress! + old, chunk, path: path) }
+            if count < 0 && errno == EINTR { continue }
+            break
+        }
+        buffer.removeLast(chunk - max(count, 0))
+        guard count >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(FileIO.message(errno))") }
+        if count == 0 { atEnd = true }
     }
 }

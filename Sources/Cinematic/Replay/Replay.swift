@@ -14,17 +14,35 @@ struct Replay {
     }
 
     private let script: RecordingScript
+    /// A second reader of the same file, running ahead to learn requests before the clock
+    /// reaches them.
+    private let lookahead: RecordingScript
     private let catalog = ReplayCatalog()
     private let favorites = ReplayFavorites()
     private let collector = ReplayCollector()
 
     init(path: String) throws(APIError) {
         script = try RecordingScript(path: path)
+        lookahead = try RecordingScript(path: path)
     }
 
-    /// Runs the whole recording, then compares.
+    /// What the replay keeps of the stores it opened, and of the recording read so far.
+    private struct Progress {
+        var stores: [UInt64: (store: any FeatureStore, feature: String)] = [:]
+        /// Each store's last recorded intent (its sequence and JSON), for the state after it.
+        var intents: [UInt64: (sequence: UInt64, intent: JSONFragment)] = [:]
+        var closed: Set<UInt64> = []
+        var ended = false
+        /// The first line of the lookahead not yet learned (it is later than the replay).
+        var pending: RecordingScript.Line?
+        var lookaheadDone = false
+    }
+
+    /// Runs the whole recording, comparing as it goes.
     func run() throws(APIError) -> Outcome {
-        let session = script.lines[0]
+        guard let session = try script.next() else {
+            throw APIError(.invalid, "the recording is empty: it must start with a \"session\" line", path: "$")
+        }
         var config = try RuntimeConfig(JSONDocument(parsing: session.json("config").text))
         config.catalog = .host
         config.remote = RemoteCatalogConfig()
@@ -39,29 +57,68 @@ struct Replay {
         defer { runtime.close() }
         guard let clock = runtime.manualClock else { throw .misuse("a replay runtime without a manual clock") }
 
-        // Every recorded request is known before the replay starts: the replayed stores make
-        // theirs when the clock reaches them, which may be before the request's own line.
-        for line in script.lines where line.event == "request" { try learn(line) }
-        var stores: [UInt64: (store: any FeatureStore, feature: String)] = [:]
-        for line in script.lines {
+        var progress = Progress()
+        while let line = try script.next() {
+            // The replayed stores make their requests when the clock reaches them, which may
+            // be before the request's own line: learn requests a little ahead of the clock
+            // (one that is later still waits for the lookahead; see ScriptedAnswers).
+            try learnRequests(upTo: line.time + Self.lookaheadTime, &progress)
             if line.time > clock.now.offset {
                 let step = line.time - clock.now.offset
                 runtime.drive { clock.advance(by: step) }
             }
             var failure: APIError?
             runtime.drive {
-                do throws(APIError) { try apply(line, to: runtime, stores: &stores) } catch { failure = line.annotate(error) }
+                do throws(APIError) { try apply(line, to: runtime, &progress) } catch { failure = line.annotate(error) }
             }
             if let failure { throw failure }
+            if progress.ended { break }
         }
-        return compare(stores: stores)
+        // Requests the recording never made fail now; their stores reduce that before comparing.
+        try learnRequests(upTo: ManualClock.limit, &progress)
+        runtime.drive {}
+        return outcome(progress)
     }
 
-    private func apply(_ line: RecordingScript.Line, to runtime: Runtime,
-                       stores: inout [UInt64: (store: any FeatureStore, feature: String)]) throws(APIError) {
+    /// How far ahead of the replay's clock recorded requests are learned.
+    static let lookaheadTime = Duration.seconds(5)
+
+    /// Feeds the lookahead's request lines with a time up to `time` to the scripted answers;
+    /// at the end of the recording, replayed requests it never made fail.
+    private func learnRequests(upTo time: Duration, _ progress: inout Progress) throws(APIError) {
+        while !progress.lookaheadDone {
+            if progress.pending == nil { progress.pending = try lookahead.next() }
+            guard let line = progress.pending, line.event != "end" else {
+                progress.lookaheadDone = true
+                catalog.answers.finish()
+                favorites.answers.finish()
+                return
+            }
+            guard line.time <= time else { return }
+            progress.pending = nil
+            if line.event == "request" { try learn(line) }
+        }
+    }
+
+    private func outcome(_ progress: Progress) -> Outcome {
+        let result = collector.finish { progress.ended || progress.closed.contains($0) }
+        var report: [(key: StaticString, value: JSONFragment)] = [
+            ("matched", .bool(result.first == nil)), ("complete", .bool(progress.ended && script.cutLine == nil)),
+        ]
+        if let cut = script.cutLine { report.append(("cutLine", .int(cut))) }
+        if let first = result.first {
+            report += [("states", .int(result.compared)), ("afterClose", .int(result.afterClose)), ("divergence", first.report)]
+        } else {
+            report += [("lines", .int(script.linesRead)), ("stores", .int(progress.stores.count)),
+                       ("states", .int(result.compared)), ("afterClose", .int(result.afterClose))]
+        }
+        return Outcome(matched: result.first == nil, report: .object(report))
+    }
+
+    private func apply(_ line: RecordingScript.Line, to runtime: Runtime, _ progress: inout Progress) throws(APIError) {
         func store() throws(APIError) -> any FeatureStore {
             let id = try line.uint("store")
-            guard let store = stores[id]?.store else { throw line.invalid("store \(id) was never opened") }
+            guard let store = progress.stores[id]?.store else { throw line.invalid("store \(id) was never opened") }
             return store
         }
         switch line.event {
@@ -72,20 +129,33 @@ struct Replay {
             let document = arguments.isNull ? nil : try JSONDocument(parsing: JSONFragment(copying: arguments.value).text)
             let handle = try runtime.openStore(feature: feature, arguments: document)
             let entry: StoreEntry = try HandleTable.shared.lookup(handle, as: .store)
-            stores[id] = (entry.store, feature)
+            progress.stores[id] = (entry.store, feature)
+            collector.track(entry.store.serial, recordedID: id, feature: feature)
         case "intent":
+            let replayed = try store()
+            progress.intents[try line.uint("store")] = (try line.uint("sequence"), try line.json("intent"))
             guard try line.object.required("host").bool() else { return }
             let intent = try line.json("intent")
             do throws(APIError) {
-                try store().send(JSONDocument(parsing: intent.text))
+                try replayed.send(JSONDocument(parsing: intent.text))
             } catch {
                 throw line.invalid("the store refuses the intent: \(error.message)")
             }
         case "revert":
             _ = try store().revert(toSequence: line.uint("sequence"))
+        case "state":
+            let id = try line.uint("store")
+            let replayed = try store()
+            let sequence = try line.object.optional("sequence").map { value throws(APIError) in try value.int() }
+            let last = progress.intents[id]
+            let intent = last.flatMap { sequence == Int(clamping: $0.sequence) ? $0.intent : nil }
+            collector.expect(.init(line: line.number, intent: intent, state: try line.json("state")), of: replayed.serial)
         case "close":
             let id = try line.uint("store")
-            if let entry = stores[id] { runtime.closeStore(entry.store) }
+            progress.closed.insert(id)
+            if let entry = progress.stores[id] { runtime.closeStore(entry.store) }
+        case "end":
+            progress.ended = true
         case "answer":
             if try line.object.optional("cancelled")?.bool() == true { return }
             let id = try line.uint("id")
@@ -101,7 +171,7 @@ struct Replay {
         case "snapshot":
             let movies = try line.object.required("movies").array().map { movie throws(APIError) in try DomainJSON.decodeMovie(movie) }
             favorites.push(FavoritesSnapshot(version: try line.uint("version"), movies: movies), to: try line.uint("stream"))
-        case "session", "state", "advance", "observe", "end", "request", "providerRequest", "providerAnswer", "providerCancel":
+        case "advance", "observe", "request", "providerRequest", "providerAnswer", "providerCancel":
             return
         default:
             throw line.invalid("unknown event \"\(line.event)\"")
@@ -119,90 +189,5 @@ struct Replay {
         } else {
             throw line.invalid("unknown request op")
         }
-    }
-
-    /// One recorded state, where it is and the intent that produced it.
-    private struct Expected {
-        let line: Int
-        let intent: JSONFragment?
-        let state: JSONFragment
-    }
-
-    /// The first divergence in file order, or a match.
-    private func compare(stores: [UInt64: (store: any FeatureStore, feature: String)]) -> Outcome {
-        var expected: [UInt64: [Expected]] = [:]
-        var intents: [String: JSONFragment] = [:]
-        for line in script.lines {
-            guard let store = try? line.uint("store") else { continue }
-            if line.event == "intent", let sequence = try? line.uint("sequence"), let intent = try? line.json("intent") {
-                intents["\(store)/\(sequence)"] = intent
-            } else if line.event == "state", let state = try? line.json("state") {
-                let sequence = (try? line.uint("sequence")).map { "\(store)/\($0)" } ?? ""
-                let entry = Expected(line: line.number, intent: intents[sequence], state: state)
-                if let last = expected[store]?.last, Self.equal(last.state, state) { continue }
-                expected[store, default: []].append(entry)
-            }
-        }
-        // Stores the recording closed: explicitly, or all of them with the runtime ("end").
-        let ended = script.lines.last?.event == "end"
-        let closed = Set(script.lines.filter { $0.event == "close" }.compactMap { try? $0.uint("store") })
-        var first: (line: Int, report: JSONFragment)?
-        var compared = 0
-        var afterClose = 0
-        for (id, entry) in stores.sorted(by: { $0.key < $1.key }) {
-            var actual: [ReplayCollector.Produced] = []
-            for produced in collector.states(of: entry.store.serial) where !(actual.last.map { Self.equal($0.state, produced.state) } ?? false) {
-                actual.append(produced)
-            }
-            let recorded = expected[id] ?? []
-            // An effect's result that reached its store in the replay but lost the race with
-            // the store's close in the recorded session (recorded as an answer, never
-            // reduced there): states after the last recorded one, from effect results only,
-            // of a store the recording closed.
-            if (ended || closed.contains(id)), actual.count > recorded.count,
-               actual[recorded.count...].allSatisfy({ !$0.isInput }),
-               zip(recorded, actual).allSatisfy({ Self.equal($0.state, $1.state) }) {
-                afterClose += actual.count - recorded.count
-                actual.removeLast(actual.count - recorded.count)
-            }
-            for index in 0..<max(recorded.count, actual.count) {
-                let want = index < recorded.count ? recorded[index] : nil
-                let got = index < actual.count ? actual[index] : nil
-                if let want, let got, Self.equal(want.state, got.state) {
-                    compared += 1
-                    continue
-                }
-                let line = want?.line ?? Int.max
-                if first == nil || line < first!.line {
-                    first = (line, .object([
-                        "line": want.map { .int($0.line) } ?? .null, "store": .int(Int(clamping: id)), "feature": .string(entry.feature),
-                        "index": .int(index), "intent": want?.intent ?? .null, "replayedIntent": got?.intent ?? .null,
-                        "expected": want?.state ?? .null, "actual": got?.state ?? .null,
-                    ]))
-                }
-                break
-            }
-        }
-        let complete = JSONFragment.bool(ended)
-        if let first {
-            return Outcome(matched: false, report: .object([
-                "matched": .bool(false), "complete": complete, "states": .int(compared), "afterClose": .int(afterClose),
-                "divergence": first.report,
-            ]))
-        }
-        return Outcome(matched: true, report: .object([
-            "matched": .bool(true), "complete": complete, "lines": .int(script.lines.count), "stores": .int(stores.count),
-            "states": .int(compared), "afterClose": .int(afterClose),
-        ]))
-    }
-
-    /// JSON equality of two encoded values.
-    private static func equal(_ a: JSONFragment, _ b: JSONFragment) -> Bool {
-        if a == b { return true }
-        guard let left = JSONDiff.parse(a) else { return false }
-        defer { json_decref(left) }
-        guard let right = JSONDiff.parse(b) else { return false }
-        defer { json_decref(right) }
-        return json_equal(left, right) != 0
     }
 }

@@ -116,12 +116,16 @@ final class Runtime: Sendable {
         let sessionClock = SessionClock(manual: manualClock)
         let recorder: Recorder?
         do {
-            recorder = try config.recordPath.map { path throws(APIError) in try Recorder(path: path, clock: sessionClock) }
+            recorder = try config.recordPath.map { path throws(APIError) in
+                try Recorder(path: path, clock: sessionClock, refusing: config.databasePaths)
+            }
         } catch {
             throw unwind.fail(error)
         }
-        unwind.push { recorder?.close() }
-        debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
+        unwind.push { _ = recorder?.close() }
+        let debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
+        self.debug = debug
+        recorder?.onFailure { [weak debug] message in debug?.currentLogger?.note("recording stopped: \(message)", at: sessionClock.now) }
         let catalog: any MovieCatalogRepository
         switch config.catalog {
         case let .embedded(path):
@@ -271,8 +275,10 @@ final class Runtime: Sendable {
     }
 
     /// Closes every store and stops all callbacks; no callback runs after this returns, and
-    /// the catalog and favorites files are closed.
-    func close() {
+    /// the catalog and favorites files are closed. Returns the error of a recording whose
+    /// writes failed (the runtime is closed all the same).
+    @discardableResult
+    func close() -> APIError? {
         HandleTable.shared.remove(serial)
         queue.close()
         let open = stores.withLock { stores -> [any FeatureStore] in
@@ -281,11 +287,12 @@ final class Runtime: Sendable {
         }
         for store in open { closeStore(store) }
         provider.catalog.withLock { $0 = nil }
-        debug.recorder?.close()
+        let recordingError = debug.recorder?.close()
         favoritesFile.close()
         offlineCache?.close()
         embeddedCatalog?.close()
         effects.shutDown()
+        return recordingError.map { APIError(.io, "the runtime closed, but its recording is incomplete: \($0)") }
     }
 }
 

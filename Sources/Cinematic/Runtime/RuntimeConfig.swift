@@ -1,4 +1,5 @@
 import CJansson
+import CinematicData
 
 /// A runtime's configuration, decoded from `cinematic_runtime_open`'s JSON (NULL = defaults).
 ///
@@ -124,5 +125,21 @@ struct RuntimeConfig: Sendable {
             "offlineCache": remote.offlineCacheNode,
             "requestDeadlineMs": JSONBuilder.int(remote.deadlineMilliseconds),
         ]))
+    }
+}
+
+extension RuntimeConfig {
+    /// The database files this runtime may open (favorites, a host catalog's offline cache,
+    /// an embedded catalog at a path), with their SQLite side files: a recording is never
+    /// written over one of them.
+    var databasePaths: [String] {
+        var paths: [String] = []
+        if favorites != ":memory:" { paths.append(favorites) }
+        if case let .embedded(path?) = catalog { paths.append(path) }
+        if case .host = catalog, case let .on(path, _, _) = remote.offlineCache {
+            let cache = path ?? CinematicData.OfflineCache.defaultPath
+            if cache != ":memory:" { paths.append(cache) }
+        }
+        return paths.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
     }
 }
