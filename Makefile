@@ -158,6 +158,7 @@ test-stress: lib $(STRESS_TESTS)
 ## thread that stops making progress for 5 s (deadlock, blocked host thread).
 stress: lib $(STRESS_TESTS)
 	@failed=0; for t in $(STRESS_TESTS); do echo "== $$t ($(STRESS_SECONDS) s)"; STRESS_SECONDS=$(STRESS_SECONDS) $$t || failed=1; done; exit $$failed
+	@echo "== HTTP provider against a hostile server ($(STRESS_SECONDS) s)"; STRESS_SECONDS=$(STRESS_SECONDS) bindings/python/run-tests.sh bindings/python/tests/test_http_provider_hostile.py -k hostile_stress
 
 ## test-reinstall: a host keeps searching while the library is rebuilt (`make lib`) and
 ## reinstalled (`make install`) under it; it must survive (installs are atomic renames).

@@ -35,6 +35,8 @@ public final class OfflineCache: Sendable {
     public let ttlSeconds: Int
     private let database: LockedCacheDatabase
     private let worker = WorkerThread(name: "cinematic-offline-cache")
+    private let pendingStores = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
 
     /// Opens (creating it when missing) the cache at `path` (":memory:" allowed). Our own
     /// corrupt file or an empty file is replaced; a file that is not ours throws `.storage`
@@ -78,12 +80,27 @@ public final class OfflineCache: Sendable {
         }
     }
 
+    /// The most stores that wait for the cache's thread; more are dropped (the cache is
+    /// disposable), so a host answering faster than the disk writes cannot grow memory.
+    public static let maximumPendingStores = 256
+
     /// Queues storing `body` under `key`, stored at `now` (Unix seconds); returns at once.
+    /// Dropped (and counted in ``droppedStores``) when ``maximumPendingStores`` wait already.
     public func store(_ key: String, body: String, now: Int64) {
-        worker.submit { [database, maxBytes] in
-            database.withLock { database in try? database?.store(key, body: body, now: now, maxBytes: maxBytes) }
+        guard pendingStores.add(1, ordering: .relaxed).newValue <= Self.maximumPendingStores else {
+            pendingStores.subtract(1, ordering: .relaxed)
+            dropped.add(1, ordering: .relaxed)
+            return
         }
+        let submitted = worker.submit { [self] in
+            database.withLock { database in try? database?.store(key, body: body, now: now, maxBytes: maxBytes) }
+            pendingStores.subtract(1, ordering: .relaxed)
+        }
+        if !submitted { pendingStores.subtract(1, ordering: .relaxed) }
     }
+
+    /// Stores dropped because too many waited.
+    public var droppedStores: Int { dropped.load(ordering: .relaxed) }
 
     /// The answer under `key` and when it was stored, unless missing or expired at `now`.
     public func lookup(_ key: String, now: Int64) async -> (body: String, storedAt: Int64)? {

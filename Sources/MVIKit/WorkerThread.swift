@@ -159,6 +159,11 @@ package final class WorkerThread: @unchecked Sendable {
                 if head == jobs.count {
                     jobs.removeAll(keepingCapacity: true)
                     head = 0
+                } else if head >= 64 && head * 2 >= jobs.count {
+                    // A thread that is never idle must still let go of the jobs it ran: the
+                    // queue's memory follows what waits, not what ever waited.
+                    jobs.removeFirst(head)
+                    head = 0
                 }
                 isBusy = true
                 return (job, false)

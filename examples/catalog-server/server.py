@@ -18,7 +18,10 @@ Unknown id: 404 ``{"status_message": ...}``.
 
 Switches for trying failure: ``--latency-ms N`` delays every answer, ``--fail`` answers
 every request with 503, ``--fail-every N`` fails every Nth request. The same can be changed
-while running: ``POST /_control`` with ``{"latencyMs": N, "fail": true|false}``.
+while running: ``POST /_control`` with ``{"latencyMs": N, "fail": true|false, "failEvery": N}``
+(any of the keys; integers from 0, latencyMs at most 600000). Anything else (not JSON, not an
+object, an unknown key, a value of the wrong type or out of range, a body over 4 KiB) is
+refused with 400 (413 for the size) and a ``status_message``, and changes nothing.
 With ``--port 0`` the system picks a port; the first line printed is always
 ``listening on http://HOST:PORT``.
 """
@@ -28,6 +31,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
+import re
 import sys
 import threading
 import time
@@ -43,6 +48,73 @@ ARTICLES = {"The", "A", "An", "La", "Le", "Les", "El", "Il", "L'", "Der", "Die",
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data" / "ggplot2movies.tsv.gz"
 
 Movie = Dict[str, Any]
+
+#: What POST /_control accepts: each key's check (a message when the value is refused).
+MAX_LATENCY_MS = 600_000
+MAX_CONTROL_BODY = 4096
+
+
+def _count(name: str, maximum: int) -> Any:
+    def check(value: Any) -> Optional[str]:
+        if type(value) is not int or not 0 <= value <= maximum:
+            return f"{name} must be an integer from 0 to {maximum}, not {json.dumps(value)[:40]}"
+        return None
+    return check
+
+
+CONTROL_KEYS = {
+    "latencyMs": _count("latencyMs", MAX_LATENCY_MS),
+    "fail": lambda value: None if type(value) is bool else f"fail must be true or false, not {json.dumps(value)[:40]}",
+    "failEvery": _count("failEvery", 1_000_000),
+}
+
+
+class BadControl(Exception):
+    """A POST /_control body that is refused: ``status`` (400 or 413) and why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is out of range")
+    return value
+
+
+def parse_control(raw: bytes) -> Dict[str, Any]:
+    """The switches a POST /_control body sets (an empty body sets none); raises BadControl."""
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
+    except UnicodeDecodeError:
+        raise BadControl(400, "the body is not UTF-8") from None
+    except RecursionError:
+        raise BadControl(400, "the body nests too deep") from None
+    except ValueError as error:
+        raise BadControl(400, f"the body is not JSON: {error}") from None
+    if type(body) is not dict:
+        raise BadControl(400, "the body must be a JSON object such as {\"latencyMs\": 500, \"fail\": false}")
+    for key, value in body.items():
+        check = CONTROL_KEYS.get(key)
+        if check is None:
+            raise BadControl(400, f"unknown key {json.dumps(key)[:40]} (known: {', '.join(sorted(CONTROL_KEYS))})")
+        problem = check(value)
+        if problem is not None:
+            raise BadControl(400, problem)
+    return body
+
+
+def ascii_int(text: str) -> Optional[int]:
+    """``text`` as a number when it is 1 to 18 ASCII digits (int() would also take "٣", " 3" and "1_0")."""
+    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
 
 
 def display_title(title: str) -> str:
@@ -145,19 +217,39 @@ def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
             self.end_headers()
             self.wfile.write(data)
 
+        timeout = 10   # seconds a client may take to send its request (then it is dropped)
+
         def do_POST(self) -> None:  # noqa: N802
             if urlsplit(self.path).path != "/_control":
                 return self.send_json(404, {"status_message": "not found"})
-            length = int(self.headers.get("Content-Length") or 0)
+            self.close_connection = True
             try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                return self.send_json(400, {"status_message": "not JSON"})
+                changes = parse_control(self.read_body())
+            except BadControl as refused:
+                return self.send_json(refused.status, {"status_message": str(refused)})
+            except OSError:   # the client went away or was too slow: nobody to answer
+                return None
             with settings.lock:
-                settings.latency_ms = int(body.get("latencyMs", settings.latency_ms))
-                settings.fail = bool(body.get("fail", settings.fail))
-                state = {"latencyMs": settings.latency_ms, "fail": settings.fail}
+                settings.latency_ms = changes.get("latencyMs", settings.latency_ms)
+                settings.fail = changes.get("fail", settings.fail)
+                settings.fail_every = changes.get("failEvery", settings.fail_every)
+                state = {"latencyMs": settings.latency_ms, "fail": settings.fail, "failEvery": settings.fail_every}
             self.send_json(200, state)
+
+        def read_body(self) -> bytes:
+            """The request body (Content-Length only, at most MAX_CONTROL_BODY bytes)."""
+            if self.headers.get("Transfer-Encoding"):
+                raise BadControl(400, "send the body with a Content-Length, not a Transfer-Encoding")
+            lengths = self.headers.get_all("Content-Length") or ["0"]
+            length = ascii_int(lengths[0].strip()) if len(set(lengths)) == 1 else None
+            if length is None:
+                raise BadControl(400, f"bad Content-Length {', '.join(lengths)[:40]!r}")
+            if length > MAX_CONTROL_BODY:
+                raise BadControl(413, f"the body is over {MAX_CONTROL_BODY} bytes")
+            raw = self.rfile.read(length)
+            if len(raw) < length:
+                raise BadControl(400, "the body is shorter than its Content-Length")
+            return raw
 
         def do_GET(self) -> None:  # noqa: N802
             url = urlsplit(self.path)
@@ -177,12 +269,9 @@ def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
         def route(self, path: str, query: Dict[str, List[str]]) -> Tuple[int, Any]:
             def arg(name: str, default: str = "") -> str:
                 return query.get(name, [default])[0]
-            try:
-                page = int(arg("page", "1"))
-            except ValueError:
-                return 400, {"status_message": "page must be an integer"}
-            if page < 1 or page > 1000:
-                return 400, {"status_message": "page must be within 1...1000"}
+            page = ascii_int(arg("page", "1"))
+            if page is None or page < 1 or page > 1000:
+                return 400, {"status_message": "page must be an integer within 1...1000"}
             parts = [p for p in path.split("/") if p]
             if parts == ["search", "movie"]:
                 return 200, page_of(catalog.search(arg("query")), page)
@@ -193,7 +282,7 @@ def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
             if parts == ["discover", "movie"]:
                 genre = arg("with_genres").lower()
                 return 200, page_of(catalog.genres.get(genre, []), page)
-            if len(parts) == 2 and parts[0] == "movie" and parts[1].isdigit():
+            if len(parts) == 2 and parts[0] == "movie" and ascii_int(parts[1]) is not None:
                 detail = catalog.details.get(int(parts[1]))
                 if detail is None:
                     return 404, {"status_message": f"no movie {parts[1]}"}
@@ -203,14 +292,22 @@ def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
     return Handler
 
 
+def count(text: str) -> int:
+    """An argparse type: an integer from 0 (ASCII digits)."""
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0, not {text!r}")
+    return value
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="A movie API over the shipped catalog.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8631, help="0: any free port")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the catalog TSV (gzip)")
-    parser.add_argument("--latency-ms", type=int, default=0, help="delay every answer")
+    parser.add_argument("--latency-ms", type=count, default=0, help="delay every answer")
     parser.add_argument("--fail", action="store_true", help="answer every request with 503")
-    parser.add_argument("--fail-every", type=int, default=0, metavar="N", help="fail every Nth request")
+    parser.add_argument("--fail-every", type=count, default=0, metavar="N", help="fail every Nth request")
     parser.add_argument("--quiet", action="store_true", help="no request log")
     args = parser.parse_args(argv)
     catalog = Catalog(args.data)
