@@ -1,5 +1,8 @@
 import CSQLite
 import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SQLite file behind ``OfflineCache``: one table of answers by key, each with the time
 /// it was stored (for the time to live) and a use counter (for least-recently-used eviction).
@@ -70,7 +73,7 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         self.connection = connection
         do {
             do {
-                try Self.adopt(connection, path: path)
+                try Self.adoptWaiting(connection, path: path)
             } catch where Self.isDamage(connection.failureCode) {
                 try Self.replace(connection, path: path)
                 replacements = 1
@@ -261,6 +264,22 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         let check = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
         defer { check.finalize() }
         _ = try read(check) { $0.int(0) }
+    }
+
+    /// ``adopt(_:path:)``, tried again while it fails busy within the busy timeout: SQLite
+    /// skips the busy handler when waiting could deadlock (a connection upgrading its read
+    /// lock, as the switch to WAL does, while another waits to write), so a creator racing
+    /// others can be told "busy" at once; the next try, a moment later, goes through.
+    private static func adoptWaiting(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(busyTimeoutMilliseconds))
+        while true {
+            do {
+                return try adopt(connection, path: path)
+            } catch where isBusy(connection.failureCode) && clock.now < deadline {
+                usleep(5_000)
+            }
+        }
     }
 
     /// Replaces the damaged file's contents by an empty cache of the same page size, in one
