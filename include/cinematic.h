@@ -99,7 +99,13 @@
  * CINEMATIC_ERR_IO, and the file is left unchanged byte for byte: the check reads the SQLite
  * header before SQLite opens it. Read-only favorites create nothing (no -wal, no -shm).
  * The offline cache of a host catalog follows the same rule with its own application_id
- * ("CNOC"), except that, being disposable, our own cache that SQLite cannot read is replaced.
+ * ("CNOC"), and tells busy from damaged. A missing or empty cache file is initialized in
+ * place under SQLite's locks (never unlinked), so any number of processes may create one
+ * cache at once. A cache another process keeps locked is waited for (about 2 s), then that
+ * runtime runs without it: nothing is ever deleted. Only our own file that SQLite reports
+ * damaged (corrupt, not a database), at open or later during a lookup or store, is
+ * replaced, in place and in one transaction, by an empty cache: another process using it
+ * sees the old file or the new one, never none.
  * cinematic_runtime_close returns after the catalog, favorites and offline cache files are
  * closed.
  *
@@ -215,12 +221,15 @@ void cinematic_free(void *p);
  *                answers are stored, to be shown with "source":"cache" when the provider
  *                fails with "network" or "timeout". Default: on, at
  *                $XDG_CACHE_HOME/cinematic/offline-cache.sqlite (or ~/.cache/...), skipped
- *                silently when it cannot be opened there. false: off.
+ *                when it cannot be opened there (the runtime works without it). false: off.
  *                {"path": "..." (":memory:" allowed), "maxBytes": N (default 64 MiB, >= 1;
  *                least recently used answers evicted first), "ttlSeconds": N (default
- *                604800, >= 1)}, each optional. An explicit path that cannot be opened, or a
- *                file that is not ours (left unchanged), is CINEMATIC_ERR_IO; our own
- *                damaged cache or an empty file is replaced.
+ *                604800, >= 1)}, each optional. An explicit path that cannot be opened or
+ *                read, or a file that is not ours or is ours from a newer schema (left
+ *                unchanged), is CINEMATIC_ERR_IO. A cache another process keeps locked is
+ *                not an error: the runtime opens without it. An empty file is adopted in
+ *                place; our own damaged cache is replaced by an empty one. A store or
+ *                lookup that fails later is a miss; the cache keeps working.
  *   "requestDeadlineMs": (a "host" catalog) 10000 (1...3600000): a provider request not
  *                answered in that time, on the runtime's clock, fails with "timeout" and the
  *                provider receives {"op":"cancel"} for it.

@@ -56,6 +56,9 @@ package enum FaultInjection {
         armed.store(false, ordering: .sequentiallyConsistent)
     }
 
+    /// True while any rule is armed (one relaxed load: the disarmed fast path).
+    package static var isArmed: Bool { armed.load(ordering: .relaxed) }
+
     /// How many calls failed by injection since the process started.
     package static var injectedFailures: Int { failures.load(ordering: .relaxed) }
 

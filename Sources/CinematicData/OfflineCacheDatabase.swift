@@ -1,18 +1,49 @@
+import CSQLite
 import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SQLite file behind ``OfflineCache``: one table of answers by key, each with the time
 /// it was stored (for the time to live) and a use counter (for least-recently-used eviction).
 /// Not thread-safe: used only on the cache's worker thread, inside its lock.
 ///
-/// Files: a cache file is adopted only when it is new, empty or carries our `application_id`
-/// ("CNOC"). Our own file that SQLite cannot read (corrupt) is deleted and created anew; any
-/// other file is refused with `.storage` and left unchanged, byte for byte.
+/// Files (ours or untouched; busy is not damaged):
+/// - The header is read with `read(2)` before SQLite touches the file. A file that is not
+///   SQLite, or is another program's SQLite file, or ours from a newer schema, is refused
+///   with `.storage` and left unchanged, byte for byte (no side files either).
+/// - A missing or empty file is initialized by SQLite in place, inside a write transaction
+///   (another process may be creating it at the same moment: whoever comes second finds our
+///   schema and adopts it). An empty file is never unlinked.
+/// - Another connection's lock is waited for (``busyTimeoutMilliseconds``); still busy, the
+///   open fails with ``OfflineCacheOpenError/busy(_:)`` and the caller runs without the cache.
+///   Nothing is ever deleted.
+/// - Only our own file (our `application_id` "CNOC" in its header) that SQLite reports as
+///   damaged (SQLITE_CORRUPT, SQLITE_NOTADB), at open or later during a lookup or store, is
+///   replaced: the pages of an empty cache are copied over it in one transaction under
+///   SQLite's locks (see ``SQLiteConnection/replaceContents(with:)``), so another process
+///   using it sees the old file or the new one, never a missing one.
 final class OfflineCacheDatabase: @unchecked Sendable {
     /// Our `PRAGMA application_id`: "CNOC".
     static let applicationID: Int32 = 0x434E_4F43
     /// The schema's `user_version`.
     static let schemaVersion: Int32 = 1
+    /// How long opening (and each statement) waits for another connection's lock. Shorter
+    /// than the favorites' wait: a cache is worth less than the time a host waits to open.
+    static let busyTimeoutMilliseconds = 2_000
 
+    /// The identity and schema of a new cache, written in rollback-journal mode (before the
+    /// switch to WAL) so the main file always carries them.
+    private static let schema = """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(schemaVersion);
+        CREATE TABLE answers (
+            key TEXT PRIMARY KEY, body TEXT NOT NULL, stored_at INTEGER NOT NULL,
+            used INTEGER NOT NULL, size INTEGER NOT NULL);
+        CREATE INDEX answers_by_use ON answers (used);
+        """
+
+    let path: String
     private let connection: SQLiteConnection
     private let select: SQLiteStatement
     private let touch: SQLiteStatement
@@ -24,52 +55,80 @@ final class OfflineCacheDatabase: @unchecked Sendable {
     /// Uses recorded by lookups, written with the next store (or at close), so a lookup
     /// only reads: key -> use counter.
     private var pendingUses: [String: Int] = [:]
+    /// How many times our damaged file was replaced by an empty cache (at open or later).
+    private(set) var replacements = 0
 
-    /// Opens (creating, or replacing our own corrupt file) the cache at `path`.
-    init(path: String) throws(MovieError) {
-        if try Self.mustReplace(path) { Self.removeFiles(path) }
+    /// Opens (creating in place, or replacing our own damaged file) the cache at `path`
+    /// (":memory:" allowed). Throws ``OfflineCacheOpenError/busy(_:)`` when another
+    /// connection kept it locked, ``OfflineCacheOpenError/failed(_:)`` otherwise.
+    init(path: String) throws(OfflineCacheOpenError) {
+        self.path = path
+        let connection: SQLiteConnection
         do {
-            connection = try Self.connect(path)
+            try Self.checkHeader(path)
+            connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
         } catch {
-            // Ours, but SQLite cannot use it: a cache is disposable, start again once.
-            Self.removeFiles(path)
-            connection = try Self.connect(path)
+            throw .failed(error)
         }
-        select = try connection.prepare("SELECT body, stored_at FROM answers WHERE key = ?1")
-        touch = try connection.prepare("UPDATE answers SET used = ?2 WHERE key = ?1")
-        upsert = try connection.prepare(
-            "INSERT OR REPLACE INTO answers (key, body, stored_at, used, size) VALUES (?1, ?2, ?3, ?4, ?5)")
-        delete = try connection.prepare("DELETE FROM answers WHERE key = ?1")
-        total = try connection.prepare("SELECT total(size), coalesce(max(used), 0) FROM answers")
-        oldest = try connection.prepare("SELECT key, size FROM answers ORDER BY used LIMIT 64")
-        lastUse = try Self.read(total) { $0.int(1) }
+        self.connection = connection
+        do {
+            do {
+                try Self.adoptWaiting(connection, path: path)
+            } catch where Self.isDamage(connection.failureCode) {
+                try Self.replace(connection, path: path)
+                replacements = 1
+                try Self.adopt(connection, path: path)
+            }
+            select = try connection.prepare("SELECT body, stored_at FROM answers WHERE key = ?1")
+            touch = try connection.prepare("UPDATE answers SET used = ?2 WHERE key = ?1")
+            upsert = try connection.prepare(
+                "INSERT OR REPLACE INTO answers (key, body, stored_at, used, size) VALUES (?1, ?2, ?3, ?4, ?5)")
+            delete = try connection.prepare("DELETE FROM answers WHERE key = ?1")
+            total = try connection.prepare("SELECT total(size), coalesce(max(used), 0) FROM answers")
+            oldest = try connection.prepare("SELECT key, size FROM answers ORDER BY used LIMIT 64")
+            lastUse = try Self.read(total) { $0.int(1) }
+        } catch {
+            let code = connection.failureCode
+            connection.close()
+            throw Self.isBusy(code)
+                ? .busy(.storage("the offline cache at \(path) is locked by another connection (\(error.message)); running without it"))
+                : .failed(error)
+        }
     }
 
-    /// Writes the pending uses and closes the connection (idempotent).
-    func close() {
-        try? connection.transaction { () throws(MovieError) in try flushUses() }
+    /// Writes the pending uses and closes the connection (idempotent); the error of the
+    /// final write, if any (the file is closed either way).
+    @discardableResult
+    func close() -> MovieError? {
+        var failure: MovieError?
+        do {
+            try connection.transaction { () throws(MovieError) in try flushUses() }
+        } catch {
+            failure = error
+        }
         connection.close()
+        return failure
     }
 
     /// The answer stored under `key` and when (Unix seconds), counted as a use (kept in
     /// memory until the next write); nil when missing or older than `ttl` seconds at `now`
     /// (an expired answer is deleted).
     func lookup(_ key: String, now: Int64, ttl: Int64) throws(MovieError) -> (body: String, storedAt: Int64)? {
-        try select.bind([.text(key)])
-        guard try select.step() else {
+        try guarded { () throws(MovieError) -> (body: String, storedAt: Int64)? in
+            try select.bind([.text(key)])
+            defer { select.reset() }
+            guard try select.step() else { return nil }
+            let body = select.text(0) ?? ""
+            let storedAt = Int64(select.int(1))
             select.reset()
-            return nil
+            guard now - storedAt < ttl else {
+                try delete.run([.text(key)])
+                return nil
+            }
+            lastUse += 1
+            pendingUses[key] = lastUse
+            return (body, storedAt)
         }
-        let body = select.text(0) ?? ""
-        let storedAt = Int64(select.int(1))
-        select.reset()
-        guard now - storedAt < ttl else {
-            try delete.run([.text(key)])
-            return nil
-        }
-        lastUse += 1
-        pendingUses[key] = lastUse
-        return (body, storedAt)
     }
 
     /// Stores `body` under `key` at `now`, then evicts the least recently used answers
@@ -77,12 +136,47 @@ final class OfflineCacheDatabase: @unchecked Sendable {
     func store(_ key: String, body: String, now: Int64, maxBytes: Int) throws(MovieError) {
         let size = key.utf8.count + body.utf8.count
         guard size <= maxBytes else { return }
-        try connection.transaction { () throws(MovieError) in
-            try flushUses()
-            lastUse += 1
-            pendingUses[key] = nil
-            try upsert.run([.text(key), .text(body), .int(Int(now)), .int(lastUse), .int(size)])
-            try evict(toFit: maxBytes)
+        try guarded { () throws(MovieError) in
+            try connection.transaction { () throws(MovieError) in
+                try flushUses()
+                lastUse += 1
+                pendingUses[key] = nil
+                try upsert.run([.text(key), .text(body), .int(Int(now)), .int(lastUse), .int(size)])
+                try evict(toFit: maxBytes)
+            }
+        }
+    }
+
+    /// The answers' size in bytes (keys and bodies) and how many there are.
+    func usage() throws(MovieError) -> (bytes: Int, count: Int) {
+        try guarded { () throws(MovieError) -> (bytes: Int, count: Int) in
+            let count = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
+            defer { count.finalize() }
+            let answers = try Self.read(count) { $0.int(0) }
+            return (try Self.read(total) { Int($0.double(0)) }, answers)
+        }
+    }
+
+    /// Runs `body`; when it fails because the file is damaged, replaces the file by an empty
+    /// cache and throws an error saying so (what was asked is a miss, the next call works).
+    private func guarded<T>(_ body: () throws(MovieError) -> T) throws(MovieError) -> T {
+        connection.clearFailure()
+        do {
+            return try body()
+        } catch where Self.isDamage(connection.failureCode) {
+            connection.resetAll()
+            guard case let .sqlite(header)? = try? SQLiteHeader.read(path), header.applicationID == Self.applicationID else {
+                throw .storage("the offline cache at \(path) is damaged (\(error.message)) and no longer ours; it was left unchanged")
+            }
+            do {
+                try Self.replace(connection, path: path)
+            } catch let failure {
+                throw .storage("the offline cache at \(path) is damaged (\(error.message)) and could not be replaced: \(failure.message)")
+            }
+            replacements += 1
+            pendingUses = [:]
+            lastUse = 0
+            throw .storage("the offline cache at \(path) was damaged (\(error.message)); it was replaced by an empty one")
         }
     }
 
@@ -92,18 +186,11 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         pendingUses = [:]
     }
 
-    /// The answers' size in bytes (keys and bodies) and how many there are.
-    func usage() throws(MovieError) -> (bytes: Int, count: Int) {
-        let count = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
-        defer { count.finalize() }
-        let answers = try Self.read(count) { $0.int(0) }
-        return (try Self.read(total) { Int($0.double(0)) }, answers)
-    }
-
     private func evict(toFit maxBytes: Int) throws(MovieError) {
         var bytes = try Self.read(total) { Int($0.double(0)) }
         while bytes > maxBytes {
             try oldest.bind([])
+            defer { oldest.reset() }
             var victims: [(String, Int)] = []
             while try oldest.step() { victims.append((oldest.text(0) ?? "", oldest.int(1))) }
             oldest.reset()
@@ -123,49 +210,96 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         return column(statement)
     }
 
-    /// True when the file at `path` is our own cache that is visibly damaged (our header on a
-    /// file SQLite will not read is handled by ``init(path:)``); throws for a file not ours.
-    private static func mustReplace(_ path: String) throws(MovieError) -> Bool {
-        guard path != ":memory:" else { return false }
+    /// SQLITE_BUSY or SQLITE_LOCKED (any extended code): another connection holds a lock.
+    static func isBusy(_ code: Int32) -> Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    /// SQLITE_CORRUPT or SQLITE_NOTADB (any extended code): the file is damaged.
+    static func isDamage(_ code: Int32) -> Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+
+    /// Refuses, before SQLite touches it, a file that is not ours: not SQLite, another
+    /// program's, or ours from a newer schema. Missing and empty files pass.
+    private static func checkHeader(_ path: String) throws(MovieError) {
+        guard path != ":memory:" else { return }
         switch try SQLiteHeader.read(path) {
-        case .missing: return false
-        case .empty: return true
+        case .missing, .empty: return
         case .notSQLite:
             throw .storage("\(path) is not an offline cache (not a SQLite file); it was left unchanged")
         case let .sqlite(header):
             guard header.applicationID == applicationID else {
                 throw .storage("\(path) belongs to another program (application_id \(header.applicationID)); it was left unchanged")
             }
-            return header.userVersion > schemaVersion
+            guard header.userVersion <= schemaVersion else {
+                throw .storage("\(path) is an offline cache of a newer schema (\(header.userVersion)); it was left unchanged")
+            }
         }
     }
 
-    private static func connect(_ path: String) throws(MovieError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path)
-        do {
-            // The id is written in rollback-journal mode, before the switch to WAL, so the
-            // main file always carries it.
-            try connection.execute("""
-                PRAGMA application_id = \(applicationID);
-                PRAGMA user_version = \(schemaVersion);
-                CREATE TABLE IF NOT EXISTS answers (
-                    key TEXT PRIMARY KEY, body TEXT NOT NULL, stored_at INTEGER NOT NULL,
-                    used INTEGER NOT NULL, size INTEGER NOT NULL);
-                CREATE INDEX IF NOT EXISTS answers_by_use ON answers (used);
-                """)
-            if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
-            let check = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
-            defer { check.finalize() }
-            _ = try read(check) { $0.int(0) }
-        } catch {
-            connection.close()
-            throw error
+    /// Makes the open file a working cache: a new (empty) database gets our schema inside a
+    /// write transaction (so concurrent creators take turns and the second finds it done);
+    /// then WAL, and a read of the answers, which fails on a damaged file.
+    private static func adopt(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+        connection.clearFailure()
+        if try connection.pragmaInteger("application_id") == 0 {
+            try connection.transaction { () throws(MovieError) in
+                let application = try connection.pragmaInteger("application_id")
+                let version = try connection.pragmaInteger("user_version")
+                let objects = try connection.prepare("SELECT count(*) FROM sqlite_master", persistent: false)
+                defer { objects.finalize() }
+                let count = try read(objects) { $0.int(0) }
+                if application == 0 && version == 0 && count == 0 {
+                    try connection.execute(schema)
+                } else if application != Int(applicationID) {
+                    throw .storage("\(path) belongs to another program (application_id \(application)); it was left unchanged")
+                }
+            }
         }
-        return connection
+        let application = try connection.pragmaInteger("application_id")
+        guard application == Int(applicationID) else {
+            throw .storage("\(path) belongs to another program (application_id \(application)); it was left unchanged")
+        }
+        guard try connection.userVersion() <= Int(schemaVersion) else {
+            throw .storage("\(path) is an offline cache of a newer schema; it was left unchanged")
+        }
+        if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
+        let check = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
+        defer { check.finalize() }
+        _ = try read(check) { $0.int(0) }
     }
 
-    private static func removeFiles(_ path: String) {
-        guard path != ":memory:" else { return }
-        for file in [path, path + "-wal", path + "-shm", path + "-journal"] { FileSystem.remove(file) }
+    /// ``adopt(_:path:)``, tried again while it fails busy within the busy timeout: SQLite
+    /// skips the busy handler when waiting could deadlock (a connection upgrading its read
+    /// lock, as the switch to WAL does, while another waits to write), so a creator racing
+    /// others can be told "busy" at once; the next try, a moment later, goes through.
+    private static func adoptWaiting(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(busyTimeoutMilliseconds))
+        while true {
+            do {
+                return try adopt(connection, path: path)
+            } catch where isBusy(connection.failureCode) && clock.now < deadline {
+                usleep(5_000)
+            }
+        }
     }
+
+    /// Replaces the damaged file's contents by an empty cache of the same page size, in one
+    /// transaction (nothing is unlinked or renamed).
+    private static func replace(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+        var pageSize = 4_096
+        if case let .sqlite(header)? = try? SQLiteHeader.read(path) { pageSize = header.pageSize }
+        let fresh = try SQLiteConnection(path: ":memory:")
+        defer { fresh.close() }
+        try fresh.execute("PRAGMA page_size = \(pageSize);" + schema)
+        connection.clearFailure()
+        try connection.replaceContents(with: fresh)
+    }
+}
+
+/// Why ``OfflineCacheDatabase`` could not open a cache.
+enum OfflineCacheOpenError: Error {
+    /// Another connection kept the file locked past the busy timeout: run without the cache
+    /// this time (nothing was changed).
+    case busy(MovieError)
+    /// Anything else: the file is not ours, cannot be opened or read, or could not be fixed.
+    case failed(MovieError)
 }

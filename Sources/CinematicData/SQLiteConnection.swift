@@ -12,20 +12,28 @@ final class SQLiteConnection {
     /// Every statement prepared here, finalized by ``close()`` so the file is really closed.
     private var statements: [SQLiteStatement] = []
     /// Ends busy waits early (see ``stopWaiting()``); the busy handler's context.
-    private let busy = BusyWait()
+    private let busy: BusyWait
+    /// The result code of the most recent call here that failed (SQLITE_OK until one does):
+    /// tells busy (SQLITE_BUSY, SQLITE_LOCKED) from damaged (SQLITE_CORRUPT, SQLITE_NOTADB)
+    /// after a `.storage` error. ``clearFailure()`` resets it.
+    private(set) var failureCode: Int32 = SQLITE_OK
 
     /// How long a statement waits for another connection's lock before failing with
     /// "database is locked".
     static let busyTimeoutMilliseconds = 5_000
 
     /// Opens (and with `create`, creates) the database at `path`; ":memory:" is allowed, and
-    /// with `uri` a `file:` URI (for `mode=ro`, `immutable=1`).
-    init(path: String, readOnly: Bool = false, create: Bool = true, uri: Bool = false) throws(MovieError) {
+    /// with `uri` a `file:` URI (for `mode=ro`, `immutable=1`). A statement waits up to
+    /// `busyTimeoutMilliseconds` for another connection's lock.
+    init(path: String, readOnly: Bool = false, create: Bool = true, uri: Bool = false,
+         busyTimeoutMilliseconds: Int = SQLiteConnection.busyTimeoutMilliseconds) throws(MovieError) {
+        busy = BusyWait(timeoutMilliseconds: busyTimeoutMilliseconds)
         var flags = SQLITE_OPEN_NOMUTEX | (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         if uri { flags |= SQLITE_OPEN_URI }
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
+            failureCode = status
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
             handle = nil
@@ -48,6 +56,10 @@ final class SQLiteConnection {
         self.handle = nil
     }
 
+    /// Resets every persistent statement, ending any read they hold (before a backup into
+    /// this database, which needs none running).
+    func resetAll() { for statement in statements { statement.reset() } }
+
     /// From any thread: a statement waiting for another connection's lock gives up now, and
     /// later ones do not wait (used when the runtime closes, so close never waits 5 s for a
     /// lock another process holds).
@@ -56,7 +68,9 @@ final class SQLiteConnection {
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(MovieError) {
         var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard status == SQLITE_OK else {
+            noteFailure(status)
             let message = error.map { String(cString: $0) } ?? lastError
             sqlite3_free(error)
             throw .storage(message)
@@ -68,8 +82,11 @@ final class SQLiteConnection {
     /// closes.
     func prepare(_ sql: String, persistent: Bool = true) throws(MovieError) -> SQLiteStatement {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-              let statement else { throw .storage(lastError) }
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            noteFailure(status)
+            throw .storage(lastError)
+        }
         let prepared = SQLiteStatement(statement, connection: self)
         if persistent { statements.append(prepared) }
         return prepared
@@ -83,10 +100,18 @@ final class SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
+            let code = failureCode
             try? execute("ROLLBACK")
+            failureCode = code
             throw error
         }
     }
+
+    /// Records the result code of a failed call (for ``failureCode``).
+    func noteFailure(_ status: Int32) { failureCode = status }
+
+    /// Forgets the last failure: ``failureCode`` is SQLITE_OK again.
+    func clearFailure() { failureCode = SQLITE_OK }
 
     /// The connection's most recent error message.
     var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
@@ -133,7 +158,10 @@ final class SQLiteStatement {
             case let .text(text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
             case .null: status = sqlite3_bind_null(statement, index)
             }
-            guard status == SQLITE_OK else { throw .storage(connection.lastError) }
+            guard status == SQLITE_OK else {
+                connection.noteFailure(status)
+                throw .storage(connection.lastError)
+            }
         }
         return self
     }
@@ -144,10 +172,13 @@ final class SQLiteStatement {
     /// Advances to the next row; false when done.
     func step() throws(MovieError) -> Bool {
         guard statement != nil else { throw .storage("the database is closed") }
-        switch sqlite3_step(statement) {
+        let status = sqlite3_step(statement)
+        switch status {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw .storage(connection.lastError)
+        default:
+            connection.noteFailure(status)
+            throw .storage(connection.lastError)
         }
     }
 
@@ -176,14 +207,17 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 /// The busy handler's state: waits in 5 ms steps up to the timeout, unless stopped.
 final class BusyWait: Sendable {
     private let stopped = Atomic<Bool>(false)
+    private let timeoutMilliseconds: Int
     private static let stepMilliseconds = 5
+
+    init(timeoutMilliseconds: Int) { self.timeoutMilliseconds = timeoutMilliseconds }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
 
     /// Sleeps one step and returns true to retry; false once stopped or out of time.
     func shouldRetry(attempts: Int) -> Bool {
         guard !stopped.load(ordering: .relaxed),
-              attempts * Self.stepMilliseconds < SQLiteConnection.busyTimeoutMilliseconds else { return false }
+              attempts * Self.stepMilliseconds < timeoutMilliseconds else { return false }
         usleep(useconds_t(Self.stepMilliseconds * 1_000))
         return true
     }

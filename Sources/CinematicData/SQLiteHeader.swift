@@ -38,6 +38,11 @@ struct SQLiteHeader {
 
     /// True when the file is in WAL mode.
     var isWAL: Bool { bytes[18] == 2 || bytes[19] == 2 }
+    /// The page size in bytes (`PRAGMA page_size`).
+    var pageSize: Int {
+        let size = Int(bytes[16]) << 8 | Int(bytes[17])
+        return size == 1 ? 65_536 : size
+    }
     /// `PRAGMA user_version`.
     var userVersion: Int32 { bigEndian(at: 60) }
     /// `PRAGMA application_id`.
