@@ -12,6 +12,9 @@ final class DebugHub: Sendable {
     /// A fixed sink of the runtime's own (a replay's collector).
     private let fixed: (any DebugSink)?
     private let logger = Mutex<LogSink?>(nil)
+    /// Notes made before the runtime finished opening (its logger is set last), and whether
+    /// it did.
+    private let early = Mutex<(notes: [(String, Duration)], opened: Bool)>(([], false))
 
     init(clock: SessionClock, recorder: Recorder?, fixed: (any DebugSink)? = nil) {
         self.clock = clock
@@ -25,6 +28,29 @@ final class DebugHub: Sendable {
             defer { current = sink }
             return current
         }
+    }
+
+    /// Logs a line about the runtime itself (a recording that stopped, an offline cache that
+    /// cannot be used) to the current logger, if any; notes made while the runtime opens wait
+    /// for ``flushNotes()``. Bounded: at most 16 wait.
+    func note(_ text: String) {
+        let time = clock.now
+        let deferred = early.withLock { early -> Bool in
+            guard !early.opened else { return false }
+            if early.notes.count < 16 { early.notes.append((text, time)) }
+            return true
+        }
+        if !deferred { currentLogger?.note(text, at: time) }
+    }
+
+    /// The runtime is open: notes go straight to the logger from now on.
+    func flushNotes() {
+        let notes = early.withLock { early in
+            early.opened = true
+            defer { early.notes = [] }
+            return early.notes
+        }
+        for (text, time) in notes { currentLogger?.note(text, at: time) }
     }
 
     /// The current logger: the only sink that wants effects started, cancelled and finished.

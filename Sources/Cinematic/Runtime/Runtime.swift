@@ -125,7 +125,7 @@ final class Runtime: Sendable {
         unwind.push { _ = recorder?.close() }
         let debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
         self.debug = debug
-        recorder?.onFailure { [weak debug] message in debug?.currentLogger?.note("recording stopped: \(message)", at: sessionClock.now) }
+        recorder?.onFailure { [weak debug] message in debug?.note("recording stopped: \(message)") }
         let catalog: any MovieCatalogRepository
         switch config.catalog {
         case let .embedded(path):
@@ -140,7 +140,9 @@ final class Runtime: Sendable {
             offlineCache = nil
         case .host:
             do {
-                offlineCache = try Self.openOfflineCache(config.remote.offlineCache)
+                offlineCache = try Self.openOfflineCache(config.remote.offlineCache) { [weak debug] message in
+                    debug?.note("offline cache \(message)")
+                }
             } catch {
                 throw unwind.fail(error)
             }
@@ -188,19 +190,35 @@ final class Runtime: Sendable {
             self.favorites = favorites
         }
         if let destination = LogSink.destinationFromEnvironment() { setLogger(destination) }
+        debug.flushNotes()
     }
 
     /// Opens the offline cache the config asks for. A cache is disposable: one that cannot be
-    /// opened at the default location is skipped (the runtime works without it), but an
-    /// explicitly configured path that fails is an `io` error.
-    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache) throws(APIError) -> OfflineCache? {
+    /// opened at the default location is skipped (the runtime works without it; the reason
+    /// is logged), but an explicitly configured path that fails is an `io` error. Later
+    /// problems (a failed write, our damaged file replaced) go to the log through `onProblem`.
+    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache,
+                                         onProblem: @escaping @Sendable (String) -> Void) throws(APIError) -> OfflineCache? {
         guard case let .on(path, maxBytes, ttlSeconds) = setting else { return nil }
-        guard let path else { return try? OfflineCache.openDefault(maxBytes: maxBytes, ttlSeconds: ttlSeconds) }
+        let report: @Sendable (OfflineCacheStatus) -> Void = { status in
+            if let error = status.lastError { onProblem(error.message) }
+        }
+        let cache: OfflineCache
         do {
-            return try OfflineCache.open(path: path, maxBytes: maxBytes, ttlSeconds: ttlSeconds)
+            cache = if let path {
+                try OfflineCache.open(path: path, maxBytes: maxBytes, ttlSeconds: ttlSeconds, onProblem: report)
+            } else {
+                try OfflineCache.openDefault(maxBytes: maxBytes, ttlSeconds: ttlSeconds, onProblem: report)
+            }
         } catch {
+            guard let path else {
+                onProblem("not used: \(error.message)")
+                return nil
+            }
             throw APIError(.io, "cannot open the offline cache at \(path): \(error.message)")
         }
+        if !cache.status.isUsable, let error = cache.status.lastError { onProblem("not used for now: \(error.message)") }
+        return cache
     }
 
     /// Sets (or with nil removes) the logger. When this returns the previous logger is not
