@@ -75,6 +75,16 @@ final class SQLiteConnection {
         return prepared
     }
 
+    /// Replaces this (in-memory) connection's database with the SQLite image `bytes`, read in
+    /// place and read-only: `bytes` must outlive the connection (static storage).
+    func deserializeReadOnly(_ bytes: UnsafeRawBufferPointer) throws(MovieError) {
+        let flags = UInt32(SQLITE_DESERIALIZE_READONLY)
+        let data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        guard sqlite3_deserialize(handle, "main", data, Int64(bytes.count), Int64(bytes.count), flags) == SQLITE_OK else {
+            throw .storage(lastError)
+        }
+    }
+
     /// Runs `body` in a transaction, committing on success and rolling back on error.
     func transaction<T>(_ body: () throws(MovieError) -> T) throws(MovieError) -> T {
         try execute("BEGIN IMMEDIATE")
@@ -115,6 +125,8 @@ final class SQLiteStatement {
         case int(Int)
         case double(Double)
         case text(String)
+        /// Bytes, copied by SQLite before the call returns.
+        case blob([UInt8])
         case null
     }
 
@@ -131,6 +143,8 @@ final class SQLiteStatement {
             case let .int(number): status = sqlite3_bind_int64(statement, index, Int64(number))
             case let .double(number): status = sqlite3_bind_double(statement, index, number)
             case let .text(text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+            case let .blob(bytes):
+                status = bytes.withUnsafeBytes { sqlite3_bind_blob64(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), sqliteTransient) }
             case .null: status = sqlite3_bind_null(statement, index)
             }
             guard status == SQLITE_OK else { throw .storage(connection.lastError) }
@@ -165,6 +179,12 @@ final class SQLiteStatement {
     func text(_ index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, index) else { return nil }
         return String(cString: pointer)
+    }
+    /// Column `index` of the current row as bytes (empty when NULL), read in place: `body`
+    /// must not keep the buffer.
+    func withBlob<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws(MovieError) -> T) throws(MovieError) -> T {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: count))
     }
     /// True when column `index` of the current row is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }

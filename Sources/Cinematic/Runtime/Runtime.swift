@@ -124,9 +124,14 @@ final class Runtime: Sendable {
         debug = DebugHub(clock: sessionClock, recorder: recorder, fixed: substitutes?.sink)
         let catalog: any MovieCatalogRepository
         switch config.catalog {
-        case let .embedded(path):
+        case .embedded, .index:
             do throws(MovieError) {
-                let embedded = if let path { try SQLiteMovieCatalog.open(path: path) } else { try SQLiteMovieCatalog.openDefault() }
+                let source: SQLiteMovieCatalog.Source = if case let .index(path) = config.catalog {
+                    .index(path: path)
+                } else {
+                    .embedded(libraryVersion: "\(libraryVersion)")
+                }
+                let embedded = try SQLiteMovieCatalog.open(source)
                 embeddedCatalog = embedded
                 catalog = embedded
             } catch {
