@@ -9,6 +9,7 @@
  * index or what it held before. Exit status: 0 built; 1 the movie file is unreadable or
  * malformed (the message names the line), or INDEX cannot be written; 2 bad command line.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <cinematic.h>
 #include <jansson.h>
 #include <stdio.h>

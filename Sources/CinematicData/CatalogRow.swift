@@ -18,12 +18,14 @@ struct CatalogRow {
                           "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "mpaa", "genres"]
 
     /// Parses the whole TSV (header first). Throws `.storage` naming the line and what is
-    /// wrong with it rather than guessing; blank lines are skipped (but counted).
+    /// wrong with it rather than guessing (a malformed field, a repeated id); blank lines are
+    /// skipped (but counted).
     static func parseAll(_ bytes: [UInt8]) throws(MovieError) -> [CatalogRow] {
         var rows: [CatalogRow] = []
         rows.reserveCapacity(60_000)
         var lineNumber = 0
         var sawHeader = false
+        var lines: [Int: Int] = [:]   // id → its line
         for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
@@ -37,7 +39,11 @@ struct CatalogRow {
                 sawHeader = true
                 continue
             }
-            rows.append(try CatalogRow(fields: fields, line: lineNumber))
+            let row = try CatalogRow(fields: fields, line: lineNumber)
+            if let first = lines.updateValue(lineNumber, forKey: row.id) {
+                throw .storage("line \(lineNumber): id \(row.id) is already the film of line \(first)")
+            }
+            rows.append(row)
         }
         guard sawHeader else { throw .storage("line 1: no header line (the file is empty)") }
         return rows
@@ -62,7 +68,7 @@ struct CatalogRow {
         guard fields.count == Self.columns.count else {
             throw fail("expected \(Self.columns.count) tab-separated columns, found \(fields.count)")
         }
-        guard let id = Int(fields[0]) else { throw fail("id \"\(fields[0].prefix(40))\" is not an integer") }
+        guard let id = Int(fields[0]), (0...Int(UInt32.max)).contains(id) else { throw fail("id \"\(fields[0].prefix(40))\" is not an integer in 0...4294967295") }
         guard !fields[1].isEmpty else { throw fail("the title is empty") }
         guard let year = Int(fields[2]), (0...9999).contains(year) else { throw fail("year \"\(fields[2].prefix(40))\" is not a year") }
         guard let runtime = Int(fields[3]), (0...65535).contains(runtime) else { throw fail("length \"\(fields[3].prefix(40))\" is not a number of minutes") }

@@ -3,9 +3,10 @@ import CinematicDomain
 /// The index file's tables and their bulk load.
 ///
 /// `movies.rank` (the primary key) is the film's popularity rank, 1 = most votes, the rank
-/// the search corpus posts (``SearchCorpus``); Discover and Detail read `movies`, search
-/// reads only the corpus (stored in `blobs`, see ``SearchCorpusBlobs``). `meta` holds the
-/// stamp (``CatalogIndex``).
+/// the search corpus posts (``SearchCorpus``). `movies` holds only what Discover selects on
+/// and what Detail adds (budget, rating distribution); every field of a list row is in the
+/// corpus (``MovieRows``, stored in `blobs`, see ``SearchCorpusBlobs``), read from memory.
+/// `meta` holds the stamp (``CatalogIndex``).
 enum CatalogSchema {
     static func create(in connection: SQLiteConnection) throws(MovieError) {
         try connection.execute("""
@@ -16,16 +17,10 @@ enum CatalogSchema {
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE movies (
                 rank INTEGER PRIMARY KEY,
-                id INTEGER NOT NULL UNIQUE,
-                title TEXT NOT NULL,
-                year INTEGER NOT NULL,
-                runtime INTEGER NOT NULL,
                 budget INTEGER,
                 rating REAL NOT NULL,
                 votes INTEGER NOT NULL,
-                distribution TEXT NOT NULL,
-                mpaa TEXT,
-                genres TEXT NOT NULL,
+                distribution NOT NULL,
                 genre_mask INTEGER NOT NULL
             );
             """)
@@ -37,19 +32,13 @@ enum CatalogSchema {
                        into connection: SQLiteConnection) throws(MovieError) {
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
-                INSERT INTO movies (rank, id, title, year, runtime, budget, rating, votes, distribution,
-                                    mpaa, genres, genre_mask)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO movies (rank, budget, rating, votes, distribution, genre_mask) VALUES (?, ?, ?, ?, ?, ?)
                 """, persistent: false)
             defer { movie.finalize() }
             for (offset, row) in ranked.enumerated() {
                 try movie.run([
-                    .int(offset + 1), .int(row.id), .text(TitleText.parts(ofCatalogTitle: row.catalogTitle).display),
-                    .int(row.year), .int(row.runtime),
-                    row.budget.map { .int($0) } ?? .null, .double(row.rating), .int(row.votes),
-                    .text(row.distribution.map { "\($0)" }.joined(separator: ",")),
-                    row.mpaa.map { .text($0) } ?? .null, .text(row.genres.joined(separator: ",")),
-                    .int(GenreMask.mask(of: row.genres)),
+                    .int(offset + 1), row.budget.map { .int($0) } ?? .null, .double(row.rating), .int(row.votes),
+                    RatingDistribution.encode(row.distribution), .int(GenreMask.mask(of: row.genres)),
                 ])
             }
             let meta = try connection.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)", persistent: false)
@@ -61,6 +50,28 @@ enum CatalogSchema {
             CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC, rank) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);
             ANALYZE;
             """)
+    }
+}
+
+/// A film's rating distribution (10 percentages) as stored: 10 little-endian 16-bit tenths
+/// when every value is a whole number of tenths in 0...100 (the shipped data's are: 20
+/// bytes), else text ("4.5,14.5,...").
+enum RatingDistribution {
+    static func encode(_ values: [Double]) -> SQLiteStatement.Value {
+        let tenths = values.map { ($0 * 10).rounded() }
+        guard tenths.allSatisfy({ (0...1000).contains($0) }), zip(tenths, values).allSatisfy({ $0 / 10 == $1 }) else {
+            return .text(values.map { "\($0)" }.joined(separator: ","))
+        }
+        return .blob(tenths.flatMap { value -> [UInt8] in let n = UInt16(value); return [UInt8(n & 0xFF), UInt8(n >> 8)] })
+    }
+
+    static func decode(_ row: SQLiteStatement, column: Int32) throws(MovieError) -> [Double] {
+        if row.isBlob(column) {
+            return try row.withBlob(column) { raw throws(MovieError) in
+                stride(from: 0, to: raw.count - 1, by: 2).map { Double(UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) / 10 }
+            }
+        }
+        return (row.text(column) ?? "").split(separator: ",").compactMap { Double(String($0)) }
     }
 }
 

@@ -186,6 +186,8 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(statement, index))
         return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: count))
     }
+    /// True when column `index` of the current row is a blob.
+    func isBlob(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_BLOB }
     /// True when column `index` of the current row is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 }

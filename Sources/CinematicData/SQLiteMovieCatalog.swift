@@ -193,14 +193,15 @@ final class LockedQueries: Sendable {
     }
 }
 
-/// The prepared statements of one catalog connection. Used only inside the catalog's lock.
+/// The prepared statements of one catalog connection and its corpus. Used only inside the
+/// catalog's lock.
 final class CatalogQueries: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let engine: SearchEngine
-    private let byID: SQLiteStatement
+    private let byRank: SQLiteStatement
     private let discover: DiscoverPages
-
-    private static let columns = "id, title, year, runtime, rating, votes, genres, mpaa, budget, distribution"
+    /// Movie id → rank, made at the first detail asked for.
+    private var ranks: [UInt32: Int]?
 
     /// Closes the connection and its statements.
     func close() { connection.close() }
@@ -209,10 +210,9 @@ final class CatalogQueries: @unchecked Sendable {
         self.connection = connection
         // Read through a memory map (no read(2) per page): Discover and Detail read rows.
         try connection.execute("PRAGMA mmap_size = 1073741824")
-        let columns = Self.columns
         engine = SearchEngine(corpus)
-        byID = try connection.prepare("SELECT \(columns) FROM movies WHERE id = ?1")
-        discover = try DiscoverPages(connection, columns: columns)
+        byRank = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
+        discover = try DiscoverPages(connection, columns: "rank")
     }
 
     /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
@@ -225,20 +225,27 @@ final class CatalogQueries: @unchecked Sendable {
     }
 
     func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
-        try discover.page(page, of: section, row: Self.movie)
+        let display = engine.corpus.display
+        let count = engine.corpus.count
+        return try discover.page(page, of: section) { row in
+            let rank = row.int(0)
+            return (1...count).contains(rank) ? display.movie(rank: rank) : nil
+        }
     }
 
     func detail(id: Int) throws(MovieError) -> MovieDetail {
-        try byID.bind([.int(id)])
-        guard try byID.step() else { throw .notFound }
-        let distribution = (byID.text(9) ?? "").split(separator: ",").compactMap { Double(String($0)) }
-        return MovieDetail(movie: Self.movie(byID), budget: byID.isNull(8) ? nil : byID.int(8), ratingDistribution: distribution)
-    }
-
-    private static func movie(_ row: SQLiteStatement) -> Movie {
-        Movie(
-            id: row.int(0), title: row.text(1) ?? "", year: row.int(2), runtime: row.int(3),
-            rating: row.double(4), votes: row.int(5),
-            genres: (row.text(6) ?? "").split(separator: ",").map(String.init), mpaa: row.text(7))
+        if ranks == nil {
+            var ranks: [UInt32: Int] = [:]
+            ranks.reserveCapacity(engine.corpus.count)
+            for (index, id) in engine.corpus.display.ids.enumerated() where ranks[id] == nil { ranks[id] = index + 1 }
+            self.ranks = ranks
+        }
+        guard let key = UInt32(exactly: id), let rank = ranks?[key] else { throw .notFound }
+        try byRank.bind([.int(rank)])
+        defer { byRank.reset() }
+        guard try byRank.step() else { throw .notFound }
+        let distribution = try RatingDistribution.decode(byRank, column: 1)
+        return MovieDetail(movie: engine.corpus.display.movie(rank: rank), budget: byRank.isNull(0) ? nil : byRank.int(0),
+                           ratingDistribution: distribution)
     }
 }
