@@ -64,6 +64,9 @@ enum SearchLatency {
         let fresh = try SQLiteMovieCatalog.open(.index(path: path))
         let loadTime = time { fresh.waitUntilLoaded() }
         let samples = try keystrokeLatency(fresh, typed)
+        if ProcessInfo.processInfo.environment["CINEMATIC_BENCH_SLOWEST"] != nil {
+            for (query, took) in zip(typed, samples).sorted(by: { $0.1 > $1.1 }).prefix(20) { print("    \(Report.format(took))  \"\(query)\"") }
+        }
 
         // CINEMATIC_BENCH_1M names a synthetic index to reuse (built there when missing).
         let environment = ProcessInfo.processInfo.environment
@@ -100,6 +103,7 @@ enum SearchLatency {
         var discoverFirst: [Duration] = [], discoverHundredth: [Duration] = [], discoverOffset: [Duration] = []
         for round in 0..<5 {
             let catalog = try SQLiteMovieCatalog.open(.index(path: path))
+            catalog.waitUntilLoaded()
             let query = ["the", "love", "man", "night", "day"][round]
             for page in 1...100 {
                 let took = try time { _ = try catalog.search(query, page: page) }
@@ -115,6 +119,7 @@ enum SearchLatency {
             }
             // Page 100 with no page before it: the OFFSET fallback, for comparison.
             let fresh = try SQLiteMovieCatalog.open(.index(path: path))
+            fresh.waitUntilLoaded()
             let start = ContinuousClock.now
             _ = try await fresh.movies(in: .genre("Comedy"), page: 100)
             discoverOffset.append(ContinuousClock.now - start)

@@ -17,6 +17,10 @@ final class SearchCorpus: Sendable {
     let scalarStarts: [UInt32]
     /// Word → id.
     let ids: [String: UInt32]
+    /// `sharedPrefix[i]`: how many leading scalars word `i` shares with word `i + 1` (at most
+    /// 255), so a walk of the sorted vocabulary (``TypoWalk``) knows what it shares with the
+    /// word before and where the words under a prefix end without comparing strings.
+    let sharedPrefix: [UInt8]
     /// Word `i`'s postings are `postings[postingStarts[i]..<postingStarts[i + 1]]`.
     let postings: [UInt32]
     let postingStarts: [UInt32]
@@ -54,6 +58,14 @@ final class SearchCorpus: Sendable {
             starts.append(UInt32(scalars.count))
             ids[word] = UInt32(index)
         }
+        var shared = [UInt8](repeating: 0, count: words.count)
+        for index in words.indices.dropLast() {
+            let a = Int(starts[index]), b = Int(starts[index + 1]), end = Int(starts[index + 2])
+            var length = 0
+            while length < 255, a + length < b, b + length < end, scalars[a + length] == scalars[b + length] { length += 1 }
+            shared[index] = UInt8(length)
+        }
+        self.sharedPrefix = shared
         self.scalars = scalars
         self.scalarStarts = starts
         self.ids = ids
