@@ -85,6 +85,14 @@ final class SQLiteConnection {
         }
     }
 
+    /// A copy of this connection's database as one SQLite image (`sqlite3_serialize`), in
+    /// memory SQLite allocated: the caller owns it (never freed here).
+    func serialize() throws(MovieError) -> UnsafeRawBufferPointer {
+        var size: Int64 = 0
+        guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else { throw .storage("cannot serialize the catalog: \(lastError)") }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(size))
+    }
+
     /// Runs `body` in a transaction, committing on success and rolling back on error.
     func transaction<T>(_ body: () throws(MovieError) -> T) throws(MovieError) -> T {
         try execute("BEGIN IMMEDIATE")

@@ -55,20 +55,15 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
                 return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
             }
         case let .embedded(version):
-            if let image = EmbeddedCatalog.index {
-                try Self.openEmbedded(image, version: version).close()
-                catalog.load { _ throws(MovieError) in
-                    guard let image = EmbeddedCatalog.index else { throw .storage("no embedded catalog index") }
-                    let connection = try Self.openEmbedded(image, version: version)
-                    return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
-                }
-            } else {
-                catalog.load { report throws(MovieError) in
-                    let connection = try SQLiteConnection(path: ":memory:")
-                    let rows = try EmbeddedCatalog.rows()
-                    let corpus = try CatalogIndex.fill(connection, rows: rows, stamp: CatalogIndex.expectedEmbeddedStamp(libraryVersion: version), progress: report)
-                    return try CatalogQueries(connection, corpus: corpus)
-                }
+            // The compiled-in image's stamp is checked here; the image and corpus are shared
+            // by every runtime of the process (``SharedCatalog``), made on the first one's
+            // catalog thread.
+            if let image = EmbeddedCatalog.index { try Self.openEmbedded(image, version: version).close() }
+            catalog.load { report throws(MovieError) in
+                let shared = try SharedCatalog.embedded(version: version, progress: report)
+                let connection = try SQLiteConnection(path: ":memory:")
+                try connection.deserializeReadOnly(shared.image.bytes)
+                return try CatalogQueries(connection, corpus: shared.corpus)
             }
         }
         return catalog

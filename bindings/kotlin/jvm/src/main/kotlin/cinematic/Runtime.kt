@@ -85,6 +85,7 @@ class Runtime(config: String? = null) : AutoCloseable {
     }
 
     init {
+        CLib.load()
         val out = PointerByReference()
         checkStatus(CLib.cinematic_runtime_open(config?.let(::jsonCString), out))
         handle = out.value
