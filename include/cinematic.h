@@ -197,7 +197,8 @@ void cinematic_free(void *p);
  * with CINEMATIC_ERR_IO). A library built without one (`swift build`, the Swift tests)
  * builds the embedded catalog in memory on the catalog's thread when a runtime opens:
  * cinematic_runtime_open still returns at once, searches wait (their state "loading")
- * until it is ready, and nothing is ever written to disk.
+ * until it is ready, cinematic_runtime_catalog_state reports the progress, and nothing is
+ * ever written to disk.
  *
  * Why inside the library: one file travels with every artifact (auditwheel and JNA carry
  * the library alone), nothing has to be found beside it at run time, and it was built by
@@ -224,6 +225,20 @@ void cinematic_free(void *p);
  * CINEMATIC_ERR_MISUSE when index_path is NULL; CINEMATIC_ERR_INVALID when it is empty.
  */
 int cinematic_catalog_build_index(const char *movie_path, const char *index_path);
+
+/**
+ * Where the runtime's catalog is in its loading, in the loading phases of states
+ * (schema/cinematic.schema.json, "catalogState"): {"phase":"loading","progress":0.42} while
+ * it loads on the catalog's own thread (searches, Discover and Detail wait there, their
+ * states "loading"); {"phase":"loaded"}; or {"phase":"failed","error":{"code":"storage",
+ * "message":"..."}} (every query then fails with that error). The embedded catalog loads in
+ * about 30 ms; a library built without an index (`swift build`) builds it in memory first,
+ * reporting progress; a {"path": ...} index loads in about 1 s per million films. A "host"
+ * catalog is always loaded. Never waits. Any thread.
+ * On success *out_json (required) receives the JSON, owned by the caller (cinematic_free).
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_MISUSE (bad handle, NULL out_json); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_runtime_catalog_state(cinematic_runtime *runtime, char **out_json);
 
 /* ------------------------------------------------------------------------------------ */
 /* Runtime                                                                               */

@@ -121,6 +121,13 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         return value >= 1000 ? nil : Double(value) / 1000
     }
 
+    /// Where the catalog's loading is: ``CatalogLoadState``. Never waits.
+    public var loadState: CatalogLoadState {
+        if let share = loadProgress { return .loading(progress: share) }
+        if let error = queries.loadError { return .failed(error) }
+        return .ready
+    }
+
     /// Blocks until the catalog has loaded (benchmarks and tests; never a host's thread).
     package func waitUntilLoaded() { _ = worker.waitUntilIdle() }
 
@@ -156,6 +163,17 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
     }
 }
 
+/// Where a catalog's loading is (``SQLiteMovieCatalog/loadState``).
+public enum CatalogLoadState: Equatable, Sendable {
+    /// Loading (in a library built without an index: building it in memory); `progress` is
+    /// the share done, 0...1. Queries wait on the catalog's thread.
+    case loading(progress: Double)
+    /// Ready: queries run at once.
+    case ready
+    /// The load failed; every query fails with this error.
+    case failed(MovieError)
+}
+
 /// A catalog's loading progress in thousandths (1000: done), shared with its load job.
 final class LoadProgress: Sendable {
     let value = Atomic<Int>(0)
@@ -166,9 +184,16 @@ final class LoadProgress: Sendable {
 final class LockedQueries: Sendable {
     private let state = Mutex<Result<CatalogQueries, MovieError>?>(nil)
 
+    /// The load's error, once it failed (set before the progress says done).
+    private let failure = Mutex<MovieError?>(nil)
+
     func set(_ result: sending Result<CatalogQueries, MovieError>) {
+        if case let .failure(error) = result { failure.withLock { $0 = error } }
         state.withLock { $0 = result }
     }
+
+    /// The load's error, nil while loading or once loaded (never waits for a query).
+    var loadError: MovieError? { failure.withLock { $0 } }
 
     func close() {
         state.withLock { state in

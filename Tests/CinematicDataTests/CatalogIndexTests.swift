@@ -76,6 +76,26 @@ struct CatalogIndexTests {
         #expect(stamp.library == "1.2.3" && stamp.data.hasPrefix("crc32-") && stamp.format == CatalogIndex.formatVersion)
     }
 
+    /// A library without a compiled-in index builds the catalog on the catalog's thread:
+    /// opening returns while it is still loading, and the progress moves until it is ready.
+    @Test func buildingInMemoryDoesNotBlockTheOpenAndReportsProgress() async throws {
+        let catalog = try SQLiteMovieCatalog.open(.embedded(libraryVersion: "progress-\(UUID())"))
+        defer { catalog.close() }
+        guard case .loading = catalog.loadState else {
+            Issue.record("the catalog was built before open returned: \(catalog.loadState)")
+            return
+        }
+        var seen: Set<Int> = []
+        while case let .loading(progress) = catalog.loadState {
+            #expect((0...1).contains(progress))
+            seen.insert(Int(progress * 10))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(catalog.loadState == .ready)
+        #expect(seen.count >= 2, "progress seen: \(seen.sorted())")
+        #expect(try await catalog.searchMovies(matching: "dune", page: 1).first?.title == "Dune")
+    }
+
     @Test("articles move to the front", arguments: [
         ("Godfather, The", "The Godfather"), ("Avventura, L'", "L'Avventura"), ("Dune", "Dune"),
         ("Godfather: Part II, The", "The Godfather: Part II"), ("$40,000", "$40,000"),

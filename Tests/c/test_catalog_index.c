@@ -62,7 +62,13 @@ static void test_build_and_open_an_index_of_your_own(void) {
     CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_OK);
     first_result(rt, "the matrix", "The Matrix");
     first_result(rt, "zardos", "Zardoz");
+    char *state = NULL;
+    CHECK_STATUS(cinematic_runtime_catalog_state(rt, &state), CINEMATIC_OK);
+    if (state) CHECK_STR_EQ(state, "{\"phase\":\"loaded\"}");
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_runtime_catalog_state(rt, NULL), CINEMATIC_ERR_MISUSE);
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_runtime_catalog_state(rt, &state), CINEMATIC_ERR_CLOSED);
 }
 
 static void test_the_embedded_catalog_as_a_file(void) {

@@ -1,3 +1,4 @@
+import CJansson
 import CinematicData
 import CinematicDomain
 
@@ -19,6 +20,31 @@ public func cinematic_catalog_build_index(_ moviePath: UnsafePointer<CChar>?, _ 
             }
         } catch {
             throw APIError(.io, error.message)
+        }
+    }
+}
+
+/// `cinematic_runtime_catalog_state`: documented in include/cinematic.h (ownership, threads,
+/// every status).
+@_cdecl("cinematic_runtime_catalog_state")
+public func cinematic_runtime_catalog_state(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    apiCall { () throws(APIError) in
+        let out = try requireOut(out, "out_json")
+        out.pointee = JSONBuilder.dump(consuming: CatalogStateJSON.encode(try lookupRuntime(handle).catalogLoadState))
+    }
+}
+
+/// The catalog's load state as the loading phases of states: `{"phase":"loading",
+/// "progress":0.42}`, `{"phase":"loaded"}`, `{"phase":"failed","error":{"code","message"}}`.
+enum CatalogStateJSON {
+    static func encode(_ state: CatalogLoadState) -> UnsafeMutablePointer<json_t> {
+        switch state {
+        case let .loading(progress):
+            return JSONBuilder.object(["phase": JSONBuilder.string("loading"), "progress": JSONBuilder.real(progress)])
+        case .ready:
+            return JSONBuilder.object(["phase": JSONBuilder.string("loaded")])
+        case let .failed(error):
+            return JSONBuilder.object(["phase": JSONBuilder.string("failed"), "error": DomainJSON.encode(error)])
         }
     }
 }

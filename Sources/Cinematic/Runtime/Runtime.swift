@@ -66,6 +66,9 @@ final class Runtime: Sendable {
     let offlineCache: OfflineCache?
     /// The embedded catalog (closed with the runtime), under any recorder.
     private let embeddedCatalog: SQLiteMovieCatalog?
+
+    /// Where the catalog's loading is (a host catalog is always ready).
+    var catalogLoadState: CatalogLoadState { embeddedCatalog?.loadState ?? .ready }
     /// The favorites file.
     let favoritesFile: SQLiteFavorites
     /// The favorites the stores use (recorded when the runtime records).

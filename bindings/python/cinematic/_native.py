@@ -145,6 +145,7 @@ def _declare(library: ctypes.CDLL) -> None:
         "cinematic_replay": (c_int, [c_char_p, p_int, p_void]),
         # Catalog index
         "cinematic_catalog_build_index": (c_int, [c_char_p, c_char_p]),
+        "cinematic_runtime_catalog_state": (c_int, [c_void_p, p_void]),
     }
     for name, (restype, argtypes) in prototypes.items():
         function = getattr(library, name)

@@ -20,6 +20,17 @@ def test_an_index_of_your_own_is_built_and_searched(tmp_path):
         s.query_changed("zardos")
         s.settle(timeout=30)
         assert [m["title"] for m in s.state["results"]["value"]] == ["Zardoz"]
+        assert rt.catalog_state() == {"phase": "loaded"}
+
+
+def test_the_embedded_catalog_is_loaded_or_loading_never_failed():
+    with cinematic.Runtime() as rt:
+        state = rt.catalog_state()
+        assert state["phase"] in ("loading", "loaded")
+        if state["phase"] == "loading":
+            assert 0 <= state["progress"] <= 1
+    with cinematic.Runtime({"catalog": "host"}) as rt:
+        assert rt.catalog_state() == {"phase": "loaded"}
 
 
 def test_a_malformed_line_is_named_and_nothing_is_written(tmp_path):
