@@ -3,7 +3,7 @@ import Foundation
 /// Process start → first search result: `build/bin/cinematic-search dune` (a C host on
 /// build/lib/libcinematic.so.0, built by `make lib example`) run as a new process with an
 /// empty HOME and XDG_CACHE_HOME. Cold: the first run after the library was built (no cache
-/// anywhere: the index is inside the library); warm: the median of the next 5. Also checks
+/// anywhere: the index is inside the library); warm: the median of the next 9. Also checks
 /// that Dune (1984) comes first and that nothing was written under the empty home.
 enum StartLatency {
     static func run(directory: URL) throws {
@@ -32,7 +32,7 @@ enum StartLatency {
         }
         let (cold, coldOutput) = try once()
         var warm: [Duration] = []
-        for _ in 0..<5 { warm.append(try once().0) }
+        for _ in 0..<9 { warm.append(try once().0) }
         let first = coldOutput.split(separator: "\n").first { $0.hasPrefix("Dune") || $0.contains("1984") } ?? "?"
         let written = (try? FileManager.default.subpathsOfDirectory(atPath: home.path))?.count ?? -1
         print("process start -> first search result (\(tool) dune, empty HOME and XDG_CACHE_HOME)")

@@ -2,7 +2,8 @@ import CinematicDomain
 
 /// How a ``SearchCorpus`` is stored in an index file: one blob per array in the `blobs`
 /// table (name, data), integers in the machine's byte order (x86-64 and arm64: little
-/// endian; the format version says so), strings as UTF-8 joined with newlines.
+/// endian; the format version says so), strings as UTF-8, each ended by a newline (no
+/// string holds one: words, genre lists and ratings come from single lines).
 enum SearchCorpusBlobs {
     /// Writes every array of `corpus` into `connection`'s `blobs` table.
     static func write(_ corpus: SearchCorpus, into connection: SQLiteConnection) throws(MovieError) {
@@ -42,7 +43,9 @@ enum SearchCorpusBlobs {
         }
         func strings(_ name: String) throws(MovieError) -> [String] {
             let data = try blob(name, as: UInt8.self)
-            return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard data.isEmpty || data.last == UInt8(ascii: "\n") else { throw .storage("the index's \(name) is damaged") }
+            return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
+                .map { String(decoding: $0, as: UTF8.self) }
         }
         let words = try strings("words")
         let postingStarts = try blob("posting_starts", as: UInt32.self)
@@ -89,6 +92,8 @@ enum SearchCorpusBlobs {
     }
 
     private static func joined(_ strings: [String]) -> [UInt8] {
-        Array(strings.joined(separator: "\n").utf8)
+        var bytes: [UInt8] = []
+        for string in strings { bytes += string.utf8; bytes.append(UInt8(ascii: "\n")) }
+        return bytes
     }
 }

@@ -84,6 +84,9 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_revert(store: Pointer, seq: Long): Int
 
     @JvmStatic external fun cinematic_replay(path: ByteArray, outMatched: IntByReference?, outReport: PointerByReference?): Int
+
+    @JvmStatic external fun cinematic_catalog_build_index(moviePath: ByteArray?, indexPath: ByteArray): Int
+    @JvmStatic external fun cinematic_runtime_catalog_state(rt: Pointer, outJson: PointerByReference): Int
 }
 
 /** The one libc function the binding needs: poll(2), to wait on a runtime's fd. */

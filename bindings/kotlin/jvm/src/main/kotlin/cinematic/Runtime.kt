@@ -216,6 +216,13 @@ class Runtime(config: String? = null) : AutoCloseable {
         checkStatus(CLib.cinematic_runtime_respond(handle, requestId, jsonCString(responseJson)))
 
     /**
+     * Where the catalog is in its loading (`cinematic_runtime_catalog_state`), as JSON:
+     * `{"phase":"loading","progress":0.42}`, `{"phase":"loaded"}` or
+     * `{"phase":"failed","error":{...}}`. Never waits.
+     */
+    fun catalogStateJson(): String = ownedJson("catalog state") { CLib.cinematic_runtime_catalog_state(handle, it) }
+
+    /**
      * Closes the runtime and every store it still has: effects stop, outstanding provider
      * requests are abandoned, and no callback runs after this returns. Calling it again does
      * nothing; afterwards the runtime and its stores throw "closed".
