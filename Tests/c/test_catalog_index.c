@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[256];
+static char dir[64];
 
 static void path_in(char *out, size_t size, const char *name) { snprintf(out, size, "%s/%s", dir, name); }
 
@@ -117,14 +117,11 @@ static void test_a_file_that_is_not_an_index_is_refused_untouched(void) {
 }
 
 int main(void) {
-    snprintf(dir, sizeof dir, "/tmp/cinematic-test-catalog-index-%d", (int)getpid());
-    mkdir(dir, 0700);
+    make_tempdir(dir, sizeof dir);
     RUN_TEST(test_build_and_open_an_index_of_your_own);
     RUN_TEST(test_the_embedded_catalog_as_a_file);
     RUN_TEST(test_a_malformed_line_is_named_and_nothing_is_written);
     RUN_TEST(test_a_file_that_is_not_an_index_is_refused_untouched);
-    char command[400];
-    snprintf(command, sizeof command, "rm -rf %s", dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    remove_tempdir(dir);
     return TEST_SUMMARY();
 }
