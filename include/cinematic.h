@@ -73,7 +73,7 @@
  *     search query at most 256 characters (CINEMATIC_ERR_INVALID beyond).
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
  *     checks their headers; the catalog's search index is loaded into memory on the
- *     catalog's own thread, searches wait for it there, never the host),
+ *     catalog's own thread in 35 ms, searches wait for it there, never the host),
  *     cinematic_catalog_build_index (builds an index: seconds), cinematic_runtime_close and
  *     cinematic_store_close (wait for a callback of the closed runtime or store running on
  *     another thread, except from inside a callback; see below), cinematic_store_settle (by
@@ -204,10 +204,11 @@ void cinematic_free(void *p);
  * the library alone), nothing has to be found beside it at run time, and it was built by
  * the very library that uses it. docs/catalog-index.md has the format and the reasons.
  *
- * Figures (make bench, this 2-core machine, one run): index build 1.80 s and 9.0 MB for the
- * 58,788 shipped films (48.9 s and 162.3 MB for a synthetic 1,000,000); loaded into memory
- * in 30 ms on the catalog's thread; a keystroke's search p50 38 us, p99 590 us (231 us and
- * 4.47 ms at 1,000,000); process start to the first search result 92 ms, cold or warm.
+ * Figures (make bench, this 2-core machine, one run): index build 1.76 s and 9.0 MB for the
+ * 58,788 shipped films (51.4 s and 162.3 MB for a synthetic 1,000,000); loaded into memory
+ * in 35 ms on the catalog's thread (0.91 s); a keystroke's search p50 40.5 us, p99 625 us
+ * (231 us and 5.03 ms at 1,000,000); process start to the first search result 103 ms cold,
+ * 91 ms warm.
  */
 
 /**
