@@ -1,4 +1,3 @@
-import CJansson
 import CinematicData
 import CinematicDomain
 
@@ -31,20 +30,5 @@ public func cinematic_runtime_catalog_state(_ handle: OpaquePointer?, _ out: Uns
     apiCall { () throws(APIError) in
         let out = try requireOut(out, "out_json")
         out.pointee = JSONBuilder.dump(consuming: CatalogStateJSON.encode(try lookupRuntime(handle).catalogLoadState))
-    }
-}
-
-/// The catalog's load state as the loading phases of states: `{"phase":"loading",
-/// "progress":0.42}`, `{"phase":"loaded"}`, `{"phase":"failed","error":{"code","message"}}`.
-enum CatalogStateJSON {
-    static func encode(_ state: CatalogLoadState) -> UnsafeMutablePointer<json_t> {
-        switch state {
-        case let .loading(progress):
-            return JSONBuilder.object(["phase": JSONBuilder.string("loading"), "progress": JSONBuilder.real(progress)])
-        case .ready:
-            return JSONBuilder.object(["phase": JSONBuilder.string("loaded")])
-        case let .failed(error):
-            return JSONBuilder.object(["phase": JSONBuilder.string("failed"), "error": DomainJSON.encode(error)])
-        }
     }
 }
