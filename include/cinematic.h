@@ -219,7 +219,7 @@ void cinematic_free(void *p);
  * tab-separated, UTF-8, optionally gzip-compressed. The index is written to a temporary file
  * beside index_path, flushed (fsync) and renamed over it, so index_path holds either a whole
  * index or what it held before. Open it with {"catalog": {"path": index_path}}.
- * Blocks for the build (about a second per 60,000 films); call it from a thread of yours
+ * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours
  * that may wait. Any thread.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read or is malformed
  * (the message names the line and what is wrong with it) or the index cannot be written;
