@@ -19,6 +19,13 @@ LIB_LINK := -Xswiftc -static-stdlib \
 	-Xlinker --version-script=$(CURDIR)/Sources/Cinematic/cinematic.map \
 	-Xlinker -soname=$(LIB_SONAME) -Xlinker -z -Xlinker nodelete
 
+# The embedded catalog's index (built by the library itself, then compiled into it).
+INDEX_DIR := $(BUILD)/catalog-index
+EMBEDDED_INDEX := $(INDEX_DIR)/catalog.idx
+LIB_FLAGS := $(LIB_LINK) -Xcc -DCINEMATIC_EMBED_INDEX
+INDEX_TOOL := $(BUILD)/bin/cinematic-index
+INDEX_TOOL_FLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Iinclude
+
 CC ?= gcc
 C_TEST_SOURCES := $(wildcard Tests/c/test_*.c)
 C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(C_TEST_SOURCES))
@@ -32,9 +39,12 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
+
+## index-tool: build/bin/cinematic-index (built by `make lib`).
+index-tool: lib
 
 ## deps: install the system packages the build needs (as root), or print the command.
 deps: $(BUILD)/.deps
@@ -52,13 +62,26 @@ $(BUILD)/.deps:
 build: deps
 	$(SWIFT) build
 
-## lib: build/lib/libcinematic.so.0, release, Swift runtime linked statically.
+## lib: build/lib/libcinematic.so.0, release, Swift runtime linked statically, with the
+## embedded catalog's index compiled in (include/cinematic.h, CATALOG INDEX): the library is
+## built, builds the index of its own embedded data (build/catalog-index/cinematic-index
+## --embedded), and is relinked with it, only when the index's bytes changed. Also
+## build/bin/cinematic-index, the index builder for users' own movie files.
 lib: deps
-	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_LINK)
-	@mkdir -p $(BUILD)/lib
+	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS)
+	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR)
+	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(INDEX_DIR)/$(LIB_SONAME).tmp && mv -f $(INDEX_DIR)/$(LIB_SONAME).tmp $(INDEX_DIR)/$(LIB_SONAME)
+	ln -sfn $(LIB_SONAME) $(INDEX_DIR)/$(LIB_NAME)
+	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(INDEX_DIR) -lcinematic -Wl,-rpath,$(CURDIR)/$(INDEX_DIR) -o $(INDEX_DIR)/cinematic-index
+	$(INDEX_DIR)/cinematic-index --embedded $(EMBEDDED_INDEX).new > /dev/null
+	@if cmp -s $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX); then rm -f $(EMBEDDED_INDEX).new; else \
+	  echo "embedding the new catalog index ($$(du -h $(EMBEDDED_INDEX).new | cut -f1))"; \
+	  mv -f $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX) && touch Sources/CinematicCatalogData/catalog_data.c && \
+	  $(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS) || exit 1; fi
 	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
+	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
 test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python
 
@@ -210,9 +233,12 @@ CATALOG_PORT ?= 8631
 catalog-server:
 	python3 examples/catalog-server/server.py --port $(CATALOG_PORT)
 
-## install: header, library with SONAME symlinks, pkg-config file (PREFIX, DESTDIR).
+## install: header, library with SONAME symlinks (the embedded catalog's index is inside it),
+## cinematic-index, pkg-config file (PREFIX, DESTDIR).
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(INDEX_TOOL) $(DESTDIR)$(PREFIX)/bin/.cinematic-index.tmp.$$$$ && \
+	  mv -f $(DESTDIR)$(PREFIX)/bin/.cinematic-index.tmp.$$$$ $(DESTDIR)$(PREFIX)/bin/cinematic-index
 	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
 	@# Atomic replace (temporary file + rename): running hosts keep their mapping.
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/.$(LIB_SONAME).tmp.$$$$ && \
@@ -233,12 +259,14 @@ test-install:
 	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$2 ~ /[A-Z]/ && $$3 !~ /^cinematic_/')" || { echo "symbols other than cinematic_* are exported"; exit 1; }
 	LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search godfather | tee $(INSTALL_CHECK)/out
 	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out || { echo "installed library did not find The Godfather"; exit 1; }
-	XDG_CACHE_HOME=/proc/cinematic-unwritable LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search dune > $(INSTALL_CHECK)/out-fallback
-	@grep -q '^Dune  *1984' $(INSTALL_CHECK)/out-fallback || { echo "with an unwritable cache directory the catalog was not found"; exit 1; }
-	@echo "install check: 2 passed, 0 failed"
+	HOME=$(CURDIR)/$(INSTALL_CHECK)/home XDG_CACHE_HOME=$(CURDIR)/$(INSTALL_CHECK)/xdg LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search dune > $(INSTALL_CHECK)/out-fallback
+	@grep -q '^Dune  *1984' $(INSTALL_CHECK)/out-fallback || { echo "the installed library did not find Dune"; exit 1; }
+	@! test -e $(INSTALL_CHECK)/xdg -o -e $(INSTALL_CHECK)/home || { echo "opening the embedded catalog wrote under HOME or XDG_CACHE_HOME"; exit 1; }
+	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
+	@echo "install check: 3 passed, 0 failed"
 
 ## bench: search latency over the real catalog (medians and ratios, one run).
-bench: deps
+bench: deps lib $(EXAMPLE)
 	$(SWIFT) run -c release cinematic-bench
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer

@@ -44,6 +44,10 @@ def main():
         os.mkdir(home)
         env = {k: v for k, v in os.environ.items() if k not in ("CINEMATIC_LIBRARY", "PYTHONPATH", "LD_LIBRARY_PATH")}
         env["PATH"] = os.path.join(venv, "bin") + os.pathsep + env.get("PATH", "")
+        # An empty home: the embedded catalog's index is inside the library, nothing is
+        # written there (checked below).
+        env["HOME"] = home
+        env["XDG_CACHE_HOME"] = os.path.join(home, ".cache")
 
         def run(*args):
             return subprocess.run(list(args), cwd=home, env=env, capture_output=True, text=True, timeout=120)
@@ -61,6 +65,8 @@ def main():
         check("the installed package finds the library it carries, from another directory",
               probe.returncode == 0 and answer.get("path", "").startswith(site), probe.stdout + probe.stderr)
         check("it opens a runtime and searches: dune finds Dune (1984)", answer.get("first") == ["Dune", 1984], probe.stdout)
+        check("opening the embedded catalog wrote nothing under HOME or XDG_CACHE_HOME",
+              not os.path.exists(env["XDG_CACHE_HOME"]) and os.listdir(home) == [], str(os.listdir(home)))
 
         installed = glob.glob(os.path.join(site, "python*", "site-packages", "cinematic", "libcinematic.so.0"))
         ldd = run("ldd", installed[0]) if installed else None

@@ -14,7 +14,7 @@ enum ABIRoundTrip {
 
     static func run(catalogPath: String) async throws {
         // In-process store over the same catalog, with 20 movies loaded.
-        let catalog = try SQLiteMovieCatalog.open(path: catalogPath)
+        let catalog = try SQLiteMovieCatalog.open(.index(path: catalogPath))
         let clock = ManualClock()
         let swiftStore = Store(initialState: SearchState(),
                                reducer: SearchReducer(searchMovies: SearchMoviesUseCase(repository: catalog), clock: clock))

@@ -16,7 +16,7 @@ enum CachedAnswerLatency {
     static let queries = 500
 
     static func run(catalogPath: String, directory: URL) async throws {
-        let catalog = try SQLiteMovieCatalog.open(path: catalogPath)
+        let catalog = try SQLiteMovieCatalog.open(.index(path: catalogPath))
         defer { catalog.close() }
         let page = try await catalog.searchMovies(matching: "star", page: 1)
         let remote = SwitchableRemote(movies: page)

@@ -1,4 +1,6 @@
-/* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md). */
+/* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md) and,
+   in `make lib` builds (-DCINEMATIC_EMBED_INDEX), the index built from it
+   (build/catalog-index/catalog.idx, written by build/bin/cinematic-index --embedded). */
 #include "cinematic_catalog_data.h"
 
 #pragma clang diagnostic push
@@ -6,7 +8,20 @@
 static const unsigned char catalog_gz[] = {
 #embed "../../data/ggplot2movies.tsv.gz"
 };
+
+/* SQLite reads the image in place: keep it aligned. */
+#if defined(CINEMATIC_EMBED_INDEX) && __has_embed("../../build/catalog-index/catalog.idx")
+_Alignas(16) static const unsigned char catalog_index[] = {
+#embed "../../build/catalog-index/catalog.idx"
+};
+static const size_t catalog_index_size = sizeof catalog_index;
+#else
+_Alignas(16) static const unsigned char catalog_index[1] = {0};
+static const size_t catalog_index_size = 0;
+#endif
 #pragma clang diagnostic pop
 
 const unsigned char *catalog_data_gz_bytes(void) { return catalog_gz; }
 size_t catalog_data_gz_length(void) { return sizeof catalog_gz; }
+const unsigned char *catalog_index_bytes(void) { return catalog_index; }
+size_t catalog_index_length(void) { return catalog_index_size; }

@@ -41,8 +41,9 @@ final class DiscoverPages {
         offsetTopRated = try connection.prepare("\(rated) \(order) LIMIT ?1 OFFSET ?2")
     }
 
-    /// Page `page` (1-based) of `section`, read by `row` (which reads the leading columns).
-    func page(_ page: Int, of section: DiscoverSection, row: (SQLiteStatement) -> Movie) throws(MovieError) -> [Movie] {
+    /// Page `page` (1-based) of `section`, read by `row` (which reads the leading columns;
+    /// nil skips a row).
+    func page(_ page: Int, of section: DiscoverSection, row: (SQLiteStatement) -> Movie?) throws(MovieError) -> [Movie] {
         guard page >= 1 else { return [] }
         let size = MovieCatalog.pageSize
         let after = page == 1 ? nil : cursors[section]?[page - 1]
@@ -64,7 +65,7 @@ final class DiscoverPages {
         var movies: [Movie] = []
         var last: Cursor?
         while try statement.step() {
-            let movie = row(statement)
+            guard let movie = row(statement) else { continue }
             movies.append(movie)
             last = Cursor(rank: statement.int(rankColumn), rating: movie.rating, votes: movie.votes)
         }

@@ -49,4 +49,18 @@ enum FileSystem {
 
     /// The text of the current `errno`.
     static var lastErrorMessage: String { String(cString: strerror(errno)) }
+
+    /// The last component of `path`.
+    static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// Flushes the file or directory at `path` to disk (fsync); false on failure (errno set).
+    static func sync(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return fsync(descriptor) == 0
+    }
 }

@@ -32,6 +32,15 @@ enum GzipData {
         return output
     }
 
+    /// The decompressed bytes of a gzip stream held in an array.
+    static func inflate(_ compressed: [UInt8]) throws(MovieError) -> [UInt8] {
+        var result: Result<[UInt8], MovieError> = .success([])
+        compressed.withUnsafeBytes { raw in
+            do throws(MovieError) { result = .success(try inflate(raw)) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// zlib's CRC-32 of `bytes`: the catalog's fingerprint.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))

@@ -92,6 +92,24 @@ final class SQLiteConnection {
         return prepared
     }
 
+    /// Replaces this (in-memory) connection's database with the SQLite image `bytes`, read in
+    /// place and read-only: `bytes` must outlive the connection (static storage).
+    func deserializeReadOnly(_ bytes: UnsafeRawBufferPointer) throws(MovieError) {
+        let flags = UInt32(SQLITE_DESERIALIZE_READONLY)
+        let data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        guard sqlite3_deserialize(handle, "main", data, Int64(bytes.count), Int64(bytes.count), flags) == SQLITE_OK else {
+            throw .storage(lastError)
+        }
+    }
+
+    /// A copy of this connection's database as one SQLite image (`sqlite3_serialize`), in
+    /// memory SQLite allocated: the caller owns it (never freed here).
+    func serialize() throws(MovieError) -> UnsafeRawBufferPointer {
+        var size: Int64 = 0
+        guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else { throw .storage("cannot serialize the catalog: \(lastError)") }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(size))
+    }
+
     /// Runs `body` in a transaction, committing on success and rolling back on error.
     func transaction<T>(_ body: () throws(MovieError) -> T) throws(MovieError) -> T {
         try execute("BEGIN IMMEDIATE")
@@ -140,6 +158,8 @@ final class SQLiteStatement {
         case int(Int)
         case double(Double)
         case text(String)
+        /// Bytes, copied by SQLite before the call returns.
+        case blob([UInt8])
         case null
     }
 
@@ -156,6 +176,8 @@ final class SQLiteStatement {
             case let .int(number): status = sqlite3_bind_int64(statement, index, Int64(number))
             case let .double(number): status = sqlite3_bind_double(statement, index, number)
             case let .text(text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+            case let .blob(bytes):
+                status = bytes.withUnsafeBytes { sqlite3_bind_blob64(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), sqliteTransient) }
             case .null: status = sqlite3_bind_null(statement, index)
             }
             guard status == SQLITE_OK else {
@@ -197,6 +219,14 @@ final class SQLiteStatement {
         guard let pointer = sqlite3_column_text(statement, index) else { return nil }
         return String(cString: pointer)
     }
+    /// Column `index` of the current row as bytes (empty when NULL), read in place: `body`
+    /// must not keep the buffer.
+    func withBlob<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws(MovieError) -> T) throws(MovieError) -> T {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: count))
+    }
+    /// True when column `index` of the current row is a blob.
+    func isBlob(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_BLOB }
     /// True when column `index` of the current row is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 }

@@ -2,56 +2,139 @@ import CinematicDomain
 import MVIKit
 import Synchronization
 
-/// The embedded catalog: 58,788 films in SQLite with an FTS5 title index.
+/// A catalog index opened for Search, Discover and Detail: the index compiled into the
+/// library (``Source/embedded(libraryVersion:)``) or a file built by `cinematic-index`
+/// (``Source/index(path:)``).
 ///
-/// Search ranks exact title matches first, then titles that start with the query, then
-/// every other title containing all the query's words (the last one as a prefix), each group
-/// by popularity (votes). User text is reduced to words before it reaches FTS5, so operators,
-/// quotes and emoji can never form query syntax.
+/// Opening checks what the index is (header and stamp, a few reads, nothing written) and
+/// returns at once; the search corpus is loaded into memory on the catalog's own
+/// ``WorkerThread``, and queries queue behind it. A library built without an index
+/// (`swift build`, the tests) builds the embedded catalog in memory there instead, reporting
+/// ``loadProgress``; nothing is written anywhere.
 ///
-/// Threads: the connection is used on the catalog's own ``WorkerThread``; every query is a
-/// job there that callers `await`, so neither a host's thread nor Swift's cooperative pool
-/// ever runs SQLite. A query whose caller was cancelled before it started (a replaced
-/// search) is skipped, so a host sending intents in a loop cannot pile up work.
+/// Threads: the connection and the corpus are used on the catalog's own ``WorkerThread``;
+/// every query is a job there that callers `await`, so neither a host's thread nor Swift's
+/// cooperative pool ever runs SQLite or a search. A query whose caller was cancelled before
+/// it started (a replaced search) is skipped, so a host sending intents in a loop cannot pile
+/// up work.
 ///
 /// ```swift
-/// let catalog = try SQLiteMovieCatalog.open()          // builds the cache on first use
+/// let catalog = try SQLiteMovieCatalog.open(.index(path: "/data/movies.idx"))
 /// let movies = try await catalog.searchMovies(matching: "godfather")
 /// catalog.close()                                      // the file is closed on return
 /// ```
 public final class SQLiteMovieCatalog: MovieCatalogRepository {
-    /// Guarded by a lock as well as confined to the worker, so the benchmarks' synchronous
-    /// ``search(_:page:)`` can share it.
-    private let queries: LockedQueries
-    private let worker = WorkerThread(name: "cinematic-catalog")
-
-    /// Opens the catalog database at `path` (default ``CatalogDatabase/defaultPath``),
-    /// building it from the embedded data first when it is missing or stale.
-    public static func open(path: String = CatalogDatabase.defaultPath) throws(MovieError) -> SQLiteMovieCatalog {
-        try CatalogDatabase.prepare(at: path)
-        return try SQLiteMovieCatalog(path: path)
+    /// Which index to open.
+    public enum Source: Sendable, Equatable {
+        /// The index compiled into the library, which must carry this library version's stamp
+        /// (``CatalogIndex/expectedEmbeddedStamp(libraryVersion:)``).
+        case embedded(libraryVersion: String)
+        /// An index file built by `cinematic-index` (any library version, this format).
+        case index(path: String)
     }
 
-    /// Opens the catalog at its default location, or, when that cannot be written (a
-    /// read-only home), at ``CatalogDatabase/fallbackPath``. Throws the first location's
-    /// error when both fail.
-    public static func openDefault() throws(MovieError) -> SQLiteMovieCatalog {
-        do {
-            return try open(path: CatalogDatabase.defaultPath)
-        } catch {
-            guard let catalog = try? open(path: CatalogDatabase.fallbackPath) else { throw error }
-            return catalog
+    /// Guarded by a lock as well as confined to the worker, so the benchmarks' synchronous
+    /// ``search(_:page:)`` can share it.
+    private let queries = LockedQueries()
+    private let worker = WorkerThread(name: "cinematic-catalog")
+    /// Share of the load done, in thousandths (1000: ready or failed).
+    private let progress = LoadProgress()
+
+    /// Opens `source`: checks it now (throwing `.storage` with the reason when it is not a
+    /// cinematic index of this format, or the embedded one carries another stamp), and loads
+    /// it on the catalog's thread.
+    public static func open(_ source: Source) throws(MovieError) -> SQLiteMovieCatalog {
+        let catalog = SQLiteMovieCatalog()
+        switch source {
+        case let .index(path):
+            // Checked here (a few reads), loaded on the worker (checked again there: the file
+            // may have been replaced in between).
+            try Self.openIndex(at: path).close()
+            catalog.load { _ throws(MovieError) in
+                let connection = try Self.openIndex(at: path)
+                return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
+            }
+        case let .embedded(version):
+            // The compiled-in image's stamp is checked here; the image and corpus are shared
+            // by every runtime of the process (``SharedCatalog``), made on the first one's
+            // catalog thread.
+            if let image = EmbeddedCatalog.index { try Self.openEmbedded(image, version: version).close() }
+            catalog.load { report throws(MovieError) in
+                let shared = try SharedCatalog.embedded(version: version, progress: report)
+                let connection = try SQLiteConnection(path: ":memory:")
+                try connection.deserializeReadOnly(shared.image.bytes)
+                return try CatalogQueries(connection, corpus: shared.corpus)
+            }
+        }
+        return catalog
+    }
+
+    private init() {}
+
+    /// The index file at `path`, read-only, after checking its header and stamp's format.
+    private static func openIndex(at path: String) throws(MovieError) -> SQLiteConnection {
+        try CatalogIndex.checkHeader(at: path)
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        let stamp = try CatalogIndex.stamp(of: connection)
+        guard stamp.format == CatalogIndex.formatVersion else {
+            connection.close()
+            throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")
+        }
+        return connection
+    }
+
+    /// The index compiled into the library, read in place, after checking that its stamp is
+    /// this library's (format, data, version).
+    private static func openEmbedded(_ image: UnsafeRawBufferPointer, version: String) throws(MovieError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.deserializeReadOnly(image)
+        let expected = CatalogIndex.expectedEmbeddedStamp(libraryVersion: version)
+        let stamp = try? CatalogIndex.stamp(of: connection)
+        guard stamp == expected else {
+            connection.close()
+            let found = stamp.map { "format \($0.format), data \($0.data), library \($0.library)" } ?? "no stamp"
+            throw .storage("the catalog index compiled into this library is not its own (\(found); expected format \(expected.format), data \(expected.data), library \(expected.library))")
+        }
+        return connection
+    }
+
+    /// Runs `body` on the worker to make the queries; until it has run, queries wait behind it.
+    private func load(_ body: @escaping @Sendable (_ report: (Double) -> Void) throws(MovieError) -> sending CatalogQueries) {
+        _ = worker.submit { [queries, progress] in
+            let result: Result<CatalogQueries, MovieError>
+            do throws(MovieError) {
+                result = .success(try body { share in progress.value.store(min(999, Int(share * 1000)), ordering: .relaxed) })
+            } catch {
+                result = .failure(error)
+            }
+            queries.set(result)
+            progress.value.store(1000, ordering: .releasing)
         }
     }
 
-    private init(path: String) throws(MovieError) { queries = LockedQueries(try CatalogQueries(path: path)) }
-
     deinit { close() }
+
+    /// The share of the catalog's loading done (0...1) while it loads (a library built
+    /// without an index builds it in memory first), nil once it is ready (or failed).
+    public var loadProgress: Double? {
+        let value = progress.value.load(ordering: .acquiring)
+        return value >= 1000 ? nil : Double(value) / 1000
+    }
+
+    /// Where the catalog's loading is: ``CatalogLoadState``. Never waits.
+    public var loadState: CatalogLoadState {
+        if let share = loadProgress { return .loading(progress: share) }
+        if let error = queries.loadError { return .failed(error) }
+        return .ready
+    }
+
+    /// Blocks until the catalog has loaded (benchmarks and tests; never a host's thread).
+    package func waitUntilLoaded() { _ = worker.waitUntilIdle() }
 
     /// Closes the connection once queued queries finish; the file is closed when this returns
     /// (unless called on the worker itself). Later queries throw `.storage`. Idempotent.
     public func close() {
-        worker.shutDown { [queries] in queries.withLock { $0.close() } }
+        worker.shutDown { [queries] in queries.close() }
     }
 
     public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
@@ -66,10 +149,11 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         try await onWorker { queries throws(MovieError) in try queries.detail(id: id) }
     }
 
-    /// The synchronous search behind ``searchMovies(matching:page:)``, on the calling thread
-    /// (benchmarks time it).
+    /// The synchronous search behind ``searchMovies(matching:page:)``, on the calling thread,
+    /// once loaded (benchmarks time it).
     package func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
-        try queries.withLock { queries throws(MovieError) in try queries.search(query, page: page) }
+        waitUntilLoaded()
+        return try queries.withLock { queries throws(MovieError) in try queries.search(query, page: page) }
     }
 
     private func onWorker<T: Sendable>(_ body: @escaping @Sendable (CatalogQueries) throws(MovieError) -> T) async throws(MovieError) -> T {
@@ -79,72 +163,41 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
     }
 }
 
-/// The catalog's statements behind a lock, shareable with the worker's jobs.
-final class LockedQueries: Sendable {
-    private let queries: Mutex<CatalogQueries>
-
-    init(_ queries: sending CatalogQueries) { self.queries = Mutex(queries) }
-
-    func withLock<T, E: Error>(_ body: (CatalogQueries) throws(E) -> T) throws(E) -> T {
-        try queries.withLock { queries throws(E) in try body(queries) }
-    }
+/// A catalog's loading progress in thousandths (1000: done), shared with its load job.
+final class LoadProgress: Sendable {
+    let value = Atomic<Int>(0)
 }
 
-/// The prepared statements of one catalog connection. Used only inside the catalog's lock.
-final class CatalogQueries: @unchecked Sendable {
-    private let connection: SQLiteConnection
-    private let engine: SearchEngine
-    private let byRank: SQLiteStatement
-    private let byID: SQLiteStatement
-    private let discover: DiscoverPages
+/// The catalog's queries behind a lock, shareable with the worker's jobs: absent until the
+/// load job has run, then the queries or the load's error.
+final class LockedQueries: Sendable {
+    private let state = Mutex<Result<CatalogQueries, MovieError>?>(nil)
 
-    private static let columns = "id, title, year, runtime, rating, votes, genres, mpaa, budget, distribution"
+    /// The load's error, once it failed (set before the progress says done).
+    private let failure = Mutex<MovieError?>(nil)
 
-    /// Closes the connection and its statements.
-    func close() { connection.close() }
-
-    init(path: String) throws(MovieError) {
-        connection = try SQLiteConnection(path: path, readOnly: true)
-        // Read through a memory map (no read(2) per page) with a larger page cache: a search
-        // reads a few hundred scattered rows, and this keeps each one a memory access.
-        try connection.execute("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
-        let columns = Self.columns
-        engine = try SearchEngine(connection)
-        byRank = try connection.prepare("SELECT \(columns) FROM movies WHERE rank = ?1")
-        byID = try connection.prepare("SELECT \(columns) FROM movies WHERE id = ?1")
-        discover = try DiscoverPages(connection, columns: columns)
+    func set(_ result: sending Result<CatalogQueries, MovieError>) {
+        if case let .failure(error) = result { failure.withLock { $0 = error } }
+        state.withLock { $0 = result }
     }
 
-    /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
-    /// kept for recent queries, so a later page is a slice, whatever its depth.
-    func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
-        guard page >= 1 else { return [] }
-        let ranks = try engine.ranks(for: query, needed: page * MovieCatalog.pageSize)
-            .dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
-        var movies: [Movie] = []
-        for rank in ranks {
-            try byRank.bind([.int(rank)])
-            if try byRank.step() { movies.append(Self.movie(byRank)) }
+    /// The load's error, nil while loading or once loaded (never waits for a query).
+    var loadError: MovieError? { failure.withLock { $0 } }
+
+    func close() {
+        state.withLock { state in
+            if case let .success(queries)? = state { queries.close() }
+            state = .failure(.storage("the catalog is closed"))
         }
-        byRank.reset()
-        return movies
     }
 
-    func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
-        try discover.page(page, of: section, row: Self.movie)
-    }
-
-    func detail(id: Int) throws(MovieError) -> MovieDetail {
-        try byID.bind([.int(id)])
-        guard try byID.step() else { throw .notFound }
-        let distribution = (byID.text(9) ?? "").split(separator: ",").compactMap { Double(String($0)) }
-        return MovieDetail(movie: Self.movie(byID), budget: byID.isNull(8) ? nil : byID.int(8), ratingDistribution: distribution)
-    }
-
-    private static func movie(_ row: SQLiteStatement) -> Movie {
-        Movie(
-            id: row.int(0), title: row.text(1) ?? "", year: row.int(2), runtime: row.int(3),
-            rating: row.double(4), votes: row.int(5),
-            genres: (row.text(6) ?? "").split(separator: ",").map(String.init), mpaa: row.text(7))
+    func withLock<T>(_ body: (CatalogQueries) throws(MovieError) -> T) throws(MovieError) -> T {
+        try state.withLock { state throws(MovieError) in
+            switch state {
+            case let .success(queries)?: return try body(queries)
+            case let .failure(error)?: throw error
+            case nil: throw .storage("the catalog is still loading")
+            }
+        }
     }
 }

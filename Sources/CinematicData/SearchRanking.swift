@@ -21,13 +21,17 @@ struct SearchQuery: Sendable {
         var isPrefix = false
         /// The word's position in the query.
         var index = 0
-        /// ``alternatives`` keyed by substrings, to look title words up without copying them.
-        var lookup: [Substring: Double] = [:]
+        /// ``alternatives`` keyed by word id, to look title words up.
+        var lookup: [UInt32: Double] = [:]
+        /// For the word being typed: the ids of the vocabulary words it begins (itself aside).
+        var prefixIDs: Range<Int> = 0..<0
+        /// The id of the word itself, when the vocabulary has it.
+        var id: UInt32?
     }
 
     var terms: [Term]
     /// Adjacent words joined, when the catalog has the joined word: ("goodfellas", 0, 1).
-    var joined: [(word: String, first: Int, second: Int)] = []
+    var joined: [(word: String, id: UInt32, first: Int, second: Int)] = []
     /// The order terms are checked in: the rarest required words first, so a title that
     /// lacks one is dropped after a look or two.
     var order: [Int] = []
@@ -36,7 +40,7 @@ struct SearchQuery: Sendable {
     static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
 }
 
-/// The documented score behind search ranking (see ``score(_:words:coreCount:votes:year:allowingMissing:)``).
+/// The documented score behind search ranking (see ``score(_:words:plainCount:coreCount:votes:year:corpus:allowingMissing:)``).
 enum SearchRanking {
     /// Weights of the score's parts.
     static let matchWeight = 3.0, coverageWeight = 1.0, exactTitleBonus = 1.0, popularityWeight = 0.8
@@ -63,26 +67,25 @@ enum SearchRanking {
     ///   better match wins.
     /// - yearMatch: 1 when the query names the film's year.
     /// Ties keep the catalog's order (most votes first).
-    static func score(_ query: SearchQuery, words: [Substring], coreCount: Int, votes: Int, year: Int,
-                      allowingMissing allowed: Int = 0) -> Double? {
+    static func score(_ query: SearchQuery, words: ArraySlice<UInt32>, plainCount: Int, coreCount: Int, votes: Int, year: Int,
+                      corpus: SearchCorpus, allowingMissing allowed: Int = 0) -> Double? {
         var weighted = 0.0, weights = 0.0
         var allExact = true
         var yearMatched = false
         var missing = 0
         var covered = 0
-        var used: [Substring] = []
-        // The title's plain words come first, then "|" and the other forms it is found by.
-        let plainEnd = words.firstIndex(of: "|") ?? words.endIndex
-        let plain = words[..<plainEnd]
+        var used: [UInt32] = []
+        // The title's plain words come first, then the other forms it is found by.
+        let plain = words.prefix(plainCount)
         for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
             let term = query.terms[index]
             var best = 0.0
-            var bestWord: Substring?
+            var bestWord: UInt32?
             for word in words {
                 if let quality = term.lookup[word], quality > best {
                     best = quality
                     bestWord = word
-                } else if term.isPrefix, best < SearchQuery.prefix, word.count > term.text.count, word.hasPrefix(term.text) {
+                } else if term.isPrefix, best < SearchQuery.prefix, term.prefixIDs.contains(Int(word)), word != term.id {
                     best = SearchQuery.prefix
                     bestWord = word
                 }
@@ -93,10 +96,10 @@ enum SearchRanking {
                 yearMatched = true
             }
             if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
-                (pair.first == term.index || pair.second == term.index) && words.contains(Substring(pair.word))
+                (pair.first == term.index || pair.second == term.index) && words.contains(pair.id)
             }) {
                 best = SearchQuery.joinedWords
-                bestWord = Substring(pair.word)
+                bestWord = pair.id
             }
             if best == 0 && !term.isStop {
                 missing += 1
@@ -109,7 +112,7 @@ enum SearchRanking {
             if let word = bestWord, !term.isStop, !used.contains(word) {
                 used.append(word)
                 // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
-                let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { $0 + $1 == word }
+                let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { corpus.joins($0, $1, into: word) }
                 covered += joinsTwo ? 2 : 1
             }
         }
@@ -144,28 +147,6 @@ enum SearchRanking {
         }
         if s.isEmpty { return t.count }
         return previous[t.count]
-    }
-
-    /// Every string made from `word` by deleting 1...`edits` characters (SymSpell's deletion
-    /// variants; the typo index stores them for catalog words).
-    static func deletions(of word: String, edits: Int) -> Set<String> {
-        var frontier: Set<String> = [word]
-        var all: Set<String> = []
-        for _ in 0..<edits {
-            var next: Set<String> = []
-            for candidate in frontier where candidate.count > 1 {
-                let scalars = Array(candidate.unicodeScalars)
-                for index in scalars.indices {
-                    var variant = String.UnicodeScalarView()
-                    variant.append(contentsOf: scalars[..<index])
-                    variant.append(contentsOf: scalars[(index + 1)...])
-                    next.insert(String(variant))
-                }
-            }
-            all.formUnion(next)
-            frontier = next
-        }
-        return all
     }
 
     /// How many edits a word of `length` letters may be from what was typed: 0 below 4

@@ -40,7 +40,7 @@ func describe(_ state: SearchState) -> String {
 let query = CommandLine.arguments.dropFirst().first ?? "star wars"
 let catalog: CountingCatalog
 do {
-    catalog = CountingCatalog(try SQLiteMovieCatalog.open())
+    catalog = CountingCatalog(try SQLiteMovieCatalog.open(.embedded(libraryVersion: "demo")))
 } catch {
     print("cannot open the catalog: \(error.message)")
     exit(1)

@@ -66,7 +66,7 @@ struct RuntimeConfigTests {
 
     @Test func everyKeyDecodes() throws {
         let decoded = try config(#"{"catalog":{"path":"/tmp/c.sqlite"},"favorites":"/tmp/f.sqlite","clock":"manual","delivery":"queued","search":{"debounceMs":100}}"#)
-        #expect(decoded.catalog == .embedded(path: "/tmp/c.sqlite"))
+        #expect(decoded.catalog == .index(path: "/tmp/c.sqlite"))
         #expect(decoded.favorites == "/tmp/f.sqlite")
         #expect(decoded.manualClock)
         #expect(decoded.delivery == .queued)

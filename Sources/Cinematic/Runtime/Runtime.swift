@@ -66,6 +66,9 @@ final class Runtime: Sendable {
     let offlineCache: OfflineCache?
     /// The embedded catalog (closed with the runtime), under any recorder.
     private let embeddedCatalog: SQLiteMovieCatalog?
+
+    /// Where the catalog's loading is (a host catalog is always ready).
+    var catalogLoadState: CatalogLoadState { embeddedCatalog?.loadState ?? .ready }
     /// The favorites file.
     let favoritesFile: SQLiteFavorites
     /// The favorites the stores use (recorded when the runtime records).
@@ -128,9 +131,14 @@ final class Runtime: Sendable {
         recorder?.onFailure { [weak debug] message in debug?.note("recording stopped: \(message)") }
         let catalog: any MovieCatalogRepository
         switch config.catalog {
-        case let .embedded(path):
+        case .embedded, .index:
             do throws(MovieError) {
-                let embedded = if let path { try SQLiteMovieCatalog.open(path: path) } else { try SQLiteMovieCatalog.openDefault() }
+                let source: SQLiteMovieCatalog.Source = if case let .index(path) = config.catalog {
+                    .index(path: path)
+                } else {
+                    .embedded(libraryVersion: "\(libraryVersion)")
+                }
+                let embedded = try SQLiteMovieCatalog.open(source)
                 embeddedCatalog = embedded
                 catalog = embedded
             } catch {

@@ -4,7 +4,7 @@ import CinematicData
 /// A runtime's configuration, decoded from `cinematic_runtime_open`'s JSON (NULL = defaults).
 ///
 /// ```json
-/// {"catalog": "embedded" | "host" | {"path": "/path/catalog.sqlite"},
+/// {"catalog": "embedded" | "host" | {"path": "/path/movies.idx"},
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
 ///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl",
@@ -13,13 +13,15 @@ import CinematicData
 struct RuntimeConfig: Sendable {
     /// Where movies come from.
     enum Catalog: Sendable, Equatable {
-        /// The embedded catalog, cached at `path` (nil: the default cache location).
-        case embedded(path: String?)
+        /// The catalog compiled into the library.
+        case embedded
+        /// A catalog index file built by `cinematic-index` (docs/catalog-index.md).
+        case index(path: String)
         /// The host answers catalog requests through its provider callback.
         case host
     }
 
-    var catalog = Catalog.embedded(path: nil)
+    var catalog = Catalog.embedded
     var favorites = ":memory:"
     /// Favorites opened read-only: listing works, every change fails with `storage`.
     var favoritesReadOnly = false
@@ -47,7 +49,7 @@ struct RuntimeConfig: Sendable {
         if let catalog = config.optional("catalog") {
             if catalog.type == .string {
                 switch try catalog.string() {
-                case "embedded": self.catalog = .embedded(path: nil)
+                case "embedded": self.catalog = .embedded
                 case "host": self.catalog = .host
                 case let other: throw .invalid("unknown catalog \"\(other)\"; expected \"embedded\", \"host\" or {\"path\": …}", at: catalog.path)
                 }
@@ -56,7 +58,7 @@ struct RuntimeConfig: Sendable {
                 try object.rejectUnknownKeys(allowing: ["path"])
                 let path = try object.required("path").string()
                 guard !path.isEmpty else { throw .invalid("empty catalog path", at: object.path + ".path") }
-                self.catalog = .embedded(path: path)
+                self.catalog = .index(path: path)
             }
         }
         if let favorites = config.optional("favorites") {
@@ -111,8 +113,8 @@ struct RuntimeConfig: Sendable {
     var json: JSONFragment {
         let catalog: UnsafeMutablePointer<json_t>
         switch self.catalog {
-        case .embedded(nil): catalog = JSONBuilder.string("embedded")
-        case let .embedded(path?): catalog = JSONBuilder.object(["path": JSONBuilder.string(path)])
+        case .embedded: catalog = JSONBuilder.string("embedded")
+        case let .index(path): catalog = JSONBuilder.object(["path": JSONBuilder.string(path)])
         case .host: catalog = JSONBuilder.string("host")
         }
         return JSONFragment(consuming: JSONBuilder.object([

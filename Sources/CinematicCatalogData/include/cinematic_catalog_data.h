@@ -1,5 +1,5 @@
-/* The movie catalog (data/ggplot2movies.tsv.gz), embedded in the library at build time so
-   that it is found with no configuration wherever the library is installed. */
+/* The movie catalog (data/ggplot2movies.tsv.gz) and its index, embedded in the library at
+   build time so that they are found with no configuration wherever the library goes. */
 #ifndef CINEMATIC_CATALOG_DATA_H
 #define CINEMATIC_CATALOG_DATA_H
 #include <stddef.h>
@@ -8,5 +8,12 @@
 const unsigned char *catalog_data_gz_bytes(void);
 /** Length in bytes of the buffer returned by catalog_data_gz_bytes(). */
 size_t catalog_data_gz_length(void);
+
+/** The catalog index `make lib` built from that TSV (a read-only SQLite image; see
+    CatalogIndex.swift), or an empty buffer in builds without one (debug builds, tests).
+    Static storage: never freed. */
+const unsigned char *catalog_index_bytes(void);
+/** Length in bytes of the buffer returned by catalog_index_bytes(); 0 when none is embedded. */
+size_t catalog_index_length(void);
 
 #endif

@@ -16,7 +16,8 @@ passed=0 failed=0
 check() { # name, condition status, detail
   if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1"; echo "     $3"; fi
 }
-run() { (cd "$scratch" && env -u CINEMATIC_LIBRARY -u LD_LIBRARY_PATH JAVA_OPTS="$KOTLIN_JAVA_OPTS" \
+mkdir -p "$scratch/home"
+run() { (cd "$scratch" && env -u CINEMATIC_LIBRARY -u LD_LIBRARY_PATH HOME="$scratch/home" XDG_CACHE_HOME="$scratch/home/.cache" JAVA_OPTS="$KOTLIN_JAVA_OPTS" \
   "$kotlin" -cp "$jar:$JNA_JAR" cinematic.cli.MainKt "$@") >"$scratch/out" 2>"$scratch/err"; }
 
 status=0
@@ -26,6 +27,9 @@ check "the jar carries linux-x86-64/libcinematic.so" "$status" ""
 status=0; run search dune || status=$?
 [ "$status" = 0 ] && [ "$(head -1 "$scratch/out")" = "Dune (1984)" ]
 check "from another directory, \`search dune\` prints Dune (1984) first, exit 0" $? "status $status: $(head -3 "$scratch/out") $(cat "$scratch/err")"
+
+[ -z "$(ls -A "$scratch/home")" ]
+check "nothing was written under the empty HOME / XDG_CACHE_HOME" $? "$(find "$scratch/home")"
 
 status=0; run search godfathr 2 || status=$?
 [ "$status" = 0 ] && [ "$(head -1 "$scratch/out")" = "The Godfather: Part II (1974)" ]

@@ -28,7 +28,9 @@ parent, then in the current directory; the system (``ctypes.util.find_library``)
 
 from __future__ import annotations
 
-from . import _native
+import os
+
+from . import _core, _native
 from ._native import LibraryNotFoundError, candidate_paths
 from .aio import StateStream
 from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_TIMEOUT,
@@ -58,12 +60,25 @@ def status_name(status: int) -> str:
     return name.decode("ascii")
 
 
+def build_index(movie_path: "os.PathLike[str] | str | None", index_path: "os.PathLike[str] | str") -> None:
+    """Builds a catalog index at ``index_path`` from the movie file at ``movie_path`` (the
+    shipped TSV's columns, docs/catalog-index.md; None: the catalog built into the library),
+    to open with ``Runtime({"catalog": {"path": index_path}})``
+    (``cinematic_catalog_build_index``). Written to a temporary file and renamed: the path
+    never holds half an index. Blocks for the build. Raises CinematicIOError (unreadable or
+    malformed movie file, naming the line; index not writable), InvalidError (empty path)."""
+    source = None if movie_path is None else os.fsencode(movie_path)
+    _core.check(_native.lib().cinematic_catalog_build_index(source, os.fsencode(index_path)),
+                "cinematic_catalog_build_index")
+
+
 def library_path() -> str:
     """The file the library was loaded from."""
     return str(_native.lib()._name)
 
 
 __all__ = [
+    "build_index",
     "CinematicError",
     "CinematicIOError",
     "ClosedError",

@@ -10,7 +10,8 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
                     TypeVar, overload)
 
 from . import _native
-from ._core import CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode
+from ._core import (CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode,
+                    take_string)
 from .store import (DetailStore, DiscoverStore, FavoritesStore, SearchStore, Store,
                     store_class_for)
 
@@ -183,6 +184,16 @@ class Runtime:
     def closed(self) -> bool:
         """True once :meth:`close` ran."""
         return self._closed
+
+    def catalog_state(self) -> Dict[str, Any]:
+        """Where the catalog is in its loading (``cinematic_runtime_catalog_state``):
+        ``{"phase": "loading", "progress": 0.42}``, ``{"phase": "loaded"}`` or
+        ``{"phase": "failed", "error": {...}}``. Never waits."""
+        out = ctypes.c_void_p()
+        check(_native.lib().cinematic_runtime_catalog_state(self._handle, ctypes.byref(out)),
+              "cinematic_runtime_catalog_state")
+        state: Dict[str, Any] = json.loads(take_string(out))
+        return state
 
     def close(self) -> None:
         """Closes the runtime and every store it still has: effects stop, provider requests

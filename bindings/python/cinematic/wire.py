@@ -453,3 +453,18 @@ class ReplayReport(TypedDict):
     states: int
     afterClose: int
     divergence: NotRequired[ReplayDivergence]
+
+
+class CatalogLoading(TypedDict):
+    """The catalog is loading (a library built without an index builds it in memory first); searches wait."""
+    phase: Literal["loading"]
+    progress: float
+
+
+class CatalogLoaded(TypedDict):
+    """The wire object CatalogLoaded."""
+    phase: Literal["loaded"]
+
+
+#: cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded).
+CatalogState = Union[CatalogLoading, CatalogLoaded, FailedPhase]

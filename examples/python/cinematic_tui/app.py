@@ -850,7 +850,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
     parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
-    parser.add_argument("--catalog", help="catalog cache path (default: the library's cache)")
+    parser.add_argument("--catalog", help="a catalog index built by cinematic-index (default: the catalog built into the library)")
     parser.add_argument("--record", metavar="FILE",
                         help="record the session to FILE (complete when the app exits); "
                              "replay it with python -m cinematic.replay FILE")

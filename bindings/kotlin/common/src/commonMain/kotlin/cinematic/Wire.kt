@@ -108,9 +108,9 @@ data class LoadingPhase(val phase: String = "loading") {
 }
 
 /** The wire object FailedPhase. */
-data class FailedPhase(val phase: String = "failed", val error: MovieError) {
+data class FailedPhase(val phase: String = "failed", val error: MovieError) : CatalogState {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "error" to error.toJson())
 
     companion object {
         /** Reads a FailedPhase from JSON text or from [Json.parse]'s result. */
@@ -770,6 +770,53 @@ data class ReplayReport(val matched: Boolean = false, val complete: Boolean = fa
         fun fromJson(value: Any?): ReplayReport {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
             return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), afterClose = (map["afterClose"] as Number).toInt(), divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
+        }
+    }
+}
+
+/** The catalog is loading (a library built without an index builds it in memory first); searches wait. */
+data class CatalogLoading(val phase: String = "loading", val progress: Double = 0.0) : CatalogState {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "progress" to progress)
+
+    companion object {
+        /** Reads a CatalogLoading from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): CatalogLoading {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return CatalogLoading(phase = (map["phase"] as String), progress = (map["progress"] as Number).toDouble())
+        }
+    }
+}
+
+/** The wire object CatalogLoaded. */
+data class CatalogLoaded(val phase: String = "loaded") : CatalogState {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+
+    companion object {
+        /** Reads a CatalogLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): CatalogLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return CatalogLoaded(phase = (map["phase"] as String))
+        }
+    }
+}
+
+/** cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded). */
+interface CatalogState {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): CatalogState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["phase"]) {
+                "loading" -> CatalogLoading.fromJson(map)
+                "loaded" -> CatalogLoaded.fromJson(map)
+                "failed" -> FailedPhase.fromJson(map)
+                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
+            }
         }
     }
 }

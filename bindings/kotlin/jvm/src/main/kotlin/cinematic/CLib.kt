@@ -34,10 +34,14 @@ internal interface LogCallback : Callback {
  * libcinematic, mapped directly. The library is loaded from the file named by the system
  * property `cinematic.library` when it is set; otherwise looked up as "cinematic" on
  * `jna.library.path`, the system paths, then the class path (`linux-x86-64/libcinematic.so`,
- * as `make jar` packages it).
+ * as `make jar` packages it). A library extracted from the class path goes to the system's
+ * temporary directory (`java.io.tmpdir`) unless `jna.tmpdir` says otherwise: JNA's default
+ * would create ~/.cache/JNA, and opening the catalog writes nothing under the user's home
+ * (its index is inside the library).
  */
 internal object CLib {
     init {
+        if (System.getProperty("jna.tmpdir") == null) System.setProperty("jna.tmpdir", System.getProperty("java.io.tmpdir"))
         val explicit = System.getProperty("cinematic.library")
         val library = try {
             // The binding's own class loader, so a jar that carries linux-x86-64/libcinematic.so
@@ -50,6 +54,10 @@ internal object CLib {
         }
         Native.register(CLib::class.java, library)
     }
+
+    /** Loads the library (runs this object's initializer) before anything else of JNA is
+     *  touched, so JNA's first use sees `jna.tmpdir`. */
+    fun load() {}
 
     @JvmStatic external fun cinematic_version(): Pointer?
     @JvmStatic external fun cinematic_status_name(status: Int): Pointer?
@@ -76,6 +84,9 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_revert(store: Pointer, seq: Long): Int
 
     @JvmStatic external fun cinematic_replay(path: ByteArray, outMatched: IntByReference?, outReport: PointerByReference?): Int
+
+    @JvmStatic external fun cinematic_catalog_build_index(moviePath: ByteArray?, indexPath: ByteArray): Int
+    @JvmStatic external fun cinematic_runtime_catalog_state(rt: Pointer, outJson: PointerByReference): Int
 }
 
 /** The one libc function the binding needs: poll(2), to wait on a runtime's fd. */
@@ -126,6 +137,7 @@ internal fun takeOwnedString(pointer: Pointer?): String? {
  * which would clear it) and thrown once the string, if any, is released.
  */
 internal fun ownedJson(what: String, call: (PointerByReference) -> Int): String {
+    CLib.load()
     val out = PointerByReference()
     val status = call(out)
     val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null

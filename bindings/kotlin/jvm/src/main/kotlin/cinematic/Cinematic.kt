@@ -51,6 +51,22 @@ object Cinematic {
     fun replayJson(path: String): String =
         ownedJson("replay report") { out -> CLib.cinematic_replay(cString(path, Status.IO, "the recording path"), null, out) }
             .also { WireLog.record("replay", null, it) }
+
+    /**
+     * Builds a catalog index at [indexPath] from the movie file at [moviePath] (the shipped
+     * TSV's columns, docs/catalog-index.md; null: the catalog built into the library), to open
+     * with `Runtime("""{"catalog":{"path":"..."}}""")` (`cinematic_catalog_build_index`).
+     * Written to a temporary file and renamed: the path never holds half an index. Blocks
+     * for the build.
+     *
+     * @throws CinematicException "io" (unreadable or malformed movie file, naming the line;
+     *   index not writable), "invalid" (empty path).
+     */
+    fun buildIndex(moviePath: String?, indexPath: String) {
+        CLib.load()
+        checkStatus(CLib.cinematic_catalog_build_index(moviePath?.let { cString(it, Status.IO, "the movie file path") },
+            cString(indexPath, Status.IO, "the index path")))
+    }
 }
 
 /**

@@ -85,6 +85,7 @@ class Runtime(config: String? = null) : AutoCloseable {
     }
 
     init {
+        CLib.load()
         val out = PointerByReference()
         checkStatus(CLib.cinematic_runtime_open(config?.let(::jsonCString), out))
         handle = out.value
@@ -213,6 +214,13 @@ class Runtime(config: String? = null) : AutoCloseable {
      */
     fun respond(requestId: Long, responseJson: String) =
         checkStatus(CLib.cinematic_runtime_respond(handle, requestId, jsonCString(responseJson)))
+
+    /**
+     * Where the catalog is in its loading (`cinematic_runtime_catalog_state`), as JSON:
+     * `{"phase":"loading","progress":0.42}`, `{"phase":"loaded"}` or
+     * `{"phase":"failed","error":{...}}`. Never waits.
+     */
+    fun catalogStateJson(): String = ownedJson("catalog state") { CLib.cinematic_runtime_catalog_state(handle, it) }
 
     /**
      * Closes the runtime and every store it still has: effects stop, outstanding provider

@@ -1,0 +1,138 @@
+import CinematicCatalogData
+import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A catalog index: one read-only SQLite file (or image) holding the films (`movies`, for
+/// Discover and Detail), the search corpus (`blobs`, loaded into memory: ``SearchCorpus``)
+/// and its stamp (`meta`).
+///
+/// What makes a file a cinematic index, checked before SQLite opens it (so a file that is
+/// not one is refused byte for byte untouched): SQLite's header with application id
+/// ``applicationID`` ("CIDX") and user version ``formatVersion``. The stamp in `meta` says
+/// which format, which data (`data`: CRC-32 and length of the movie file it was built from)
+/// and which library version built it; the index compiled into the library is used only
+/// when all three are the library's own (``expectedEmbeddedStamp(libraryVersion:)``).
+public enum CatalogIndex {
+    /// SQLite `application_id` of an index: "CIDX".
+    public static let applicationID: Int32 = 0x4349_4458
+    /// The index format's version: bump it whenever the tables, the blobs or the search
+    /// words (``SearchText``) change, so an index built by another format is refused.
+    public static let formatVersion: Int32 = 1
+
+    /// What an index was built from and by.
+    public struct Stamp: Equatable, Sendable {
+        /// The format version.
+        public var format: Int32 = CatalogIndex.formatVersion
+        /// "crc32-<hex>-<length>" of the movie file's bytes (as read: the gzip bytes of a
+        /// .gz file).
+        public var data: String
+        /// The library version that built it.
+        public var library: String
+
+        /// A stamp for data hashed as `data`, built by `library`.
+        public init(data: String, library: String) {
+            self.data = data
+            self.library = library
+        }
+
+        var entries: [(String, String)] { [("format", "\(format)"), ("data", data), ("library", library)] }
+    }
+
+    /// The data hash of `bytes`: "crc32-<hex>-<length>".
+    public static func dataHash(_ bytes: UnsafeRawBufferPointer) -> String {
+        "crc32-\(String(GzipData.checksum(bytes), radix: 16))-\(bytes.count)"
+    }
+
+    /// The stamp the index compiled into the library must carry.
+    public static func expectedEmbeddedStamp(libraryVersion: String) -> Stamp {
+        Stamp(data: dataHash(EmbeddedCatalog.movieFile), library: libraryVersion)
+    }
+
+    /// Builds an index of `rows` at `path`: written to a temporary file beside it, synced,
+    /// then renamed over `path` (so `path` holds a whole index or what it held before), and
+    /// the directory synced. `progress` gets the share done (0...1).
+    static func write(_ rows: [CatalogRow], stamp: Stamp, to path: String,
+                             progress: (Double) -> Void = { _ in }) throws(MovieError) {
+        let temporary = "\(FileSystem.directory(of: path))/.\(FileSystem.baseName(of: path)).building-\(FileSystem.processID)"
+        FileSystem.remove(temporary)
+        do {
+            let connection = try SQLiteConnection(path: temporary)
+            defer { connection.close() }
+            try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        } catch {
+            FileSystem.remove(temporary)
+            throw error
+        }
+        guard FileSystem.sync(temporary), FileSystem.move(temporary, to: path) else {
+            let message = FileSystem.lastErrorMessage
+            FileSystem.remove(temporary)
+            throw .storage("cannot write \(path): \(message)")
+        }
+        _ = FileSystem.sync(FileSystem.directory(of: path))
+        progress(1)
+    }
+
+    /// Builds an index of `rows` into `connection` (an empty database: a temporary file or
+    /// memory).
+    @discardableResult
+    static func fill(_ connection: SQLiteConnection, rows: [CatalogRow], stamp: Stamp,
+                     progress: (Double) -> Void = { _ in }) throws(MovieError) -> SearchCorpus {
+        guard !rows.isEmpty else { throw .storage("the movie file has no films") }
+        let (ranked, corpus) = try SearchCorpusBuilder.build(rows, progress: progress)
+        try CatalogSchema.create(in: connection)
+        try CatalogSchema.insert(ranked, corpus: corpus, stamp: stamp, into: connection)
+        progress(0.99)
+        return corpus
+    }
+
+    /// Checks that `path` holds a cinematic index of this format, reading only its header
+    /// (nothing is written); throws `.storage` with the reason otherwise.
+    static func checkHeader(at path: String) throws(MovieError) {
+        switch try SQLiteHeader.read(path) {
+        case .missing: throw .storage("no catalog index at \(path)")
+        case .empty, .notSQLite: throw .storage("\(path) is not a cinematic catalog index")
+        case let .sqlite(header):
+            guard header.applicationID == applicationID else { throw .storage("\(path) is not a cinematic catalog index") }
+            guard header.userVersion == formatVersion else {
+                throw .storage("\(path) is a catalog index of format \(header.userVersion); this library reads format \(formatVersion) (rebuild it with cinematic-index)")
+            }
+        }
+    }
+
+    /// The stamp recorded in an open index.
+    static func stamp(of connection: SQLiteConnection) throws(MovieError) -> Stamp {
+        let select = try connection.prepare("SELECT key, value FROM meta", persistent: false)
+        defer { select.finalize() }
+        try select.bind([])
+        var values: [String: String] = [:]
+        while try select.step() { values[select.text(0) ?? ""] = select.text(1) ?? "" }
+        guard let format = values["format"].flatMap({ Int32($0) }), let data = values["data"], let library = values["library"] else {
+            throw .storage("the catalog index has no stamp")
+        }
+        var stamp = Stamp(data: data, library: library)
+        stamp.format = format
+        return stamp
+    }
+}
+
+/// The movie file and index compiled into the library (static storage).
+enum EmbeddedCatalog {
+    /// data/ggplot2movies.tsv.gz.
+    static var movieFile: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: catalog_data_gz_bytes(), count: catalog_data_gz_length())
+    }
+
+    /// The index `make lib` built from it, or nil in a build without one (a debug build, the
+    /// tests): then the catalog is built in memory when opened (``SQLiteMovieCatalog``).
+    static var index: UnsafeRawBufferPointer? {
+        let count = catalog_index_length()
+        return count == 0 ? nil : UnsafeRawBufferPointer(start: catalog_index_bytes(), count: count)
+    }
+
+    /// Every film of the embedded movie file.
+    static func rows() throws(MovieError) -> [CatalogRow] {
+        try CatalogRow.parseAll(GzipData.inflate(movieFile))
+    }
+}

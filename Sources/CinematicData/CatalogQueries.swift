@@ -1,0 +1,58 @@
+import CinematicDomain
+
+/// The prepared statements of one catalog connection and its corpus. Used only inside the
+/// catalog's lock.
+final class CatalogQueries: @unchecked Sendable {
+    private let connection: SQLiteConnection
+    private let engine: SearchEngine
+    private let byRank: SQLiteStatement
+    private let discover: DiscoverPages
+    /// Movie id → rank, made at the first detail asked for.
+    private var ranks: [UInt32: Int]?
+
+    /// Closes the connection and its statements.
+    func close() { connection.close() }
+
+    init(_ connection: SQLiteConnection, corpus: SearchCorpus) throws(MovieError) {
+        self.connection = connection
+        // Read through a memory map (no read(2) per page): Discover and Detail read rows.
+        try connection.execute("PRAGMA mmap_size = 1073741824")
+        engine = SearchEngine(corpus)
+        byRank = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
+        discover = try DiscoverPages(connection, columns: "rank")
+    }
+
+    /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
+    /// kept for recent queries, so a later page is a slice, whatever its depth.
+    func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
+        guard page >= 1 else { return [] }
+        let ranks = engine.ranks(for: query, needed: page * MovieCatalog.pageSize)
+            .dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
+        return ranks.map { engine.corpus.display.movie(rank: $0) }
+    }
+
+    func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
+        let display = engine.corpus.display
+        let count = engine.corpus.count
+        return try discover.page(page, of: section) { row in
+            let rank = row.int(0)
+            return (1...count).contains(rank) ? display.movie(rank: rank) : nil
+        }
+    }
+
+    func detail(id: Int) throws(MovieError) -> MovieDetail {
+        if ranks == nil {
+            var ranks: [UInt32: Int] = [:]
+            ranks.reserveCapacity(engine.corpus.count)
+            for (index, id) in engine.corpus.display.ids.enumerated() where ranks[id] == nil { ranks[id] = index + 1 }
+            self.ranks = ranks
+        }
+        guard let key = UInt32(exactly: id), let rank = ranks?[key] else { throw .notFound }
+        try byRank.bind([.int(rank)])
+        defer { byRank.reset() }
+        guard try byRank.step() else { throw .notFound }
+        let distribution = try RatingDistribution.decode(byRank, column: 1)
+        return MovieDetail(movie: engine.corpus.display.movie(rank: rank), budget: byRank.isNull(0) ? nil : byRank.int(0),
+                           ratingDistribution: distribution)
+    }
+}

@@ -1,0 +1,23 @@
+import CinematicDomain
+
+/// A film's rating distribution (10 percentages) as stored: 10 little-endian 16-bit tenths
+/// when every value is a whole number of tenths in 0...100 (the shipped data's are: 20
+/// bytes), else text ("4.5,14.5,...").
+enum RatingDistribution {
+    static func encode(_ values: [Double]) -> SQLiteStatement.Value {
+        let tenths = values.map { ($0 * 10).rounded() }
+        guard tenths.allSatisfy({ (0...1000).contains($0) }), zip(tenths, values).allSatisfy({ $0 / 10 == $1 }) else {
+            return .text(values.map { "\($0)" }.joined(separator: ","))
+        }
+        return .blob(tenths.flatMap { value -> [UInt8] in let n = UInt16(value); return [UInt8(n & 0xFF), UInt8(n >> 8)] })
+    }
+
+    static func decode(_ row: SQLiteStatement, column: Int32) throws(MovieError) -> [Double] {
+        if row.isBlob(column) {
+            return try row.withBlob(column) { raw throws(MovieError) in
+                stride(from: 0, to: raw.count - 1, by: 2).map { Double(UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) / 10 }
+            }
+        }
+        return (row.text(column) ?? "").split(separator: ",").compactMap { Double(String($0)) }
+    }
+}
