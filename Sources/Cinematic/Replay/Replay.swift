@@ -101,7 +101,9 @@ struct Replay {
     }
 
     private func outcome(_ progress: Progress) -> Outcome {
-        let result = collector.finish { progress.ended || progress.closed.contains($0) }
+        let result = collector.finish(stopped: !progress.ended || script.cutLine != nil) {
+            progress.ended || progress.closed.contains($0)
+        }
         var report: [(key: StaticString, value: JSONFragment)] = [
             ("matched", .bool(result.first == nil)), ("complete", .bool(progress.ended && script.cutLine == nil)),
         ]

@@ -95,7 +95,10 @@ final class ReplayCollector: DebugSink {
     /// recording closed a store (explicitly, or all of them with `end`): then states the
     /// replay made from effect results past the last recorded one lost the race with the
     /// close in the recorded session, and are counted as `afterClose`, not compared.
-    func finish(closedInRecording: (UInt64) -> Bool) -> (compared: Int, afterClose: Int, first: Divergence?) {
+    /// When the recording `stopped` early (no `end`: its writer failed or its process died),
+    /// states the replay made past its last line are not a divergence: the recording
+    /// simply ends there (the report says it is incomplete).
+    func finish(stopped: Bool, closedInRecording: (UInt64) -> Bool) -> (compared: Int, afterClose: Int, first: Divergence?) {
         book.withLock { book in
             for serial in book.tracks.keys.sorted() {
                 guard var track = book.tracks[serial], !track.diverged else { continue }
@@ -104,6 +107,7 @@ final class ReplayCollector: DebugSink {
                     book.afterClose += track.actual.count
                     track.actual = []
                 }
+                if stopped && track.expected.isEmpty { track.actual = [] }
                 if !track.expected.isEmpty || !track.actual.isEmpty { Self.diverge(&track, in: &book) }
                 book.tracks[serial] = track
             }

@@ -137,7 +137,7 @@ extension RuntimeConfig {
     var databasePaths: [String] {
         var paths: [String] = []
         if favorites != ":memory:" { paths.append(favorites) }
-        if case let .embedded(path?) = catalog { paths.append(path) }
+        if case let .index(path) = catalog { paths.append(path) }
         if case .host = catalog, case let .on(path, _, _) = remote.offlineCache {
             let cache = path ?? CinematicData.OfflineCache.defaultPath
             if cache != ":memory:" { paths.append(cache) }

@@ -452,6 +452,7 @@ class ReplayReport(TypedDict):
     stores: NotRequired[int]
     states: int
     afterClose: int
+    cutLine: NotRequired[int]
     divergence: NotRequired[ReplayDivergence]
 
 

@@ -761,15 +761,15 @@ data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val featu
 }
 
 /** cinematic_replay's report. */
-data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val divergence: ReplayDivergence? = null) {
+data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val cutLine: Int? = null, val divergence: ReplayDivergence? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("matched" to matched, "complete" to complete, "lines" to lines, "stores" to stores, "states" to states, "afterClose" to afterClose, "divergence" to divergence?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf("matched" to matched, "complete" to complete, "lines" to lines, "stores" to stores, "states" to states, "afterClose" to afterClose, "cutLine" to cutLine, "divergence" to divergence?.toJson())
 
     companion object {
         /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ReplayReport {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), afterClose = (map["afterClose"] as Number).toInt(), divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
+            return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), afterClose = (map["afterClose"] as Number).toInt(), cutLine = map["cutLine"]?.let { (it as Number).toInt() }, divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
         }
     }
 }
