@@ -27,9 +27,16 @@ package enum FileIO {
     }
 
     /// Writes all of `bytes` (retrying short writes and EINTR); nil on success, else the
-    /// `errno` of the failed write (EAGAIN included: a non-blocking descriptor that is full).
+    /// `errno` of the failed write (EAGAIN included: a non-blocking descriptor that is full),
+    /// with `written` the bytes that did reach the file.
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) -> Int32? {
-        var offset = 0
+        var written = 0
+        return writeAll(fd, bytes, path: path, written: &written)
+    }
+
+    /// ``writeAll(_:_:path:)``, counting the bytes written in `offset`.
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String, written offset: inout Int) -> Int32? {
+        offset = 0
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset, path: path)
             if written < 0 && errno == EINTR { continue }

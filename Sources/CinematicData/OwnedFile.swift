@@ -18,11 +18,11 @@ import Glibc
 ///   same runtime's databases) is refused with `.storage`, and left unchanged.
 package enum OwnedFile {
     /// Opens `path` for writing (non-blocking, close-on-exec), empty and locked by the
-    /// returned descriptor. `what` names the file in errors ("the recording").
+    /// returned descriptor. `what` names the kind of file in errors ("recording").
     package static func create(_ path: String, what: String, isOurs: (_ prefix: [UInt8]) -> Bool,
                                refusing protected: [String]) throws(MovieError) -> Int32 {
         for other in protected where sameFile(path, other) {
-            throw .storage("\(what) \(path) is \(other), a database of the same runtime; it was left unchanged")
+            throw .storage("the \(what) \(path) is \(other), a database of the same runtime; it was left unchanged")
         }
         for _ in 0..<8 {
             let existing = FileIO.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -32,43 +32,43 @@ package enum OwnedFile {
                     if let fd = try createNew(path, what: what) { return fd }
                     continue        // created by someone else meanwhile: look again
                 case ELOOP:
-                    throw .storage("\(what) \(path) is a symbolic link; it was left unchanged")
+                    throw .storage("the \(what) \(path) is a symbolic link; it was left unchanged")
                 default:
-                    throw .storage("cannot open \(what) \(path): \(FileIO.message(errno))")
+                    throw .storage("cannot open the \(what) \(path): \(FileIO.message(errno))")
                 }
             }
             defer { Glibc.close(existing) }
             var info = stat()
-            guard fstat(existing, &info) == 0 else { throw .storage("cannot read \(what) \(path): \(FileIO.message(errno))") }
+            guard fstat(existing, &info) == 0 else { throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))") }
             switch info.st_mode & S_IFMT {
             case S_IFIFO:
                 let fd = FileIO.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-                guard fd >= 0 else { throw .storage("cannot write \(what) \(path) (a FIFO): \(FileIO.message(errno))") }
+                guard fd >= 0 else { throw .storage("cannot write the \(what) \(path) (a FIFO): \(FileIO.message(errno))") }
                 return fd
             case S_IFREG:
                 break
             default:
-                throw .storage("\(what) \(path) is not a regular file; it was left unchanged")
+                throw .storage("the \(what) \(path) is not a regular file; it was left unchanged")
             }
             guard flock(existing, LOCK_EX | LOCK_NB) == 0 else {
-                throw .storage("\(what) \(path) is being written by another runtime; it was left unchanged")
+                throw .storage("the \(what) \(path) is being written by another runtime; it was left unchanged")
             }
             var prefix = [UInt8](repeating: 0, count: 64)
             let count = prefix.withUnsafeMutableBytes { pread(existing, $0.baseAddress, $0.count, 0) }
-            guard count >= 0 else { throw .storage("cannot read \(what) \(path): \(FileIO.message(errno))") }
+            guard count >= 0 else { throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))") }
             guard count == 0 || isOurs(Array(prefix[..<count])) else {
-                throw .storage("\(path) is not \(what) of ours; it was left unchanged")
+                throw .storage("\(path) is not a \(what) of ours; it was left unchanged")
             }
             let (temporary, fd) = try createTemporary(besides: path, what: what)
             guard FileIO.rename(temporary, path) == 0 else {
                 let message = FileIO.message(errno)
                 unlink(temporary)
                 Glibc.close(fd)
-                throw .storage("cannot replace \(what) \(path): \(message)")
+                throw .storage("cannot replace the \(what) \(path): \(message)")
             }
             return fd
         }
-        throw .storage("cannot create \(what) \(path): other processes keep creating and removing it")
+        throw .storage("cannot create the \(what) \(path): other processes keep creating and removing it")
     }
 
     /// True when `a` and `b` name the same file: the same inode when both exist, else the
@@ -91,13 +91,13 @@ package enum OwnedFile {
         }
         guard code == EPERM || code == ENOTSUP || code == EXDEV else {
             Glibc.close(fd)
-            throw .storage("cannot create \(what) \(path): \(FileIO.message(code))")
+            throw .storage("cannot create the \(what) \(path): \(FileIO.message(code))")
         }
         // A file system without hard links: create in place, never over anything.
         Glibc.close(fd)
         let direct = FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         if direct < 0 && errno == EEXIST { return nil }
-        guard direct >= 0 else { throw .storage("cannot create \(what) \(path): \(FileIO.message(errno))") }
+        guard direct >= 0 else { throw .storage("cannot create the \(what) \(path): \(FileIO.message(errno))") }
         _ = flock(direct, LOCK_EX | LOCK_NB)
         return direct
     }
@@ -109,11 +109,11 @@ package enum OwnedFile {
             let temporary = base + String(UInt32.random(in: 0 ... .max), radix: 36) + "\(attempt)"
             let fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
             if fd < 0 && errno == EEXIST { continue }
-            guard fd >= 0 else { throw .storage("cannot create \(what) \(path): \(FileIO.message(errno))") }
+            guard fd >= 0 else { throw .storage("cannot create the \(what) \(path): \(FileIO.message(errno))") }
             _ = flock(fd, LOCK_EX | LOCK_NB)
             return (temporary, fd)
         }
-        throw .storage("cannot create \(what) \(path): no free temporary name")
+        throw .storage("cannot create the \(what) \(path): no free temporary name")
     }
 
     private static func baseName(_ path: String) -> String {

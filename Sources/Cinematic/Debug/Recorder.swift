@@ -37,7 +37,7 @@ final class Recorder: DebugSink {
         // hanging the recorder thread, and with it cinematic_runtime_close.
         let fd: Int32
         do {
-            fd = try OwnedFile.create(path, what: "the recording", isOurs: { prefix in
+            fd = try OwnedFile.create(path, what: "recording", isOurs: { prefix in
                 prefix.starts(with: Self.signature) || Self.signature.starts(with: prefix)
             }, refusing: refusing)
         } catch {
@@ -96,6 +96,14 @@ final class Recorder: DebugSink {
         let file = file
         thread.shutDown { file.close() }
         return file.writeError
+    }
+
+    /// Writes what was recorded so far now, on the recorder's thread, and waits for it
+    /// (tests: a deterministic point between two writes).
+    func flush() {
+        let file = file
+        _ = thread.submit { file.flush() }
+        _ = thread.waitUntilIdle()
     }
 
     /// Called once, on the recorder's thread, with the first write error (the session goes
@@ -207,11 +215,16 @@ final class RecordingFile: Sendable {
         guard !lines.isEmpty, writeError == nil else { return }
         var text = ""
         for line in lines { line.render(into: &text) }
-        let code = text.withUTF8 { bytes in FileIO.writeAll(fd, UnsafeRawBufferPointer(bytes), path: path) }
+        var written = 0
+        let code = text.withUTF8 { bytes in FileIO.writeAll(fd, UnsafeRawBufferPointer(bytes), path: path, written: &written) }
         guard let code else {
             committed.add(text.utf8.count, ordering: .relaxed)
             return
         }
+        // Keep the complete lines that reached the file; drop the one cut short.
+        let complete = text.utf8.prefix(written).lastIndex(of: UInt8(ascii: "\n"))
+            .map { text.utf8.distance(from: text.utf8.startIndex, to: $0) + 1 } ?? 0
+        committed.add(complete, ordering: .relaxed)
         fail("cannot write the recording \(path): \(FileIO.message(code))")
     }
 
