@@ -70,7 +70,15 @@
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
  *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
- *     search query at most 256 characters (CINEMATIC_ERR_INVALID beyond).
+ *     search query at most 256 characters and 1024 UTF-8 bytes (CINEMATIC_ERR_INVALID
+ *     beyond), so no query costs more than a few plain ones.
+ *   - No host thread waits on the library's own I/O either: recordings are written by the
+ *     runtime's recorder thread, CINEMATIC_LOG=stderr lines by one library thread per
+ *     process through a bounded buffer (1 MiB; lines past it are dropped and their count
+ *     written once stderr drains), offline cache writes by the cache's thread (at most 256
+ *     waiting; more are dropped: the cache is disposable).
+ *   - Memory is bounded by configuration, never by uptime or input size: answered host
+ *     requests leave nothing behind, a replay holds one line of its recording at a time.
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
  *     checks their headers; the catalog's search index is loaded into memory on the
  *     catalog's own thread in 35 ms, searches wait for it there, never the host),
@@ -108,8 +116,19 @@
  * damaged (corrupt, not a database), at open or later during a lookup or store, is
  * replaced, in place and in one transaction, by an empty cache: another process using it
  * sees the old file or the new one, never none.
+ * A recording ("record") is a file the library writes itself, under the same rule: a new
+ * file is created under a temporary name and linked into place (never over anything); an
+ * existing path is replaced (by rename: a reader of the old file keeps it whole) only when
+ * it is a regular file, not a symbolic link, starts as a recording of ours (or is empty), and
+ * no other runtime or process is recording to it (one writer per file: an exclusive flock
+ * held while recording). A FIFO is written as it is. A record path naming the runtime's own
+ * favorites, offline cache or index (or their -wal/-shm/-journal) is refused. Anything else
+ * gives CINEMATIC_ERR_IO, and the file is left unchanged. A write that fails (disk full, file
+ * too large, a pipe nobody reads) stops the recording at its last complete line, is logged
+ * ("runtime recording stopped: ...") and is reported by cinematic_runtime_close
+ * (CINEMATIC_ERR_IO); the session itself goes on.
  * cinematic_runtime_close returns after the catalog, favorites and offline cache files are
- * closed.
+ * closed, and a recording is written and flushed to disk (fsync).
  *
  * Versioning. The header's CINEMATIC_VERSION and cinematic_version() (the loaded library's)
  * follow semantic versioning; the ABI only grows.
@@ -274,15 +293,17 @@ int cinematic_runtime_catalog_state(cinematic_runtime *runtime, char **out_json)
  *                (see cinematic_store_history). Off costs nothing; on, a store holds at most
  *                N entries (two states each; states share unchanged parts), the oldest
  *                dropped first.
- *   "record":    "/path/session.jsonl": records the session to that file (created or
- *                truncated; CINEMATIC_ERR_IO when it cannot be), one JSON object per line
+ *   "record":    "/path/session.jsonl": records the session to that file (created, or a
+ *                recording of ours replaced: see "Files are ours or untouched";
+ *                CINEMATIC_ERR_IO when it cannot be), one JSON object per line
  *                (docs/wire.md, "Recordings"): the config, every store opened and closed,
  *                every intent each store reduced (host and internal) and each state it
  *                produced, time-travel steps, clock advances, and every catalog and
  *                favorites request the stores made with its answer, each with "t", the
  *                virtual time in ms. Replay it with cinematic_replay. Recording runs on
  *                the runtime's own recorder thread: it never blocks a send; the file is
- *                complete when cinematic_runtime_close returns.
+ *                complete when cinematic_runtime_close returns (which reports a write that
+ *                failed).
  * The environment variable CINEMATIC_LOG=stderr makes every runtime log to standard error
  * (see cinematic_runtime_set_logger).
  *   "offlineCache": (a "host" catalog only; checked and unused otherwise) where successful
@@ -320,7 +341,10 @@ int cinematic_runtime_open(const char *config_json, cinematic_runtime **out);
  * another thread may still be finishing; see THREADS). The handle and its stores' handles
  * answer CINEMATIC_ERR_CLOSED afterwards. Blocks for as long as that takes (file closes and
  * a running callback of this runtime on another thread).
- * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE (NULL or not a runtime), CINEMATIC_ERR_CLOSED.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the runtime's recording failed to write (the
+ * runtime is closed all the same; the message names the error, and the file holds every
+ * line up to the last complete one); CINEMATIC_ERR_MISUSE (NULL or not a runtime),
+ * CINEMATIC_ERR_CLOSED.
  */
 int cinematic_runtime_close(cinematic_runtime *rt);
 
@@ -533,16 +557,23 @@ int cinematic_runtime_set_logger(cinematic_runtime *rt, cinematic_log_fn fn, voi
  *    "expected": {...}, "actual": {...}}}
  * (intent: the recorded intent that produced the expected state; null members for a state
  * one side lacks; complete: the recording ends with its "end" line, i.e. its runtime was
- * closed and no write failed; afterClose: states the replay made from effect results that in
- * the recorded session lost the race with their store's close, which are not compared).
- * Lines recorded after "end" (effects finishing as the runtime closes) are dropped. Inputs that raced each other in the recorded session (one
+ * closed and no write failed; cutLine: a last line cut short (its writer failed or was
+ * killed), not replayed; a recording without "end" is replayed up to its last complete line
+ * and states the replay makes past it are not a divergence; afterClose: states the replay
+ * made from effect results that in the recorded session lost the race with their store's
+ * close, which are not compared). Nothing is read after "end".
+ * The recording is read as a stream: memory is bounded by its longest line (1 MiB), not its
+ * size. Only a regular file is read (a FIFO, a device or a directory is CINEMATIC_ERR_IO at
+ * once, without blocking), and only a possible sequence is replayed: one "session" line,
+ * first; times that never go backwards; each store opened once (CINEMATIC_ERR_INVALID naming
+ * the line otherwise). Inputs that raced each other in the recorded session (one
  * thread advancing the clock while another sends to the same runtime) are replayed in the
  * order the recording saw them, so only a session whose inputs come from one thread at a
  * time is sure to replay exactly. Blocks the calling thread until the replay ends.
  * Returns CINEMATIC_OK when the replay ran (whether or not it matched); CINEMATIC_ERR_IO
- * (cannot read path); CINEMATIC_ERR_JSON / _INVALID for a malformed recording (the message
- * names the line); CINEMATIC_ERR_TOO_LARGE (a line over 1 MiB, a file over 1 GiB);
- * CINEMATIC_ERR_MISUSE (NULL path, or called from inside a callback).
+ * (cannot read path, or not a regular file); CINEMATIC_ERR_JSON / _INVALID for a malformed
+ * or impossible recording (the message names the line); CINEMATIC_ERR_TOO_LARGE (a line over
+ * 1 MiB); CINEMATIC_ERR_MISUSE (NULL path, or called from inside a callback).
  */
 int cinematic_replay(const char *path, int *out_matched, char **out_report);
 

@@ -20,6 +20,12 @@ package enum FileIO {
         return Glibc.read(fd, buffer, count)
     }
 
+    /// `pread(2)` of a descriptor opened on `path`.
+    package static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, at offset: Int, path: String) -> Int {
+        if let fault = FaultInjection.fault(.read, path: path) { return Int(fail(fault)) }
+        return Glibc.pread(fd, buffer, count, off_t(offset))
+    }
+
     /// `write(2)` to a descriptor opened on `path`.
     package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, path: String) -> Int {
         if let fault = FaultInjection.fault(.write, path: path) { return Int(fail(fault)) }

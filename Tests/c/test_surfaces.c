@@ -45,6 +45,17 @@ static void record_short_session(const char *path) {
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
 }
 
+/* Replays path: it must run and match, and say whether it is complete. */
+static void check_replays(const char *path, const char *complete) {
+    int matched = 0;
+    char *report = NULL;
+    CHECK_STATUS(cinematic_replay(path, &matched, &report), CINEMATIC_OK);
+    CHECK_EQ_INT(matched, 1);
+    CHECK_JSON_EQ(report, "complete", complete);
+    h_wire_log("replay", NULL, report);
+    cinematic_free(report);
+}
+
 /* Refused record paths are left byte for byte: a symlink (and its target), another
  * program's file, the runtime's own favorites database, a directory, a device. */
 static void test_a_recording_never_writes_over_what_is_not_ours(void) {
@@ -110,12 +121,7 @@ static void test_a_recording_replaces_only_a_recording_of_ours(void) {
     CHECK(read_text(path, text, sizeof text) > 0);
     CHECK(strncmp(text, "{\"event\":\"session\"", 18) == 0);
 
-    int matched = 0;
-    char *report = NULL;
-    CHECK_STATUS(cinematic_replay(path, &matched, &report), CINEMATIC_OK);
-    CHECK_EQ_INT(matched, 1);
-    CHECK_JSON_EQ(report, "complete", "true");
-    cinematic_free(report);
+    check_replays(path, "true");
     /* No temporary file is left beside it. */
     char command[256];
     snprintf(command, sizeof command, "test $(ls -A %s | wc -l) -eq 1", dir);
@@ -137,12 +143,7 @@ static void test_one_writer_per_recording(void) {
     cinematic_store *search = open_search(first);
     CHECK_STATUS(send_query(search, "dune"), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_close(first), CINEMATIC_OK);
-    int matched = 0;
-    char *report = NULL;
-    CHECK_STATUS(cinematic_replay(path, &matched, &report), CINEMATIC_OK);
-    CHECK_EQ_INT(matched, 1);
-    CHECK_JSON_EQ(report, "complete", "true");
-    cinematic_free(report);
+    check_replays(path, "true");
     /* Closed: the path is free again. */
     CHECK_STATUS(open_recording(path, "", &second), CINEMATIC_OK);
     if (second) cinematic_runtime_close(second);
@@ -171,12 +172,7 @@ static void test_a_failed_recording_is_reported_and_stays_replayable(void) {
     char text[20001];
     int size = read_text(path, text, sizeof text);
     CHECK(size > 0 && text[size - 1] == '\n');
-    int matched = 0;
-    char *report = NULL;
-    CHECK_STATUS(cinematic_replay(path, &matched, &report), CINEMATIC_OK);
-    CHECK_EQ_INT(matched, 1);
-    CHECK_JSON_EQ(report, "complete", "false");
-    cinematic_free(report);
+    check_replays(path, "false");
     remove_tempdir(dir);
 }
 

@@ -52,6 +52,8 @@ final class RecordingScript {
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
+    /// Where the next read starts (each reader has its own: reads are `pread`).
+    private var position = 0
     private var number = 0
     private var lastTime: Duration = .zero
     private var opened: Set<UInt64> = []
@@ -72,6 +74,14 @@ final class RecordingScript {
             throw APIError(.io, "\(path) is not a recording (not a regular file); it was not read")
         }
         self.fd = fd
+    }
+
+    /// A second reader of the very file `other` reads (even if the path is replaced
+    /// meanwhile), from its start, with its own position.
+    init(sameFileAs other: RecordingScript) throws(APIError) {
+        path = other.path
+        fd = dup(other.fd)
+        guard fd >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(FileIO.message(errno))") }
     }
 
     deinit { Glibc.close(fd) }
@@ -172,12 +182,13 @@ final class RecordingScript {
         buffer.append(contentsOf: repeatElement(0, count: chunk))
         var count = 0
         while true {
-            count = buffer.withUnsafeMutableBytes { FileIO.read(fd, $0.baseAddress! + old, chunk, path: path) }
+            count = buffer.withUnsafeMutableBytes { FileIO.pread(fd, $0.baseAddress! + old, chunk, at: position, path: path) }
             if count < 0 && errno == EINTR { continue }
             break
         }
         buffer.removeLast(chunk - max(count, 0))
         guard count >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(FileIO.message(errno))") }
         if count == 0 { atEnd = true }
+        position += max(count, 0)
     }
 }

@@ -23,7 +23,7 @@ struct Replay {
 
     init(path: String) throws(APIError) {
         script = try RecordingScript(path: path)
-        lookahead = try RecordingScript(path: path)
+        lookahead = try RecordingScript(sameFileAs: script)
     }
 
     /// What the replay keeps of the stores it opened, and of the recording read so far.

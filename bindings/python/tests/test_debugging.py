@@ -240,7 +240,8 @@ def test_recording_from_threads_never_blocks_and_replays(tmp_path: Path):
 def test_an_effect_result_that_lost_the_race_with_close_is_not_a_divergence(tmp_path: Path):
     """A favorites snapshot recorded just before the runtime closed, which its store never
     reduced there (the close won), reaches the store in the replay: counted in afterClose, not
-    a divergence. Without the "end" line (an incomplete recording) it is one."""
+    a divergence. Without the "end" line (an incomplete recording: its writer failed or was
+    killed) the recording simply stops there: the state past its last line is not compared."""
     path = tmp_path / "session.jsonl"
     with cinematic.Runtime(HOST, record=str(path)) as runtime:
         favorites = runtime.favorites()
@@ -258,6 +259,5 @@ def test_an_effect_result_that_lost_the_race_with_close_is_not_a_divergence(tmp_
 
     path.write_text("\n".join(lines[:-1] + [json.dumps(lost)]) + "\n")
     report = replay(path)
-    assert report["matched"] is False and report["complete"] is False
-    assert report["divergence"]["line"] is None  # the recording lacks the state the replay made
-    assert report["divergence"]["actual"]["favorites"]["value"][0]["title"] == "Lost"
+    assert report["matched"] is True and report["complete"] is False
+    assert report["afterClose"] == 0 and "divergence" not in report
