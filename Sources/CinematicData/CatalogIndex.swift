@@ -55,8 +55,13 @@ public enum CatalogIndex {
     /// the directory synced. `progress` gets the share done (0...1).
     static func write(_ rows: [CatalogRow], stamp: Stamp, to path: String,
                              progress: (Double) -> Void = { _ in }) throws(MovieError) {
-        let temporary = "\(FileSystem.directory(of: path))/.\(FileSystem.baseName(of: path)).building-\(FileSystem.processID)"
-        FileSystem.remove(temporary)
+        // Files are ours or untouched: only nothing, an empty file or an index is replaced,
+        // and the temporary file is created new (never someone else's, never followed).
+        try OwnedFile.checkReplaceable(path, what: "catalog index") { prefix in
+            guard let header = SQLiteHeader(prefix) else { return false }
+            return header.applicationID == applicationID
+        }
+        let temporary = try OwnedFile.temporaryPath(besides: path, what: "catalog index")
         do {
             let connection = try SQLiteConnection(path: temporary)
             defer { connection.close() }

@@ -71,6 +71,40 @@ package enum OwnedFile {
         throw .storage("cannot create the \(what) \(path): other processes keep creating and removing it")
     }
 
+    /// Checks that a whole new file may be renamed over `path` (the writer builds it under
+    /// ``temporaryPath(besides:what:)`` first): nothing is there, or an empty regular file, or
+    /// one that `isOurs` proves ours from its first 100 bytes. A symbolic link, a directory, a
+    /// device or a foreign file is refused with `.storage` and left unchanged.
+    package static func checkReplaceable(_ path: String, what: String, isOurs: (_ prefix: [UInt8]) -> Bool) throws(MovieError) {
+        let fd = FileIO.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: return
+            case ELOOP: throw .storage("the \(what) \(path) is a symbolic link; it was left unchanged")
+            default: throw .storage("cannot open the \(what) \(path): \(FileIO.message(errno))")
+            }
+        }
+        defer { Glibc.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .storage("the \(what) \(path) is not a regular file; it was left unchanged")
+        }
+        var prefix = [UInt8](repeating: 0, count: 100)
+        let count = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))") }
+        guard count == 0 || isOurs(Array(prefix[..<count])) else {
+            throw .storage("\(path) is not a \(what) of ours; it was left unchanged")
+        }
+    }
+
+    /// A new, empty file under a fresh temporary name beside `path` (created exclusively:
+    /// never anyone else's file); the caller fills it, then renames it into place.
+    package static func temporaryPath(besides path: String, what: String) throws(MovieError) -> String {
+        let (temporary, fd) = try createTemporary(besides: path, what: what)
+        Glibc.close(fd)
+        return temporary
+    }
+
     /// True when `a` and `b` name the same file: the same inode when both exist, else the
     /// same path once their directories are resolved.
     package static func sameFile(_ a: String, _ b: String) -> Bool {

@@ -53,3 +53,12 @@ struct SQLiteHeader {
             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
     }
 }
+
+extension SQLiteHeader {
+    /// The header in the first bytes of a file, nil when they are not a SQLite header.
+    init?(_ prefix: [UInt8]) {
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard prefix.count >= 100, Array(prefix[0..<16]) == magic else { return nil }
+        self.init(bytes: Array(prefix[0..<100]))
+    }
+}

@@ -116,12 +116,48 @@ static void test_a_file_that_is_not_an_index_is_refused_untouched(void) {
     CHECK(before.st_mtime == after.st_mtime && before.st_size == after.st_size);
 }
 
+/* The index writer follows the files rule: it replaces nothing but an index (or an empty
+ * file), never through a symbolic link, and leaves no temporary file. */
+static void test_building_never_replaces_what_is_not_an_index(void) {
+    char movies[300], target[300], link_path[300], index[300];
+    path_in(movies, sizeof movies, "own.tsv");
+    write_file(movies, HEADER FILM("1", "Fine", "3"));
+    path_in(target, sizeof target, "precious.txt");
+    write_file(target, "precious\n");
+    CHECK_STATUS(cinematic_catalog_build_index(movies, target), CINEMATIC_ERR_IO);
+    CHECK_ENVELOPE_CONTAINS("left unchanged");
+    CHECK_STR_EQ(read_file(target), "precious\n");
+    path_in(link_path, sizeof link_path, "link.idx");
+    CHECK(symlink(target, link_path) == 0);
+    CHECK_STATUS(cinematic_catalog_build_index(movies, link_path), CINEMATIC_ERR_IO);
+    CHECK_ENVELOPE_CONTAINS("symbolic link");
+    CHECK_STR_EQ(read_file(target), "precious\n");
+    /* A favorites database (SQLite, but not an index) is refused too. */
+    char favorites[300], config[700];
+    path_in(favorites, sizeof favorites, "favorites.sqlite");
+    snprintf(config, sizeof config, "{\"favorites\":\"%s\",\"catalog\":\"host\",\"offlineCache\":false}", favorites);
+    cinematic_runtime *rt = NULL;
+    CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_OK);
+    if (rt) cinematic_runtime_close(rt);
+    CHECK_STATUS(cinematic_catalog_build_index(movies, favorites), CINEMATIC_ERR_IO);
+    CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_OK);
+    if (rt) cinematic_runtime_close(rt);
+    /* An index is replaced by a new one. */
+    path_in(index, sizeof index, "replaced.idx");
+    CHECK_STATUS(cinematic_catalog_build_index(movies, index), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_catalog_build_index(movies, index), CINEMATIC_OK);
+    char command[400];
+    snprintf(command, sizeof command, "! ls -A %s | grep -q tmp-", dir);
+    CHECK_MSG(system(command) == 0, "a temporary file was left in %s", dir);
+}
+
 int main(void) {
     make_tempdir(dir, sizeof dir);
     RUN_TEST(test_build_and_open_an_index_of_your_own);
     RUN_TEST(test_the_embedded_catalog_as_a_file);
     RUN_TEST(test_a_malformed_line_is_named_and_nothing_is_written);
     RUN_TEST(test_a_file_that_is_not_an_index_is_refused_untouched);
+    RUN_TEST(test_building_never_replaces_what_is_not_an_index);
     remove_tempdir(dir);
     return TEST_SUMMARY();
 }

@@ -884,7 +884,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     provider = None
     if args.live:
         from cinematic.http_provider import HttpCatalogProvider
-        provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
+        try:
+            provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
+        except ValueError as error:      # not an http:// URL
+            runtime.close()
+            print(f"cinematic-tui: --live: {error}", file=sys.stderr)
+            return 2
         runtime.set_provider(provider)
     # Every way out (quit keys, a stop signal, an exception) closes the runtime, which
     # completes the recording.
