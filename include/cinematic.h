@@ -242,8 +242,11 @@ void cinematic_free(void *p);
  * TSV's format (docs/catalog-index.md): a header line with the 19 columns id, title, year,
  * length, budget, rating, votes, r1..r10, mpaa, genres, then one film per line,
  * tab-separated, UTF-8, optionally gzip-compressed. The index is written to a temporary file
- * beside index_path, flushed (fsync) and renamed over it, so index_path holds either a whole
- * index or what it held before. Open it with {"catalog": {"path": index_path}}.
+ * beside index_path (created new), flushed (fsync) and renamed over it, so index_path holds
+ * either a whole index or what it held before. Files are ours or untouched: index_path may
+ * hold nothing, an empty file or a catalog index; anything else (another program's file, a
+ * favorites database, a symbolic link, a directory) is CINEMATIC_ERR_IO and left unchanged.
+ * Open it with {"catalog": {"path": index_path}}.
  * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours
  * that may wait. Any thread.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read or is malformed
