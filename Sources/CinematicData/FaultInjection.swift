@@ -8,8 +8,8 @@ import Synchronization
 /// `package` access.
 ///
 /// ```swift
-/// FaultInjection.arm(.init(.write, pathContaining: "session.jsonl", errno: ENOSPC))
-/// defer { FaultInjection.disarm() }
+/// let armed = FaultInjection.arm(.init(.write, pathContaining: "session.jsonl", errno: ENOSPC))
+/// defer { FaultInjection.disarm(armed) }
 /// ```
 package enum FaultInjection {
     /// An operation that can be made to fail.
@@ -40,20 +40,52 @@ package enum FaultInjection {
         }
     }
 
+    /// An armed rule: what ``disarm(_:)`` removes and ``failures(of:)`` counts. Tests that
+    /// run at the same time each remove only their own rules.
+    package struct Armed: Sendable, Hashable {
+        let id: UInt64
+    }
+
+    private struct Entry {
+        let id: UInt64
+        var rule: Rule
+        var failures = 0
+    }
+
     private static let armed = Atomic<Bool>(false)
-    private static let rules = Mutex<[Rule]>([])
+    private static let rules = Mutex<(entries: [Entry], lastID: UInt64)>(([], 0))
     private static let failures = Atomic<Int>(0)
 
     /// Adds `rule` (rules are checked in the order they were armed).
-    package static func arm(_ rule: Rule) {
-        rules.withLock { $0.append(rule) }
+    @discardableResult
+    package static func arm(_ rule: Rule) -> Armed {
+        let id = rules.withLock { rules -> UInt64 in
+            rules.lastID += 1
+            rules.entries.append(Entry(id: rules.lastID, rule: rule))
+            return rules.lastID
+        }
         armed.store(true, ordering: .sequentiallyConsistent)
+        return Armed(id: id)
+    }
+
+    /// Removes the rule `armed` (other rules stay).
+    package static func disarm(_ armed: Armed) {
+        let empty = rules.withLock { rules -> Bool in
+            rules.entries.removeAll { $0.id == armed.id }
+            return rules.entries.isEmpty
+        }
+        if empty { self.armed.store(false, ordering: .sequentiallyConsistent) }
     }
 
     /// Removes every rule.
     package static func disarm() {
-        rules.withLock { $0.removeAll() }
+        rules.withLock { $0.entries.removeAll() }
         armed.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// How many calls the rule `armed` made fail so far.
+    package static func failures(of armed: Armed) -> Int {
+        rules.withLock { rules in rules.entries.first { $0.id == armed.id }?.failures ?? 0 }
     }
 
     /// True while any rule is armed (one relaxed load: the disarmed fast path).
@@ -66,14 +98,16 @@ package enum FaultInjection {
     package static func fault(_ operation: Operation, path: String) -> Int32? {
         guard armed.load(ordering: .relaxed) else { return nil }
         let fault = rules.withLock { rules -> Int32? in
-            for index in rules.indices where rules[index].operation == operation && rules[index].times > 0 {
-                guard rules[index].pathContaining.isEmpty || path.contains(rules[index].pathContaining) else { continue }
-                if rules[index].skip > 0 {
-                    rules[index].skip -= 1
+            for index in rules.entries.indices where rules.entries[index].rule.operation == operation && rules.entries[index].rule.times > 0 {
+                let rule = rules.entries[index].rule
+                guard rule.pathContaining.isEmpty || path.contains(rule.pathContaining) else { continue }
+                if rule.skip > 0 {
+                    rules.entries[index].rule.skip -= 1
                     return nil
                 }
-                rules[index].times -= 1
-                return rules[index].errno
+                rules.entries[index].rule.times -= 1
+                rules.entries[index].failures += 1
+                return rule.errno
             }
             return nil
         }

@@ -146,8 +146,8 @@ extension FaultInjection {
     ///
     /// ```swift
     /// FaultInjection.installSQLiteShim()
-    /// FaultInjection.arm(.init(.write, pathContaining: "favorites.sqlite", errno: ENOSPC))
-    /// defer { FaultInjection.disarm() }
+    /// let armed = FaultInjection.arm(.init(.write, pathContaining: "favorites.sqlite", errno: ENOSPC))
+    /// defer { FaultInjection.disarm(armed) }
     /// ```
     package static func installSQLiteShim() { FaultVFS.install() }
 }

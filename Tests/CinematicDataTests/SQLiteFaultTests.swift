@@ -13,7 +13,6 @@ struct SQLiteFaultTests {
 
     init() {
         FaultInjection.installSQLiteShim()
-        FaultInjection.disarm()
     }
 
     // MARK: Favorites
@@ -154,19 +153,18 @@ struct SQLiteFaultTests {
     /// times), then disarms; returns how many calls failed.
     private func withFault(_ operation: FaultInjection.Operation, path: String, errno: Int32, times: Int = .max,
                            _ body: () async throws -> Void) async throws -> Int {
-        let before = FaultInjection.injectedFailures
-        FaultInjection.arm(.init(operation, pathContaining: path, errno: errno, times: times))
-        defer { FaultInjection.disarm() }
+        let armed = FaultInjection.arm(.init(operation, pathContaining: path, errno: errno, times: times))
+        defer { FaultInjection.disarm(armed) }
         try await body()
-        return FaultInjection.injectedFailures - before
+        return FaultInjection.failures(of: armed)
     }
 
     /// Runs `body` with `operation` on files under `path` failing with `errno`, then
     /// disarms; returns what `body` returned.
     private func whileFailing<T>(_ operation: FaultInjection.Operation, path: String, errno: Int32,
                               _ body: () async throws -> T) async throws -> T {
-        FaultInjection.arm(.init(operation, pathContaining: path, errno: errno))
-        defer { FaultInjection.disarm() }
+        let armed = FaultInjection.arm(.init(operation, pathContaining: path, errno: errno))
+        defer { FaultInjection.disarm(armed) }
         return try await body()
     }
 

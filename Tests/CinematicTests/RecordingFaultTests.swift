@@ -52,10 +52,10 @@ struct RecordingFaultTests {
         #expect(old.close() == nil)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        FaultInjection.arm(.init(operation, pathContaining: dir, errno: code))
+        let armed = FaultInjection.arm(.init(operation, pathContaining: dir, errno: code))
         var thrown: APIError?
         do { _ = try openRuntime(recording: path) } catch { thrown = error }
-        FaultInjection.disarm()
+        FaultInjection.disarm(armed)
         #expect(thrown?.status == .io)
         #expect(thrown?.message.contains(String(cString: strerror(code))) == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -75,13 +75,13 @@ struct RecordingFaultTests {
         let path = dir + "/session.jsonl"
         // One EINTR is a retried call, not a failure; the others fail from the second write on.
         let transient = code == EINTR && operation == .write
-        FaultInjection.arm(.init(operation, pathContaining: dir, errno: code, skip: operation == .write ? 1 : 0,
+        let armed = FaultInjection.arm(.init(operation, pathContaining: dir, errno: code, skip: operation == .write ? 1 : 0,
                                  times: transient ? 1 : .max))
         let runtime = try openRuntime(recording: path)
         runtime.debug.recorder?.flush()          // the first write: the session line
         try type(into: runtime)
         let error = runtime.close()
-        FaultInjection.disarm()
+        FaultInjection.disarm(armed)
         if transient {
             #expect(error == nil)
         } else {
