@@ -20,6 +20,38 @@ struct WorkerThreadTests {
         #expect(order.values == Array(0..<100))
     }
 
+    /// A worker whose queue never empties (a producer faster than its jobs) still lets go of
+    /// the jobs it ran: memory follows what waits, not what ever waited.
+    @Test func aNeverIdleWorkerReleasesTheJobsItRan() {
+        final class Counter: Sendable {
+            let released = Atomic<Int>(0)
+            let seen = Atomic<Int>(-1)
+        }
+        final class Payload: Sendable {
+            let counter: Counter
+            init(_ counter: Counter) { self.counter = counter }
+            deinit { counter.released.add(1, ordering: .relaxed) }
+        }
+        let worker = WorkerThread(name: "busy")
+        defer { worker.shutDown() }
+        let counter = Counter()
+        let gate = Latch()
+        worker.submit { _ = gate.wait(until: nil) }           // everything below queues behind it
+        let total = 1_000
+        for index in 0..<total {
+            let payload = Payload(counter)
+            worker.submit {
+                _ = payload
+                if index == total - 10 { counter.seen.store(counter.released.load(ordering: .relaxed), ordering: .relaxed) }
+            }
+        }
+        gate.open()
+        _ = worker.waitUntilIdle()
+        // Before the queue emptied, most of the jobs that had run were already released.
+        #expect(counter.seen.load(ordering: .relaxed) >= total / 2)
+        #expect(counter.released.load(ordering: .relaxed) == total)
+    }
+
     @Test func performReturnsValuesAndTypedErrors() async throws {
         let worker = WorkerThread(name: "test")
         defer { worker.shutDown() }

@@ -81,7 +81,7 @@ static void test_memory_is_flat_over_100k_host_requests_without_cache(void) {
 }
 
 static void test_memory_is_flat_over_100k_host_requests_with_cache(void) {
-    run("{\"catalog\":\"host\",\"clock\":\"manual\",\"offlineCache\":{\"path\":\":memory:\",\"maxBytes\":1048576}}", request_count());
+    run("{\"catalog\":\"host\",\"clock\":\"manual\",\"offlineCache\":{\"path\":\":memory:\",\"maxBytes\":65536}}", request_count());
 }
 
 int main(void) {
