@@ -19,6 +19,8 @@ Options as in the terminal app (examples/python): ``--favorites PATH``, ``--cata
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -889,6 +891,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("cinematic-desktop: no display (set DISPLAY or WAYLAND_DISPLAY, or QT_QPA_PLATFORM=offscreen)",
               file=sys.stderr)
         return 2
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    with StopSignals() as stop:
+        return run(args, cast(QApplication, app), stop)
+
+
+def run(args: Any, app: QApplication, stop: "StopSignals") -> int:
     path = Path(args.favorites) if args.favorites else favorites_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path), "history": HISTORY}
@@ -913,15 +923,57 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"cinematic-desktop: --live: {error}", file=sys.stderr)
             return 2
         runtime.set_provider(provider)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setOrganizationName(ORGANIZATION)
-    app.setApplicationName(APPLICATION)
     with runtime:
         try:
             window = MainWindow(runtime, args.live)
+            stop.window = window
             window.show()
-            status = cast(QApplication, app).exec()
+            status = app.exec() if stop.signal is None else 0
+            if stop.signal is not None:
+                status = 128 + stop.signal
         finally:
             if provider is not None:
                 provider.close()
     return status
+
+
+class StopSignals:
+    """SIGTERM, SIGINT and SIGHUP close the window like Ctrl+Q (the runtime then closes and a
+    recording is complete): the signal's byte arrives on a socket a QSocketNotifier watches
+    (signal.set_wakeup_fd), so Python sees it while Qt's loop runs, without a timer."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+    def __init__(self) -> None:
+        self.window: Optional[QMainWindow] = None
+        self.signal: Optional[int] = None
+        self.reader, self.writer = socket.socketpair()
+        self.reader.setblocking(False)
+        self.writer.setblocking(False)
+        self.notifier = QSocketNotifier(self.reader.fileno(), QSocketNotifier.Type.Read)
+        self.notifier.activated.connect(self._woken)
+
+    def __enter__(self) -> "StopSignals":
+        self.previous_fd = signal.set_wakeup_fd(self.writer.fileno())
+        self.previous = {number: signal.signal(number, self._handler) for number in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        signal.set_wakeup_fd(self.previous_fd)
+        self.notifier.setEnabled(False)
+        self.reader.close()
+        self.writer.close()
+
+    def _handler(self, number: int, frame: object) -> None:
+        self.signal = number
+
+    def _woken(self, *_: object) -> None:
+        try:
+            while self.reader.recv(64):
+                pass
+        except BlockingIOError:
+            pass
+        if self.signal is not None and self.window is not None:
+            self.window.close()

@@ -16,7 +16,7 @@ from PySide6.QtGui import QImage
 import cinematic
 from cinematic_desktop.app import MainWindow, MovieList
 
-from conftest import REPO, WindowFactory
+from conftest import REPO, CatalogServer, WindowFactory
 
 WAIT = 10_000  # ms: every wait is bounded
 
@@ -149,6 +149,9 @@ def test_failing_favorites_write_shows_the_rollback(qtbot: Any, make_window: Win
     assert "rolled back" in window.detail_page.error.text()
     assert "storage" in window.detail_page.error.text()
     qtbot.waitUntil(lambda: heart.text() == "♡ Add to favorites", timeout=WAIT)
+    out = REPO / "build" / "desktop-screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(out / "detail-rollback.png"))
 
 
 def test_debug_panel_step_back_restores_the_earlier_query(qtbot: Any, make_window: WindowFactory) -> None:
@@ -209,7 +212,7 @@ def test_screenshots_of_each_screen(qtbot: Any, make_window: WindowFactory, tmp_
     out = REPO / "build" / "desktop-screenshots"
     out.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "favorites.sqlite"
-    add_favorites(path, [15249, 1])
+    add_favorites(path, [15249, 48908])  # Dune, Star Wars
     window = make_window(favorites=str(path))
     window.resize(1000, 680)
     shots = []
@@ -249,3 +252,90 @@ def test_the_event_loop_keeps_its_references(qtbot: Any, make_window: WindowFact
     for _ in range(200):
         qtbot.wait(0)
     assert sys.getrefcount(None) >= before - 50
+
+
+def test_live_catalog_then_saved_results_when_the_server_goes_away(
+        qtbot: Any, make_window: WindowFactory, server: CatalogServer) -> None:
+    window = make_window(live_url=server.url)
+    search_dune(qtbot, window)
+    assert window.search_note.isVisible() and window.search_note.text() == f"live from {server.url}"
+    server.stop()
+    qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.search_field, "alien")
+    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "nothing saved" in window.search_message.text(), timeout=WAIT)
+    assert window.search_message.text().startswith("Search failed: network")
+    qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.search_field, "dune")
+    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.search_note.text().startswith("offline, showing saved results from "),
+                    timeout=WAIT)
+    assert titles(window.search_list)[0] == "Dune" and window.search_note.isVisible()
+
+
+def test_the_app_starts_records_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """The real entry point (offscreen): it starts, and SIGTERM closes it like Ctrl+Q, which
+    completes the --record file; cinematic.replay then matches every recorded state."""
+    import signal
+    import select
+
+    record = tmp_path / "session.jsonl"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               PYTHONPATH=os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python", "examples/desktop")))
+    app = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop", "--favorites",
+                            str(tmp_path / "f.sqlite"), "--record", str(record)], env=env,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        # Started: the recording's first line (the runtime's config) is written at open.
+        deadline = 200
+        while deadline and not (record.exists() and record.stat().st_size > 0):
+            select.select([], [], [], 0.05)
+            deadline -= 1
+        assert record.exists(), "the app did not start"
+        app.send_signal(signal.SIGTERM)
+        assert app.wait(timeout=30) == 128 + signal.SIGTERM
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+    assert app.stderr is not None
+    assert "Traceback" not in app.stderr.read()
+    replay = subprocess.run([sys.executable, "-m", "cinematic.replay", str(record)], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactory) -> None:
+    """The GUI thread never blocks on the core: while "the lord of the rings" is typed at
+    20 ms per key, the longest gap between ticks of a 1 ms probe timer (the longest stall of
+    the event loop) stays under a frame, 16 ms (STALL_LIMIT_MS overrides it); the measured
+    figure is printed."""
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    window = make_window()
+    clock = QElapsedTimer()
+    last = [0]
+    worst = [0]
+
+    def tick() -> None:
+        now = clock.elapsed()
+        worst[0] = max(worst[0], now - last[0])
+        last[0] = now
+
+    probe = QTimer()
+    probe.setTimerType(Qt.TimerType.PreciseTimer)
+    probe.setInterval(1)
+    probe.timeout.connect(tick)
+    qtbot.wait(50)   # let the window settle before measuring
+    clock.start()
+    probe.start()
+    for key in "the lord of the rings":
+        qtbot.keyClicks(window.search_field, key)
+        qtbot.wait(20)
+    qtbot.waitUntil(lambda: window.search_state is not None and window.search_state["results"]["phase"] == "loaded"
+                    and window.search_state["results"]["query"] == "the lord of the rings", timeout=WAIT)
+    probe.stop()
+    limit = int(os.environ.get("STALL_LIMIT_MS", "16"))
+    print(f"longest event-loop stall while typing: {worst[0]} ms")
+    assert "The Lord of the Rings" in titles(window.search_list)[0]
+    assert worst[0] < limit
