@@ -126,6 +126,7 @@ class MovieList(QTreeWidget):
         if old and new[: len(old)] == old:
             self.movies = movies
             self.addTopLevelItems([self._item(m) for m in movies[len(old):]])
+            QTimer.singleShot(0, self._fill)
             return
         self.movies = movies
         self.clear()
@@ -135,8 +136,10 @@ class MovieList(QTreeWidget):
 
     def _fill(self) -> None:
         """Rows that do not fill the view leave nothing to scroll: ask for more now."""
-        if self.on_more is not None and self.movies and self.isVisible() \
-                and self.verticalScrollBar().maximum() == 0:
+        if self.on_more is None or not self.movies or not self.isVisible():
+            return
+        row = self.sizeHintForRow(0)
+        if row > 0 and row * self.topLevelItemCount() <= self.viewport().height():
             self.on_more()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -145,8 +148,7 @@ class MovieList(QTreeWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.verticalScrollBar().maximum() == 0:
-            self._fill()
+        self._fill()
 
     @staticmethod
     def _item(movie: wire.Movie) -> QTreeWidgetItem:
