@@ -39,7 +39,7 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python demo bench stress sanitizers fuzz install clean
+.PHONY: all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -83,7 +83,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python
+test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -109,6 +109,12 @@ test-jar: jar
 ## including the terminal app driven in a pseudo-terminal.
 test-python: lib $(REPLAY_TOOL)
 	bindings/python/run-tests.sh
+
+## test-desktop: the desktop app (examples/desktop, PySide6) with real widgets and key presses
+## on Qt's offscreen platform (pytest-qt, installed into build/venv), mypy --strict, and a
+## screenshot of each screen in build/desktop-screenshots/.
+test-desktop: lib
+	examples/desktop/run-tests.sh
 
 ## test-kotlin: the Kotlin/JVM binding (JNA, coroutines) and its tests; installs kotlin, libjna-java
 ## and Debian's kotlinx-coroutines (+ atomicfu).
@@ -225,6 +231,15 @@ $(REPLAY_TOOL): tools/cinematic_replay.c include/cinematic.h lib
 ## C example typing "star wars" into the Search store letter by letter.
 demo: $(EXAMPLE)
 	@if [ -t 0 ] && [ -t 1 ]; then examples/python/run.sh; else $(EXAMPLE) --type star wars; fi
+
+## desktop: the desktop movie app (examples/desktop, PySide6, installed into build/venv);
+## DESKTOP_ARGS passes options (--live URL, --record FILE, --favorites PATH). Without a
+## display it says so in one line and fails.
+desktop:
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ] && [[ "$$QT_QPA_PLATFORM" != offscreen* ]]; then \
+	  echo "make desktop: no display (set DISPLAY or WAYLAND_DISPLAY, or QT_QPA_PLATFORM=offscreen)" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory lib
+	examples/desktop/run.sh $(DESKTOP_ARGS)
 
 ## catalog-server: the example movie API over the shipped catalog (examples/catalog-server),
 ## on CATALOG_PORT (default 8631); run the terminal app against it with

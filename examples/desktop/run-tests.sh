@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the desktop app's tests: real widgets on Qt's offscreen platform (pytest-qt), after
+# mypy --strict on the app. Installs PySide6-Essentials and pytest-qt into build/venv when
+# missing (ensure-qt.sh). Needs build/lib/libcinematic.so.0 (`make lib`) or CINEMATIC_LIBRARY.
+# Screenshots of each screen land in build/desktop-screenshots/.
+#
+#   examples/desktop/run-tests.sh [pytest args...]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+if [ ! -e "$repo/build/lib/libcinematic.so.0" ] && [ -z "${CINEMATIC_LIBRARY:-}" ]; then
+    echo "run-tests.sh: $repo/build/lib/libcinematic.so.0 is missing; run \`make lib\` first" >&2
+    exit 2
+fi
+vpy="$("$here/ensure-qt.sh")"
+export QT_QPA_PLATFORM=offscreen
+export PYTHONPATH="$repo/bindings/python:$repo/examples/python:$here${PYTHONPATH:+:$PYTHONPATH}"
+if [ $# -eq 0 ]; then
+    (cd "$here" && MYPYPATH="$repo/bindings/python:$repo/examples/python" "$vpy" -m mypy --strict cinematic_desktop) \
+        || { echo "run-tests.sh: mypy --strict failed"; exit 1; }
+fi
+cd "$here"
+exec "$vpy" -m pytest tests -q -p no:cacheprovider "$@"
