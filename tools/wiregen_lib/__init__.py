@@ -1,0 +1,1 @@
+"""The generator of tools/wiregen.py, one module per target language."""
