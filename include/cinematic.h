@@ -179,6 +179,16 @@ typedef enum cinematic_status {
     CINEMATIC_ERR_TIMEOUT = 7, /**< A wait ran out of time. ("timeout") */
     CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB. ("too_large") */
 } cinematic_status;
+
+/** The features cinematic_store_open accepts, in the schema's order, as an initializer:
+ *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in
+ *  schema/cinematic.schema.json and docs/wire-format.md. */
+#define CINEMATIC_FEATURE_NAMES { "search", "discover", "favorites", "detail" }
+/** How many names CINEMATIC_FEATURE_NAMES holds. */
+#define CINEMATIC_FEATURE_COUNT 4
+/** Arguments each feature's store can always be opened with, in CINEMATIC_FEATURE_NAMES order
+ *  (NULL: the feature takes none), e.g. for a host's smoke test over every feature. */
+#define CINEMATIC_FEATURE_SAMPLE_ARGUMENTS { NULL, NULL, NULL, "{\"movieId\":15249}" }
 /* END GENERATED */
 
 /** A runtime: configuration, clock, catalog, favorites and callback delivery for its stores. */

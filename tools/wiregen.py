@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wiregen_lib.schema import ROOT, load  # noqa: E402
 from wiregen_lib.python import python  # noqa: E402
 from wiregen_lib.kotlin import kotlin  # noqa: E402
-from wiregen_lib.swift import swift, header_block, splice  # noqa: E402
+from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 
@@ -40,6 +40,7 @@ def outputs() -> Dict[Path, str]:
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": kotlin(schema, defs, meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "WireConstants.swift": swift(meta),
+        ROOT / "Sources" / "Cinematic" / "Generated" / "FeatureWire.swift": swift_features(schema, defs, meta),
         header_path: splice(header_path.read_text(), header_block(meta)),
         pyproject_path: pyproject,
     }

@@ -12,26 +12,11 @@ import MVIKit
 struct DetailCodec: FeatureCodec {
     typealias Reducer = DetailReducer
 
-    enum HostKind: String, CaseIterable {
-        case task, favoriteToggled
-    }
-
-    static let name = "detail"
-    static let sampleArguments: String? = #"{"movieId":15249}"#
-    static let internalIntents = ["detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
         let movieID = try movieID(from: arguments)
         return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
                           reducer: DetailReducer(catalog: runtime.catalog, favorites: runtime.favorites),
                           codec: DetailCodec(), runtime: runtime)
-    }
-
-    static func kind(of intent: DetailIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .favoriteToggled: .favoriteToggled
-        }
     }
 
     /// The movie id from the store's arguments: `{"movieId": N}`, required.
@@ -42,27 +27,15 @@ struct DetailCodec: FeatureCodec {
         return try object.required("movieId").int()
     }
 
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DetailIntent.Host {
-        switch kind {
-        case .task:
-            try intent.requireNoMembers()
-            return .task
-        case .favoriteToggled:
-            try intent.requireNoMembers()
-            return .favoriteToggled
-        }
-    }
-
     static func encodeIntent(_ intent: DetailIntent) -> EncodedIntent {
         switch intent {
-        case .host(.task): .host("task")
-        case .host(.favoriteToggled): .host("favoriteToggled")
-        case let .detailLoaded(detail, source): .internal("detailLoaded", ["detail": DomainJSON.encode(detail)], source: source)
-        case let .detailFailed(error): .internal("detailFailed", ["error": DomainJSON.encode(error)])
-        case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
+        case let .host(host): encodeHost(host)
+        case let .detailLoaded(detail, source): result(.detailLoaded, ["detail": DomainJSON.encode(detail)], source: source)
+        case let .detailFailed(error): result(.detailFailed, ["error": DomainJSON.encode(error)])
+        case let .favoritesChanged(snapshot): result(.favoritesChanged, DomainJSON.members(of: snapshot))
         case let .favoriteSaved(version, isFavorite):
-            .internal("favoriteSaved", ["version": JSONBuilder.int(Int(clamping: version)), "isFavorite": JSONBuilder.bool(isFavorite)])
-        case let .favoriteSaveFailed(error): .internal("favoriteSaveFailed", ["error": DomainJSON.encode(error)])
+            result(.favoriteSaved, ["version": JSONBuilder.int(Int(clamping: version)), "isFavorite": JSONBuilder.bool(isFavorite)])
+        case let .favoriteSaveFailed(error): result(.favoriteSaveFailed, ["error": DomainJSON.encode(error)])
         }
     }
 

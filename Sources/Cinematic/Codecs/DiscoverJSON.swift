@@ -12,62 +12,23 @@ import MVIKit
 struct DiscoverCodec: FeatureCodec {
     typealias Reducer = DiscoverReducer
 
-    enum HostKind: String, CaseIterable {
-        case task, refresh, loadMore
-    }
-
-    static let name = "discover"
-    static let sampleArguments: String? = nil
-    static let internalIntents = ["sectionLoaded", "sectionFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
         return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
                           codec: DiscoverCodec(), runtime: runtime)
     }
 
-    static func kind(of intent: DiscoverIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .refresh: .refresh
-        case .loadMore: .loadMore
-        }
-    }
-
     /// One cache per section: a page arriving re-encodes only its own section.
     private let sections: [FragmentCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in FragmentCache() }
 
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DiscoverIntent.Host {
-        switch kind {
-        case .task:
-            try intent.requireNoMembers()
-            return .task
-        case .refresh:
-            try intent.requireNoMembers()
-            return .refresh
-        case .loadMore:
-            try intent.object.rejectUnknownKeys(allowing: ["type", "section"])
-            let member = try intent.object.required("section")
-            let name = try member.string()
-            guard let section = WireNames.section(id: name) else {
-                let names = WireNames.sectionIDs.joined(separator: ", ")
-                throw .invalid("unknown section \"\(name)\"; sections: \(names)", at: member.path)
-            }
-            return .loadMore(section)
-        }
-    }
-
     static func encodeIntent(_ intent: DiscoverIntent) -> EncodedIntent {
         switch intent {
-        case .host(.task): .host("task")
-        case .host(.refresh): .host("refresh")
-        case let .host(.loadMore(section)): .host("loadMore", ["section": JSONBuilder.string(WireNames.id(of: section))])
+        case let .host(host): encodeHost(host)
         case let .sectionLoaded(section, page, movies, source):
-            .internal("sectionLoaded", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
-                                        "movies": DomainJSON.encode(movies)], source: source)
+            result(.sectionLoaded, ["section": section.wireNode, "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
+                   source: source)
         case let .sectionFailed(section, page, error):
-            .internal("sectionFailed", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
-                                        "error": DomainJSON.encode(error)])
+            result(.sectionFailed, ["section": section.wireNode, "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
         }
     }
 
@@ -89,4 +50,17 @@ struct DiscoverCodec: FeatureCodec {
             "loadMoreError": section.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null(),
         ])
     }
+}
+
+/// A section on the wire: its id (`"popular"`, `"topRated"`, `"comedy"`; schema `sectionId`).
+extension DiscoverSection: WireValue {
+    static func read(_ member: JSONValueReader) throws(APIError) -> DiscoverSection {
+        let name = try member.string()
+        guard let section = WireNames.section(id: name) else {
+            throw .invalid("unknown section \"\(name)\"; sections: \(WireNames.sectionIDs.joined(separator: ", "))", at: member.path)
+        }
+        return section
+    }
+
+    var wireNode: UnsafeMutablePointer<json_t> { JSONBuilder.string(WireNames.id(of: self)) }
 }

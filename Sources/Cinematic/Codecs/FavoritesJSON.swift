@@ -11,46 +11,19 @@ import MVIKit
 struct FavoritesCodec: FeatureCodec {
     typealias Reducer = FavoritesReducer
 
-    enum HostKind: String, CaseIterable {
-        case task, removed
-    }
-
-    static let name = "favorites"
-    static let sampleArguments: String? = nil
-    static let internalIntents = ["favoritesChanged", "removalFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
         return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
                           codec: FavoritesCodec(), runtime: runtime)
     }
 
-    static func kind(of intent: FavoritesIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .removed: .removed
-        }
-    }
-
     private let favorites = FragmentCache<LoadingPhase<[Movie], Never>>()
-
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> FavoritesIntent.Host {
-        switch kind {
-        case .task:
-            try intent.requireNoMembers()
-            return .task
-        case .removed:
-            try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])
-            return .removed(movieID: try intent.object.required("movieId").int())
-        }
-    }
 
     static func encodeIntent(_ intent: FavoritesIntent) -> EncodedIntent {
         switch intent {
-        case .host(.task): .host("task")
-        case let .host(.removed(movieID)): .host("removed", ["movieId": JSONBuilder.int(movieID)])
-        case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
-        case let .removalFailed(error): .internal("removalFailed", ["error": DomainJSON.encode(error)])
+        case let .host(host): encodeHost(host)
+        case let .favoritesChanged(snapshot): result(.favoritesChanged, DomainJSON.members(of: snapshot))
+        case let .removalFailed(error): result(.removalFailed, ["error": DomainJSON.encode(error)])
         }
     }
 

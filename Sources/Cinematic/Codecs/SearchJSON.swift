@@ -14,14 +14,6 @@ import MVIKit
 struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
-    enum HostKind: String, CaseIterable {
-        case queryChanged, submitted, loadMore
-    }
-
-    static let name = "search"
-    static let sampleArguments: String? = nil
-    static let internalIntents = ["searchNow", "resultsLoaded", "searchFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
         let reducer = SearchReducer(
@@ -30,44 +22,15 @@ struct SearchCodec: FeatureCodec {
         return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), runtime: runtime)
     }
 
-    static func kind(of intent: SearchIntent.Host) -> HostKind {
-        switch intent {
-        case .queryChanged: .queryChanged
-        case .submitted: .submitted
-        case .loadMore: .loadMore
-        }
-    }
-
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> SearchIntent.Host {
-        switch kind {
-        case .queryChanged:
-            try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
-            let member = try intent.object.required("query")
-            let query = try member.string()
-            guard !SearchMoviesUseCase.isTooLong(query) else {
-                throw .invalid("query longer than \(SearchMoviesUseCase.maximumQueryLength) characters or \(SearchMoviesUseCase.maximumQueryBytes) bytes", at: member.path)
-            }
-            return .queryChanged(query)
-        case .submitted:
-            try intent.requireNoMembers()
-            return .submitted
-        case .loadMore:
-            try intent.requireNoMembers()
-            return .loadMore
-        }
-    }
-
     static func encodeIntent(_ intent: SearchIntent) -> EncodedIntent {
         switch intent {
-        case let .host(.queryChanged(query)): .host("queryChanged", ["query": JSONBuilder.string(query)])
-        case .host(.submitted): .host("submitted")
-        case .host(.loadMore): .host("loadMore")
-        case .searchNow: .internal("searchNow")
+        case let .host(host): encodeHost(host)
+        case .searchNow: result(.searchNow)
         case let .resultsLoaded(query, page, movies, source):
-            .internal("resultsLoaded", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
+            result(.resultsLoaded, ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
                       source: source)
         case let .searchFailed(query, page, error):
-            .internal("searchFailed", ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
+            result(.searchFailed, ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
         }
     }
 
@@ -87,18 +50,6 @@ struct SearchCodec: FeatureCodec {
         if case .idle = results.phase { return node }
         JSONBuilder.set(node, "query", JSONBuilder.string(results.query))
         return node
-    }
-
-    /// The whole state as one jansson tree (new reference), without the cache.
-    static func node(_ state: SearchState) -> UnsafeMutablePointer<json_t> {
-        JSONBuilder.object([
-            "query": JSONBuilder.string(state.query),
-            "results": node(Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource)),
-            "pagesLoaded": JSONBuilder.int(state.pagesLoaded),
-            "isExhausted": JSONBuilder.bool(state.isExhausted),
-            "isLoadingMore": JSONBuilder.bool(state.isLoadingMore),
-            "loadMoreError": state.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null(),
-        ])
     }
 
     func stateMembers(_ state: SearchState) -> [StateMember] {
