@@ -39,7 +39,7 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -132,6 +132,11 @@ generate:
 test-generated:
 	python3 tools/wiregen.py --check
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
+
+## test-adding-a-feature: follows docs/adding-a-feature.md in a scratch copy (a Watchlist
+## feature: generate, build, C/Python/Kotlin golden checks; at most 7 files written by hand).
+test-adding-a-feature: lib
+	python3 tools/try-adding-a-feature.py
 
 ## test-layering: Package.swift declares exactly what each target imports; arrows point one way.
 test-layering:

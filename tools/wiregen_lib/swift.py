@@ -149,6 +149,16 @@ def swift_feature(feature: Schema, defs: Dict[str, Schema]) -> str:
             encode.append(f"        case .{wire}: .host(HostKind.{wire}.rawValue)")
     hosts = ", ".join(wire for wire, _ in variants)
     internals = ", ".join(feature["internalIntents"])
+    if internals:
+        internal_kind = f"""    /// The wire `type` of each internal intent (an effect's result, never sent by a host).
+    enum InternalKind: String, CaseIterable, Sendable {{
+        case {internals}
+    }}
+"""
+    else:
+        internal_kind = """    /// The feature has no internal intents (no effect feeds one back).
+    typealias InternalKind = NoInternalIntents
+"""
     return f"""
 /// The `{name}` feature on the wire (schema: {feature['intent']}, {feature['state']}).
 extension {codec} {{
@@ -162,11 +172,7 @@ extension {codec} {{
         case {hosts}
     }}
 
-    /// The wire `type` of each internal intent (an effect's result, never sent by a host).
-    enum InternalKind: String, CaseIterable, Sendable {{
-        case {internals}
-    }}
-
+{internal_kind}
     /// Decodes the members of a host intent of `kind` as the schema describes them.
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> {intent}.Host {{
         switch kind {{

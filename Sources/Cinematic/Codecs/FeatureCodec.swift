@@ -50,6 +50,14 @@ protocol FeatureCodec: Sendable {
     static func encodeIntent(_ intent: Reducer.Intent) -> EncodedIntent
 }
 
+/// The internal intent kinds of a feature whose effects feed nothing back (or that has no
+/// effects): there are none.
+enum NoInternalIntents: RawRepresentable, CaseIterable, Sendable {
+    init?(rawValue: String) { nil }
+    var rawValue: String { switch self {} }
+    static var allCases: [NoInternalIntents] { [] }
+}
+
 /// An intent as JSON, and whether a host may send it (internal intents are effect results).
 struct EncodedIntent: Sendable {
     /// The wire `type`.
