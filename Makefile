@@ -180,6 +180,9 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 
 ## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
+$(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
+$(BUILD)/tests/test_patches: Tests/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.

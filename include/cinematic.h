@@ -486,6 +486,25 @@ typedef void (*cinematic_state_fn)(void *userdata, cinematic_store *store, const
 int cinematic_store_observe(cinematic_store *store, cinematic_state_fn fn, void *userdata);
 
 /**
+ * Registers the store's state callback in patch mode: like cinematic_store_observe
+ * (replacing any previous callback of either kind; fn NULL removes it; the same DELIVERY
+ * rules and userdata contract), but each delivery is an envelope saying what changed:
+ *   {"seq": 1, "state": {...}}                 the first: the whole current state
+ *   {"seq": 2, "patch": [{"op": "replace", "path": "/query", "value": "dune"}, ...]}
+ * Each patch is an RFC 6902 JSON Patch ("add", "remove", "replace"; paths are RFC 6901 JSON
+ * Pointers) that turns the state of the previous delivery into this one; applying every
+ * patch in order to the first state gives, at each delivery, exactly what
+ * cinematic_store_state returns for that state. seq counts deliveries of this registration
+ * from 1 with no gaps; a host that missed one (or wants the whole state again) calls this
+ * function again, which starts over at {"seq": 1, "state": ...}.
+ * Patches come from what changed, not from comparing encodings: a page appended to a list
+ * is one "add" at ".../-" per new film, a removed favorite one "remove", a heart tap a
+ * "replace" of "/isFavorite". Shapes: "patchedDelivery" in schema/cinematic.schema.json.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_observe_patches(cinematic_store *store, cinematic_state_fn fn, void *userdata);
+
+/**
  * Blocks until the store has no effect in flight (including effects started by the results
  * of effects) or timeout_ms passes (negative: no limit). Cancelled effects do not count:
  * their late results are dropped whenever they arrive. With "immediate" delivery it also

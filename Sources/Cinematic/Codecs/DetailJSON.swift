@@ -39,13 +39,17 @@ struct DetailCodec: FeatureCodec {
         }
     }
 
+    /// The detail, encoded once per distinct value (a heart tap changes only `isFavorite`).
+    private let detail = FragmentCache<MovieDetail>()
+
     func stateMembers(_ state: DetailState) -> [StateMember] {
         [
             ("movieId", .int(state.movieID)),
-            ("detail", JSONFragment(consuming: DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource))),
+            ("detail", .phase(state.detail, source: state.detailSource,
+                              value: { .fragment(detail.fragment(for: $0, DomainJSON.encode)) }, failure: StateNode.error)),
             ("isFavorite", .bool(state.isFavorite)),
             ("isSaving", .bool(state.savingFavorite != nil)),
-            ("favoriteError", JSONFragment(consuming: state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null())),
+            ("favoriteError", .error(state.favoriteError)),
         ]
     }
 }

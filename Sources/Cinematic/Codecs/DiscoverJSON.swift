@@ -18,8 +18,8 @@ struct DiscoverCodec: FeatureCodec {
                           codec: DiscoverCodec(), runtime: runtime)
     }
 
-    /// One cache per section: a page arriving re-encodes only its own section.
-    private let sections: [FragmentCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in FragmentCache() }
+    /// One cache of films per section: a page appended to a section encodes its 20 films.
+    private let movies: [MovieFragments] = DiscoverSection.all.map { _ in MovieFragments() }
 
     static func encodeIntent(_ intent: DiscoverIntent) -> EncodedIntent {
         switch intent {
@@ -33,21 +33,20 @@ struct DiscoverCodec: FeatureCodec {
     }
 
     func stateMembers(_ state: DiscoverState) -> [StateMember] {
-        let fragments = state.sections.enumerated().map { index, section in
-            index < sections.count ? sections[index].fragment(for: section, Self.node) : JSONFragment(consuming: Self.node(section))
-        }
-        return [("sections", .array(fragments))]
+        [("sections", .list(state.sections.enumerated().map { index, section in
+            node(section, movies: index < movies.count ? movies[index] : MovieFragments())
+        }))]
     }
 
-    static func node(_ section: DiscoverSectionState) -> UnsafeMutablePointer<json_t> {
-        JSONBuilder.object([
-            "section": JSONBuilder.string(WireNames.id(of: section.section)),
-            "title": JSONBuilder.string(WireNames.title(of: section.section)),
-            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode, source: section.source),
-            "pagesLoaded": JSONBuilder.int(section.pagesLoaded),
-            "isExhausted": JSONBuilder.bool(section.isExhausted),
-            "isLoadingMore": JSONBuilder.bool(section.isLoadingMore),
-            "loadMoreError": section.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null(),
+    private func node(_ section: DiscoverSectionState, movies: MovieFragments) -> StateNode {
+        .object([
+            ("section", .string(WireNames.id(of: section.section))),
+            ("title", .string(WireNames.title(of: section.section))),
+            ("movies", .phase(section.movies, source: section.source, value: { .movies($0, movies) }, failure: StateNode.error)),
+            ("pagesLoaded", .int(section.pagesLoaded)),
+            ("isExhausted", .bool(section.isExhausted)),
+            ("isLoadingMore", .bool(section.isLoadingMore)),
+            ("loadMoreError", .error(section.loadMoreError)),
         ])
     }
 }

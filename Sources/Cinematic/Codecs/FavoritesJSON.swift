@@ -17,7 +17,8 @@ struct FavoritesCodec: FeatureCodec {
                           codec: FavoritesCodec(), runtime: runtime)
     }
 
-    private let favorites = FragmentCache<LoadingPhase<[Movie], Never>>()
+    /// The favorites' films, each encoded once while it stays in the list.
+    private let movies = MovieFragments()
 
     static func encodeIntent(_ intent: FavoritesIntent) -> EncodedIntent {
         switch intent {
@@ -29,8 +30,8 @@ struct FavoritesCodec: FeatureCodec {
 
     func stateMembers(_ state: FavoritesState) -> [StateMember] {
         [
-            ("favorites", favorites.fragment(for: state.favorites) { DomainJSON.encode($0, value: DomainJSON.encode) }),
-            ("removalError", JSONFragment(consuming: state.removalError.map(DomainJSON.encode) ?? JSONBuilder.null())),
+            ("favorites", .phase(state.favorites, value: { .movies($0, movies) }, failure: StateNode.never)),
+            ("removalError", .error(state.removalError)),
         ]
     }
 }

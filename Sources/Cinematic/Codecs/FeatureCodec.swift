@@ -89,12 +89,12 @@ struct EncodedIntent: Sendable {
     }
 }
 
-/// One top-level member of an encoded state.
-typealias StateMember = (key: StaticString, value: JSONFragment)
-
 extension FeatureCodec {
     /// Encodes a state: `{member: value, …}` in wire order.
-    func encodeState(_ state: Reducer.State) -> JSONFragment { .object(stateMembers(state)) }
+    func encodeState(_ state: Reducer.State) -> JSONFragment { stateNode(state).json }
+
+    /// A state as a tree a ``StatePatch`` can compare.
+    func stateNode(_ state: Reducer.State) -> StateNode { .object(stateMembers(state)) }
 
     /// The wire names of every host intent.
     static var hostIntents: [String] { HostKind.allCases.map(\.rawValue) }

@@ -34,32 +34,26 @@ struct SearchCodec: FeatureCodec {
         }
     }
 
-    /// The results, the query they answer and where they came from.
-    struct Results: Equatable, Sendable {
-        let phase: LoadingPhase<[Movie], MovieError>
-        let query: String
-        let source: AnswerSource
-    }
-
-    /// The results, encoded once per distinct list (typing changes only the query).
-    private let results = FragmentCache<Results>()
+    /// The results' films, each encoded once while it stays in the list (typing changes only
+    /// the query; a page appended encodes 20 films).
+    private let movies = MovieFragments()
 
     /// The results phase, with the query it answers in every phase but idle.
-    static func node(_ results: Results) -> UnsafeMutablePointer<json_t> {
-        let node = DomainJSON.encode(results.phase, value: DomainJSON.encode, source: results.source)
-        if case .idle = results.phase { return node }
-        JSONBuilder.set(node, "query", JSONBuilder.string(results.query))
-        return node
+    private func results(_ state: SearchState) -> StateNode {
+        let phase = StateNode.phase(state.results, source: state.resultsSource, value: { .movies($0, movies) }, failure: StateNode.error)
+        guard case var .object(members) = phase, state.results != .idle else { return phase }
+        members.append(("query", .string(state.resultsQuery)))
+        return .object(members)
     }
 
     func stateMembers(_ state: SearchState) -> [StateMember] {
         [
             ("query", .string(state.query)),
-            ("results", results.fragment(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), Self.node)),
+            ("results", results(state)),
             ("pagesLoaded", .int(state.pagesLoaded)),
             ("isExhausted", .bool(state.isExhausted)),
             ("isLoadingMore", .bool(state.isLoadingMore)),
-            ("loadMoreError", state.loadMoreError.map { JSONFragment(consuming: DomainJSON.encode($0)) } ?? .null),
+            ("loadMoreError", .error(state.loadMoreError)),
         ]
     }
 }
