@@ -284,12 +284,11 @@ def python_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
         "from __future__ import annotations",
         "",
         "import warnings",
-        "from typing import (Any, Dict, List, Literal, NamedTuple, Optional, Tuple, Type,",
-        "                    TypeVar, Union, overload)",
+        "@TYPING@",
         "",
         "from . import wire",
         "from ._core import JSONInput",
-        "from .store import State, Store",
+        "from .store import Store",
         "",
         "__all__ = [",
         '    "FEATURES",',
@@ -396,4 +395,7 @@ def python_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
         out += ["", f"    def {snake(name)}(self{''.join(', ' + p for p in params)}) -> {cls}:",
                 f'        """Opens a ``{json.dumps(name)}`` store' + (" for " + ", ".join(f"``{snake(k)}``" for k in required) if required else "") + '."""',
                 f"        return self._open_store({json.dumps(name)}, {args}, {cls})"]
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    names = ["Any", "Dict", "List", "Literal", "NamedTuple", "Optional", "Tuple", "Type", "TypeVar", "Union"]
+    used = [name for name in names if re.search(rf"(?<![\w.`]){name}\b(?!`)", text)]
+    return text.replace("@TYPING@", "from typing import " + ", ".join(used + ["overload"]))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Set
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol
 
 from . import _native
 from ._core import CallbackErrors, HandleRegistry, check, logger

@@ -12,12 +12,11 @@ runtime one opener per feature (``runtime.search()``, ``runtime.detail(movie_id)
 from __future__ import annotations
 
 import warnings
-from typing import (Any, Dict, List, Literal, NamedTuple, Optional, Tuple, Type,
-                    TypeVar, Union, overload)
+from typing import Any, Dict, Literal, NamedTuple, Optional, Tuple, Type, TypeVar, overload
 
 from . import wire
 from ._core import JSONInput
-from .store import State, Store
+from .store import Store
 
 __all__ = [
     "FEATURES",
