@@ -44,12 +44,13 @@ from typing import Any, Dict, List, Optional
 
 import cinematic
 
-from .common import Glyphs, favorites_path
+# Re-exported: the desktop app (examples/desktop) reuses these UI-independent pieces.
+from .common import Glyphs, favorites_path, money, movies_of, phase_of
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
 from .screens import Screens
 
-__all__ = ["App", "Glyphs", "main"]
+__all__ = ["App", "Glyphs", "favorites_path", "main", "money", "movies_of", "phase_of"]
 
 
 class App(KeyHandling, Screens):
