@@ -8,6 +8,7 @@ envelope and provider request they receive as JSON lines:
     {"kind": "envelope", "value": {...}}
     {"kind": "request", "value": {...}}
     {"kind": "history" | "recording" | "replay", "value": ...}   debugging outputs
+    {"kind": "patched", "feature": "search", "value": {"seq": 2, "patch": [...]}}  patch mode
 
 `tools/wirecheck.py LOG...` checks each against its definition (a state of an unknown
 feature must match one feature's state) and prints `wire validation: N passed, M failed`,
@@ -53,7 +54,8 @@ def definition_for(kind: str, feature: Optional[str]) -> List[str]:
     if kind == "intent":
         return [f["intent"] for f in features() if feature is None or f["name"] == feature]
     return {"envelope": ["errorEnvelope"], "request": ["providerRequest"], "config": ["runtimeConfig"],
-            "history": ["history"], "recording": ["recordingLine"], "replay": ["replayReport"]}[kind]
+            "history": ["history"], "recording": ["recordingLine"], "replay": ["replayReport"],
+            "patched": ["patchedDelivery"]}[kind]
 
 
 def validate(kind: str, value: Any, feature: Optional[str] = None) -> Optional[str]:

@@ -198,7 +198,11 @@ def sample_value(node: Schema, defs: Dict[str, Schema]) -> Any:
 
 
 def sample_args(feature: Schema, defs: Dict[str, Schema]) -> Optional[Schema]:
-    """Args to open ``feature`` with in tests: None for a feature without arguments."""
+    """Args to open ``feature`` with in tests: the feature's ``sampleArgs`` (the same ones Swift
+    and the header's CINEMATIC_FEATURE_SAMPLE_ARGUMENTS use), else None for a feature without
+    arguments."""
+    if "sampleArgs" in feature:
+        return feature["sampleArgs"]
     node = _resolve(defs[feature["args"]], defs)
     if node.get("examples"):
         return node["examples"][0]

@@ -40,8 +40,9 @@ class Subscriber:
 
     def __init__(self, callback: Callable[[Any], None], on_close: Optional[Callable[[], None]] = None) -> None:
         self.callback = callback
-        #: The raw JSON of the last state handed to ``callback`` (to skip repeats).
-        self.last: Optional[bytes] = None
+        #: The last state handed to ``callback`` (to skip repeats): its raw JSON, or in patch
+        #: mode the state object itself.
+        self.last: Optional[object] = None
         self.on_close = on_close
 
 
@@ -130,9 +131,11 @@ class RuntimeCore:
         closed: True once the runtime closed (property).
     """
 
-    def __init__(self, handle: int, config: Dict[str, Any]) -> None:
+    def __init__(self, handle: int, config: Dict[str, Any], patches: bool = True) -> None:
         self._handle: int = handle
         self._config: Dict[str, Any] = config
+        #: Whether stores observe in patch mode (see :attr:`patches`).
+        self._patches = patches
         self._errors = CallbackErrors()
         self._lock = threading.RLock()
         self._closed = False
@@ -143,6 +146,12 @@ class RuntimeCore:
     def delivery(self) -> str:
         """``"immediate"`` or ``"queued"``."""
         return str(self._config.get("delivery", "immediate"))
+
+    @property
+    def patches(self) -> bool:
+        """True when stores receive patches (``cinematic_store_observe_patches``) and rebuild
+        each state from the previous one (the default), False for whole states."""
+        return self._patches
 
     @property
     def closed(self) -> bool:

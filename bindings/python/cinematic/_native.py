@@ -136,6 +136,7 @@ def _declare(library: ctypes.CDLL) -> None:
         "cinematic_store_send": (c_int, [c_void_p, c_char_p]),
         "cinematic_store_state": (c_int, [c_void_p, p_void]),
         "cinematic_store_observe": (c_int, [c_void_p, STATE_FN, c_void_p]),
+        "cinematic_store_observe_patches": (c_int, [c_void_p, STATE_FN, c_void_p]),
         "cinematic_store_settle": (c_int, [c_void_p, ctypes.c_int64]),
         "cinematic_store_pending_effects": (c_int, [c_void_p, p_int]),
         # Debugging

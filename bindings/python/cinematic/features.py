@@ -158,7 +158,7 @@ FEATURES: Tuple[Feature, ...] = (
     Feature("search", SearchStore, SearchStore.INTENTS, ("searchNow", "resultsLoaded", "searchFailed",), None),
     Feature("discover", DiscoverStore, DiscoverStore.INTENTS, ("sectionLoaded", "sectionFailed",), None),
     Feature("favorites", FavoritesStore, FavoritesStore.INTENTS, ("favoritesChanged", "removalFailed",), None),
-    Feature("detail", DetailStore, DetailStore.INTENTS, ("detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed",), {"movieId": 1}),
+    Feature("detail", DetailStore, DetailStore.INTENTS, ("detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed",), {"movieId": 15249}),
 )
 
 #: The Store subclass of every feature, by name.

@@ -124,7 +124,7 @@ class Runtime(FeatureOpeners, RuntimeCore):
     raised; later ones are only logged.
     """
 
-    def __init__(self, config: Optional[JSONInput] = None, **options: Any) -> None:
+    def __init__(self, config: Optional[JSONInput] = None, *, patches: bool = True, **options: Any) -> None:
         merged: Optional[JSONInput] = None
         if isinstance(config, str) and not options:
             merged = config  # JSON text, passed through as is
@@ -145,7 +145,7 @@ class Runtime(FeatureOpeners, RuntimeCore):
         check(_native.lib().cinematic_runtime_open(encode(merged, "config"), ctypes.byref(handle)),
               "cinematic_runtime_open")
         assert handle.value is not None
-        RuntimeCore.__init__(self, handle.value, settings)
+        RuntimeCore.__init__(self, handle.value, settings, patches)
         self._provider: Optional[Provider] = None
         self._logger: Optional[Logger] = None
         self._key = _runtimes.add(weakref.ref(self))

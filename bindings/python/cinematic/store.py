@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import logging
 import select
 import threading
 import time
@@ -24,6 +25,7 @@ from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar,
 from . import _native, wire
 from ._core import CallbackErrors, JSONInput, check, decode_state, encode, take_string
 from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
+from ._patch import PatchedState, PatchError
 from .aio import StateStream
 from .errors import ERR_TIMEOUT, SettleTimeoutError
 
@@ -33,6 +35,8 @@ __all__ = [
     "Store",
     "DISCOVER_SECTIONS",
 ]
+
+logger = logging.getLogger("cinematic")
 
 #: A state as an untyped host sees it: the parsed JSON object.
 State = Dict[str, Any]
@@ -85,6 +89,8 @@ class Store(Generic[StateT]):
         self._key = STORES.add(weakref.ref(self))
         self._closed = False
         self._lock = threading.Lock()
+        #: The state rebuilt from patched deliveries (runtime.patches).
+        self._patched = PatchedState()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -271,9 +277,14 @@ class Store(Generic[StateT]):
 
         return unsubscribe
 
+    def _observe(self) -> int:
+        """Registers the one C callback of this store: in patch mode when the runtime says so."""
+        if self.runtime.patches:
+            return int(_native.lib().cinematic_store_observe_patches(self._handle, STATE_TRAMPOLINE, self._key))
+        return int(_native.lib().cinematic_store_observe(self._handle, STATE_TRAMPOLINE, self._key))
+
     def _register(self) -> None:
-        check(_native.lib().cinematic_store_observe(self._handle, STATE_TRAMPOLINE, self._key),
-              "cinematic_store_observe")
+        check(self._observe(), "cinematic_store_observe_patches" if self.runtime.patches else "cinematic_store_observe")
 
     def _remove(self, subscriber: Subscriber) -> None:
         with self._lock:
@@ -288,9 +299,12 @@ class Store(Generic[StateT]):
             with self._lock:
                 again = bool(self._subscribers) and not self._closed
             if again:
-                _native.lib().cinematic_store_observe(self._handle, STATE_TRAMPOLINE, self._key)
+                self._observe()
 
     def _deliver(self, raw: bytes) -> None:
+        if self.runtime.patches:
+            self._deliver_patched(raw)
+            return
         for subscriber in self._subscribers:
             if subscriber.last == raw:
                 continue  # the same state again after a re-registration
@@ -299,6 +313,30 @@ class Store(Generic[StateT]):
                 subscriber.callback(decode_state(raw))
             except BaseException as error:
                 self._errors.record(error, f"a state callback of {self!r} ({subscriber.callback!r})")
+
+    def _deliver_patched(self, raw: bytes) -> None:
+        try:
+            seq, state = self._patched.receive(raw)
+        except (PatchError, ValueError, KeyError, TypeError) as problem:
+            # Never from this library; if it happens, start over with the whole state.
+            logger.error("cinematic: %r: a patched delivery did not apply (%s); observing again", self, problem)
+            self._observe()
+            return
+        for subscriber in self._subscribers:
+            if subscriber.last is state or (seq == 1 and subscriber.last == state):
+                continue  # the same state again after a re-registration
+            subscriber.last = state
+            try:
+                subscriber.callback(cast(StateT, state))
+            except BaseException as error:
+                self._errors.record(error, f"a state callback of {self!r} ({subscriber.callback!r})")
+
+    @property
+    def delivered_state(self) -> Optional[StateT]:
+        """In patch mode, the state the last delivery rebuilt (None before the first, or with
+        whole-state delivery): what subscribers last received. Read-only: states share their
+        unchanged parts with earlier ones."""
+        return cast(Optional[StateT], self._patched.state)
 
     @property
     def subscriber_count(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from typing import Any, Callable, Dict, List, Tuple
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -64,6 +65,16 @@ def answer(request: Dict[str, Any]) -> Dict[str, Any]:
 Step = Tuple[str, str, Any]  # (feature, "valid" | "invalid" | "advance", intent or ms)
 
 
+def assert_patched_state_converges(store: Any, timeout: float = 5.0) -> None:
+    """The state rebuilt from every patch delivered equals ``cinematic_store_state`` once
+    the store's deliveries caught up."""
+    deadline = time.monotonic() + timeout
+    while store.delivered_state != store.state:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{store.feature}: patched {str(store.delivered_state)[:300]} != state {str(store.state)[:300]}")
+        time.sleep(0.002)
+
+
 @st.composite
 def steps(draw: Callable[..., Any]) -> List[Step]:
     out: List[Step] = []
@@ -84,6 +95,8 @@ def test_random_sequences_over_all_stores(runtimes, sequence: List[Step], args: 
     runtime = runtimes({"clock": "manual", "catalog": "host", "offlineCache": {"path": ":memory:"}})
     runtime.set_provider(lambda request_id, request: answer(request))
     stores = {f["name"]: runtime.open_store(f["name"], args[f["name"]]) for f in FEATURES}
+    for store in stores.values():  # observed in patch mode (the runtime's default)
+        store.subscribe(lambda state: None)
     for feature, kind, value in sequence:
         store = stores[feature]
         if kind == "advance":
@@ -99,6 +112,9 @@ def test_random_sequences_over_all_stores(runtimes, sequence: List[Step], args: 
                 raise AssertionError(f"{feature} accepted the invalid intent {value}")
         for each in stores.values():
             assert isinstance(each.state, dict)  # read back, and validated by the conftest
+            # The state rebuilt from the patches delivered so far is the store's state once
+            # its deliveries caught up (the provider answers on the library's threads).
+            assert_patched_state_converges(each)
     runtime.close()
 
 

@@ -1,0 +1,168 @@
+"""Patched delivery: stores observe in patch mode by default (``Runtime(patches=True)``) and
+rebuild each state from the previous one. Checked here: the applier is strict and never
+mutates a state it returned; over every feature, the rebuilt state equals what
+``cinematic_store_state`` returns whenever the store has caught up; a page appended is 20
+``add``s at ``…/-``; a removed favorite one ``remove``; whole-state delivery still works.
+(The schema-driven property tests check the same over random sequences on all stores.)"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+import time
+from typing import Any, Dict, List
+
+import pytest
+
+import cinematic
+from cinematic._patch import PatchError, PatchedState, apply_patch
+
+
+def converged(store: cinematic.Store[Any], timeout: float = 5.0) -> Dict[str, Any]:
+    """Waits until the rebuilt state equals ``store.state``; returns it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rebuilt, current = store.delivered_state, store.state
+        if rebuilt == current:
+            return current
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the patched state never caught up:\n  patched {str(rebuilt)[:300]}\n  state   {str(current)[:300]}")
+        time.sleep(0.005)
+
+
+class Envelopes:
+    """Records what the library delivers to a store (patch mode) by wrapping the trampoline."""
+
+    def __init__(self, store: cinematic.Store[Any]) -> None:
+        self.raw: List[Dict[str, Any]] = []
+        self.lock = threading.Lock()
+        original = store._deliver
+
+        def record(raw: bytes) -> None:
+            with self.lock:
+                self.raw.append(json.loads(raw))
+            original(raw)
+
+        store._deliver = record  # type: ignore[method-assign]
+
+    def last_patch(self) -> List[Dict[str, Any]]:
+        with self.lock:
+            return list(self.raw[-1].get("patch", []))
+
+
+# --------------------------------------------------------------------------- the applier
+
+
+def test_apply_patch_copies_only_what_it_changes():
+    state = {"query": "a", "results": {"phase": "loaded", "value": [{"id": 1}, {"id": 2}]}, "flags": {"x": 1}}
+    before = copy.deepcopy(state)
+    after = apply_patch(state, [{"op": "add", "path": "/results/value/-", "value": {"id": 3}},
+                                {"op": "replace", "path": "/query", "value": "b"},
+                                {"op": "remove", "path": "/results/value/0"},
+                                {"op": "add", "path": "/results/value/0", "value": {"id": 0}}])
+    assert state == before  # the old state is untouched
+    assert after == {"query": "b", "results": {"phase": "loaded", "value": [{"id": 0}, {"id": 2}, {"id": 3}]}, "flags": {"x": 1}}
+    assert after["flags"] is state["flags"]  # unchanged parts are shared
+    assert after["results"]["value"][1] is state["results"]["value"][1]
+
+
+@pytest.mark.parametrize("patch", [
+    [{"op": "replace", "path": "/missing", "value": 1}],
+    [{"op": "remove", "path": "/list/5"}],
+    [{"op": "add", "path": "/list/7", "value": 1}],
+    [{"op": "add", "path": "/list/01", "value": 1}],
+    [{"op": "add", "path": "/a/b/c", "value": 1}],
+    [{"op": "move", "path": "/a", "from": "/b"}],
+    [{"op": "remove", "path": ""}],
+    [{"op": "replace", "path": "list/0", "value": 1}],
+])
+def test_apply_patch_refuses_what_does_not_apply(patch):
+    state = {"a": 1, "list": [1, 2]}
+    with pytest.raises(PatchError):
+        apply_patch(state, patch)
+    assert state == {"a": 1, "list": [1, 2]}
+
+
+def test_a_gap_in_seq_is_refused():
+    patched = PatchedState()
+    assert patched.receive(b'{"seq":1,"state":{"a":1}}') == (1, {"a": 1})
+    with pytest.raises(PatchError):
+        patched.receive(b'{"seq":3,"patch":[{"op":"replace","path":"/a","value":2}]}')
+
+
+# --------------------------------------------------------------------------- every feature
+
+
+def test_search_paging_is_adds_of_the_new_films(embedded):
+    assert embedded.patches
+    states: List[Dict[str, Any]] = []
+    with embedded.search() as search:
+        envelopes = Envelopes(search)
+        search.subscribe(states.append)
+        search.query_changed("star")
+        search.submitted()
+        search.settle(30)
+        assert converged(search)["results"]["phase"] == "loaded"
+        for page in range(2, 5):
+            search.load_more()
+            search.settle(30)
+            state = converged(search)
+            assert state["pagesLoaded"] == page
+            adds = [op for op in envelopes.last_patch() if op["op"] == "add" and op["path"] == "/results/value/-"]
+            assert len(adds) == 20, envelopes.last_patch()[:3]
+        # Every state a subscriber received is still what it was (nothing is mutated later).
+        assert [len(s["results"].get("value", [])) for s in states if s["results"]["phase"] == "loaded"][-4:] == [20, 40, 60, 80]
+
+
+def test_discover_page_appends_touch_one_section(embedded):
+    with embedded.discover() as discover:
+        envelopes = Envelopes(discover)
+        discover.subscribe(lambda state: None)
+        discover.task()
+        discover.settle(30)
+        converged(discover)
+        for _ in range(3):
+            discover.load_more("comedy")
+            discover.settle(30)
+            converged(discover)
+            patch = envelopes.last_patch()
+            index = list(cinematic.DISCOVER_SECTIONS).index("comedy")
+            assert {op["path"] for op in patch if op["op"] == "add"} == {f"/sections/{index}/movies/value/-"}
+            assert all(op["path"].startswith(f"/sections/{index}/") for op in patch)
+
+
+def test_favorites_removal_is_one_remove_and_detail_hearts_are_replaces(runtimes, tmp_path):
+    runtime = runtimes({"favorites": str(tmp_path / "favorites.db")})
+    favorites = runtime.favorites()
+    envelopes = Envelopes(favorites)
+    favorites.subscribe(lambda state: None)
+    favorites.task()
+    for movie_id in (15249, 1, 2):
+        detail = runtime.detail(movie_id)
+        detail_envelopes = Envelopes(detail)
+        detail.subscribe(lambda state: None)
+        detail.task()
+        detail.wait_for(lambda s: s["detail"]["phase"] == "loaded")
+        detail.favorite_toggled()
+        detail.wait_for(lambda s: s["isFavorite"] and not s["isSaving"])
+        assert all(op["op"] == "replace" and op["path"] in ("/isFavorite", "/isSaving") for op in detail_envelopes.last_patch())
+        assert converged(detail)["isFavorite"] is True
+        detail.close()
+    favorites.wait_for(lambda s: len(s["favorites"].get("value", [])) == 3)
+    converged(favorites)
+    favorites.removed(1)
+    favorites.wait_for(lambda s: len(s["favorites"].get("value", [])) == 2)
+    assert envelopes.last_patch() == [{"op": "remove", "path": "/favorites/value/1"}]
+    converged(favorites)
+
+
+def test_whole_state_delivery_is_still_there(runtimes):
+    runtime = runtimes({"clock": "manual"}, patches=False)
+    assert not runtime.patches
+    states: List[Dict[str, Any]] = []
+    with runtime.search() as search:
+        search.subscribe(states.append)
+        search.query_changed("dune")
+        assert states[-1]["query"] == "dune"
+        assert search.delivered_state is None
