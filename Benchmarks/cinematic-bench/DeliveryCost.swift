@@ -91,7 +91,7 @@ enum DeliveryCost {
         try ABIRoundTrip.check(cinematic_store_open(runtime, "discover", nil, &discover), "store_open")
         try ABIRoundTrip.check(cinematic_store_send(discover, #"{"type":"task"}"#), "send")
         try ABIRoundTrip.check(cinematic_store_settle(discover, 30_000), "settle")
-        for _ in 0..<49 { _ = cinematic_store_send(discover, #"{"type":"loadMore","section":"popular"}"#); _ = cinematic_store_settle(discover, 30_000) }
+        for _ in 0..<51 { _ = cinematic_store_send(discover, #"{"type":"loadMore","section":"popular"}"#); _ = cinematic_store_settle(discover, 30_000) }
         var json: UnsafeMutablePointer<CChar>?
         try ABIRoundTrip.check(cinematic_store_state(discover, &json), "state")
         let ids = idsOfFirstSection(String(cString: json!), limit: 1_001)

@@ -2,13 +2,15 @@ import CJansson
 import Synchronization
 
 /// Encodes the elements of a list once per distinct element: a page appended to 2,000 films
-/// encodes 20, a removed favorite encodes none. Elements are matched by `key` (a film's id)
-/// and reused while equal; an unchanged list (the same array storage) costs one comparison.
-/// The cache keeps only the last list's elements, so it is bounded by the list it encodes.
+/// encodes 20, a removed favorite encodes none. Elements are reused while equal: by position
+/// (a list that grew keeps its prefix), else by `key` (a film's id, for a list whose elements
+/// moved). An unchanged list (the same array storage) returns the very same nodes, so a patch
+/// compares it in constant time. Only the last list is kept: the cache is bounded by the
+/// list it encodes.
 final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sendable>: Sendable {
     private let key: @Sendable (Element) -> Key
     private let encode: @Sendable (Element) -> UnsafeMutablePointer<json_t>
-    private let last = Mutex<(list: [Element], fragments: [JSONFragment], byKey: [Key: Int])>(([], [], [:]))
+    private let last = Mutex<(list: [Element], nodes: [StateNode])>(([], []))
 
     /// A cache matching elements by `key` and encoding new ones with `encode`.
     init(key: @escaping @Sendable (Element) -> Key, encode: @escaping @Sendable (Element) -> UnsafeMutablePointer<json_t>) {
@@ -16,26 +18,29 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         self.encode = encode
     }
 
-    /// The fragment of each element of `list`, in order.
-    func fragments(for list: [Element]) -> [JSONFragment] {
+    /// A node per element of `list` (each a fragment), in order.
+    func nodes(for list: [Element]) -> [StateNode] {
         let previous = last.withLock { $0 }
-        if previous.list == list { return previous.fragments }
-        var byKey: [Key: Int] = [:]
-        byKey.reserveCapacity(list.count)
-        var fragments: [JSONFragment] = []
-        fragments.reserveCapacity(list.count)
-        for (index, element) in list.enumerated() {
-            let elementKey = key(element)
-            if byKey[elementKey] == nil { byKey[elementKey] = index }
-            if index < previous.list.count, previous.list[index] == element {
-                fragments.append(previous.fragments[index])
-            } else if let old = previous.byKey[elementKey], previous.list[old] == element {
-                fragments.append(previous.fragments[old])
-            } else {
-                fragments.append(JSONFragment(consuming: encode(element)))
+        if previous.list == list { return previous.nodes }
+        // Elements kept in place (a page appended, a change further down) reuse their nodes.
+        let common = zip(previous.list, list).prefix { $0 == $1 }.count
+        var nodes = Array(previous.nodes.prefix(common))
+        nodes.reserveCapacity(list.count)
+        if common < list.count {
+            // The rest: reuse what moved (a favorite removed or added above), encode the new.
+            var moved: [Key: Int] = [:]
+            if common < previous.list.count {
+                for index in common..<previous.list.count { moved[key(previous.list[index])] = index }
+            }
+            for element in list[common...] {
+                if let old = moved[key(element)], previous.list[old] == element {
+                    nodes.append(previous.nodes[old])
+                } else {
+                    nodes.append(.fragment(JSONFragment(consuming: encode(element))))
+                }
             }
         }
-        last.withLock { $0 = (list, fragments, byKey) }
-        return fragments
+        last.withLock { $0 = (list, nodes) }
+        return nodes
     }
 }

@@ -1,5 +1,6 @@
 /// A state, or a part of one, as its codec describes it: leaves already encoded, objects and
-/// lists kept apart, so the whole state serializes by joining cached fragments and a patch
+/// lists kept apart (not `indirect`: the arrays already live on the heap, so a leaf costs no
+/// allocation), so the whole state serializes by joining cached fragments and a patch
 /// can say which part changed (``StatePatch``) without encoding or parsing anything again.
 ///
 /// ```swift
@@ -7,7 +8,7 @@
 ///     [("movieIds", .list(state.movieIDs.map { .int($0) }))]
 /// }
 /// ```
-indirect enum StateNode: Sendable, Equatable {
+enum StateNode: Sendable, Equatable {
     /// A value encoded as a whole (a string, a number, an error object, a movie detail).
     case fragment(JSONFragment)
     /// An object whose members a patch may address one by one, in wire order.
