@@ -21,7 +21,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 import cinematic  # noqa: E402
 from cinematic.http_provider import HttpCatalogProvider  # noqa: E402
-from cinematic_desktop.app import MainWindow  # noqa: E402
+from cinematic_desktop.window import MainWindow  # noqa: E402
 
 WindowFactory = Callable[..., MainWindow]
 

@@ -14,7 +14,8 @@ from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QImage
 
 import cinematic
-from cinematic_desktop.app import MainWindow, MovieList
+from cinematic_desktop.window import MainWindow
+from cinematic_desktop.movies import MovieList
 
 from conftest import REPO, CatalogServer, WindowFactory
 
