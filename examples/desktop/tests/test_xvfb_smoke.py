@@ -1,0 +1,97 @@
+"""The real app (``python -m cinematic_desktop``, as examples/desktop/run.sh starts it) on a
+real X server (Xvfb, installed by ensure-xvfb.sh): it shows its window, and closing the window
+the way a window manager does (WM_DELETE_WINDOW) quits it with status 0 and nothing on stderr
+that looks like a Python error."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Iterator, List
+
+import pytest
+
+from conftest import REPO
+from xserver import Xvfb, wait_for
+
+TITLE = "Cinematic"
+
+
+@pytest.fixture
+def xvfb() -> Iterator[Xvfb]:
+    server = Xvfb()
+    yield server
+    server.stop()
+
+
+def app_env(tmp_path: Path, display: str) -> Dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python",
+                                                                   "examples/desktop")))
+    return env
+
+
+def start_show_close(xvfb: Xvfb, tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """Starts the app, waits for its window to be shown, asks it to close; what it left."""
+    app = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop",
+                            "--favorites", str(tmp_path / "favorites.sqlite"), *options],
+                           env=app_env(tmp_path, xvfb.display), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        def shown() -> object:
+            if app.poll() is not None:
+                raise AssertionError(f"the app exited ({app.returncode}) before showing a window: "
+                                     f"{app.communicate()[1]}")
+            return xvfb.client.shown_window(TITLE)
+
+        window = wait_for(shown, 60, "the app's window")
+        xvfb.client.ask_to_close(window)
+        out, err = app.communicate(timeout=30)
+        return subprocess.CompletedProcess(app.args, app.returncode, out, err)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+
+
+def assert_clean(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+
+
+def test_the_real_app_on_xvfb_shows_its_window_and_quits_when_it_is_closed(xvfb: Xvfb, tmp_path: Path) -> None:
+    record = tmp_path / "session.jsonl"
+    done = start_show_close(xvfb, tmp_path, "--record", str(record))
+    assert_clean(done)
+    assert xvfb.client.shown_window(TITLE) is None
+    # The window remembered its size (QSettings under XDG_CONFIG_HOME) ...
+    assert list((tmp_path / "config").rglob("*.conf")), "the window's size was not saved"
+    # ... and the recording is complete: it replays.
+    replay = subprocess.run([sys.executable, "-m", "cinematic.replay", str(record)],
+                            env=app_env(tmp_path, xvfb.display), capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_the_real_app_with_its_live_server_down_still_starts_and_quits(xvfb: Xvfb, tmp_path: Path) -> None:
+    with socket.socket() as unused:      # a port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    done = start_show_close(xvfb, tmp_path, "--live", f"http://127.0.0.1:{port}")
+    assert_clean(done)
+
+
+def test_an_x_display_that_is_not_there_is_one_line_and_a_failure(tmp_path: Path) -> None:
+    """DISPLAY names a server that does not run: one line, status 2 (Qt alone would print a
+    page about plugins and abort)."""
+    env = app_env(tmp_path, ":97")
+    del env["QT_QPA_PLATFORM"]
+    done = subprocess.run([sys.executable, "-m", "cinematic_desktop"], env=env, capture_output=True, text=True,
+                          timeout=60)
+    lines: List[str] = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "cannot connect to the X display :97" in lines[0]
