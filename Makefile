@@ -280,9 +280,12 @@ test-install:
 	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
 	@echo "install check: 3 passed, 0 failed"
 
-## bench: search latency over the real catalog (medians and ratios, one run).
+## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
+## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
+## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE)
 	$(SWIFT) run -c release cinematic-bench
+	examples/desktop/bench-typing.sh
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
 ## is not run: on this Linux toolchain it cannot see Synchronization.Mutex and reports every

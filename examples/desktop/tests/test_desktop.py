@@ -8,15 +8,17 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, List
+import threading
+from typing import Any, List, Tuple
 
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QImage
 
 import cinematic
 from cinematic_desktop.window import MainWindow
 from cinematic_desktop.movies import MovieList
 
+from bench_typing import StallProbe, type_slowly
 from conftest import REPO, CatalogServer, WindowFactory
 
 WAIT = 10_000  # ms: every wait is bounded
@@ -307,37 +309,43 @@ def test_the_app_starts_records_and_stops_cleanly_on_sigterm(tmp_path: Path) -> 
     assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
-def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactory) -> None:
-    """The GUI thread never blocks on the core: while "the lord of the rings" is typed at
-    20 ms per key, the longest gap between ticks of a 1 ms probe timer (the longest stall of
-    the event loop) stays under a frame, 16 ms (STALL_LIMIT_MS overrides it); the measured
-    figure is printed."""
-    from PySide6.QtCore import QElapsedTimer, QTimer
-
+def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactory, monkeypatch: Any,
+                                          capsys: Any) -> None:
+    """The GUI thread never blocks on the core, checked by structure: while "the lord of the
+    rings" is typed at 20 ms per key, every state arrives on the GUI thread inside the runtime
+    fd's QSocketNotifier dispatch, nothing else dispatches, no call that waits (settle,
+    wait_for, advance_clock) is made, and no repeating timer polls. The longest event-loop
+    stall (a 1 ms probe timer's longest gap) is printed as a figure; `make bench` reports it
+    (examples/desktop/bench_typing.py): a timing target is a benchmark's, not a test's."""
     window = make_window()
-    clock = QElapsedTimer()
-    last = [0]
-    worst = [0]
-
-    def tick() -> None:
-        now = clock.elapsed()
-        worst[0] = max(worst[0], now - last[0])
-        last[0] = now
-
-    probe = QTimer()
-    probe.setTimerType(Qt.TimerType.PreciseTimer)
-    probe.setInterval(1)
-    probe.timeout.connect(tick)
+    assert window.runtime.delivery == "queued" and window.core.notifier.isEnabled()
+    gui_thread = threading.get_ident()
+    arrivals: List[Tuple[bool, bool]] = []
+    window.search.subscribe(lambda state: arrivals.append((threading.get_ident() == gui_thread,
+                                                           window.core.dispatching)))
+    waits: List[str] = []
+    for cls, name in ((cinematic.Store, "settle"), (cinematic.Store, "wait_for"),
+                      (cinematic.Runtime, "advance_clock")):
+        monkeypatch.setattr(cls, name, lambda *a, _name=name, **k: waits.append(_name))
+    stray: List[bool] = []
+    real_dispatch = cinematic.Runtime.dispatch
+    monkeypatch.setattr(cinematic.Runtime, "dispatch",
+                        lambda runtime: (stray.append(not window.core.dispatching), real_dispatch(runtime))[1])
+    dispatches = window.core.dispatches
+    arrivals.clear()
     qtbot.wait(50)   # let the window settle before measuring
-    clock.start()
+    probe = StallProbe()
     probe.start()
-    for key in "the lord of the rings":
-        qtbot.keyClicks(window.search_field, key)
-        qtbot.wait(20)
+    type_slowly(window.search_field, "the lord of the rings")
     qtbot.waitUntil(lambda: window.search_state is not None and window.search_state["results"]["phase"] == "loaded"
                     and window.search_state["results"]["query"] == "the lord of the rings", timeout=WAIT)
-    probe.stop()
-    limit = int(os.environ.get("STALL_LIMIT_MS", "16"))
-    print(f"longest event-loop stall while typing: {worst[0]} ms")
+    worst = probe.stop()
+    with capsys.disabled():
+        print(f"\n[desktop] longest event-loop stall while typing 'the lord of the rings' at 20 ms per key: "
+              f"{worst} ms ({probe.ticks} probe ticks)")
     assert "The Lord of the Rings" in titles(window.search_list)[0]
-    assert worst[0] < limit
+    assert window.core.dispatches > dispatches and len(arrivals) >= 2
+    assert all(on_gui and in_dispatch for on_gui, in_dispatch in arrivals), arrivals
+    assert waits == [] and not any(stray)
+    polling = [t for t in window.findChildren(QTimer) if t.isActive() and not t.isSingleShot()]
+    assert polling == []
