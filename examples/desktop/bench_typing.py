@@ -16,13 +16,15 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, List, Optional
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from drive import run_loop, type_slowly, wait_until  # noqa: E402
 
 QUERY = "the lord of the rings"
 PER_KEY_MS = 20
@@ -62,30 +64,6 @@ class StallProbe:
         return self.worst_ms
 
 
-def run_loop(ms: int) -> None:
-    """Qt's event loop for ``ms`` (QTest.qWait would not do: it sleeps up to 10 ms at a time
-    between rounds of events, a stall of its own that the probe would measure)."""
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-
-
-def type_slowly(field: QWidget, text: str, per_key_ms: int = PER_KEY_MS) -> None:
-    """One real key press per character, ``per_key_ms`` apart (the event loop runs between)."""
-    for key in text:
-        QTest.keyClicks(field, key)
-        run_loop(per_key_ms)
-
-
-def wait_until(condition: Callable[[], bool], timeout_ms: int = 10_000) -> None:
-    clock = QElapsedTimer()
-    clock.start()
-    while not condition():
-        if clock.elapsed() > timeout_ms:
-            raise TimeoutError("the results did not arrive")
-        run_loop(5)
-
-
 def one_round(window: Any) -> int:
     """Types the query into an empty field; the longest stall (ms) until its results show."""
     window.search_field.clear()
@@ -94,9 +72,9 @@ def one_round(window: Any) -> int:
     run_loop(50)          # the window settles before measuring
     probe = StallProbe()
     probe.start()
-    type_slowly(window.search_field, QUERY)
+    type_slowly(window.search_field, QUERY, PER_KEY_MS)
     wait_until(lambda: window.search_state is not None and window.search_state["results"]["phase"] == "loaded"
-               and window.search_state["results"]["query"] == QUERY)
+               and window.search_state["results"]["query"] == QUERY, "the results")
     return probe.stop()
 
 

@@ -4,7 +4,6 @@
 # and pytest-qt into build/venv when missing (ensure-qt.sh), and Xvfb with Qt's X libraries
 # (ensure-xvfb.sh: apt-get as root, else the command to run). Needs build/lib/libcinematic.so.0
 # (`make lib`) or CINEMATIC_LIBRARY.
-# Screenshots of each screen land in build/desktop-screenshots/.
 #
 #   examples/desktop/run-tests.sh [pytest args...]
 set -euo pipefail
