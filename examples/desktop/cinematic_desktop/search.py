@@ -22,21 +22,12 @@ MAX_QUERY_CHARS, MAX_QUERY_BYTES = 256, 1024
 
 def fit_query(text: str) -> Tuple[str, bool]:
     """``text`` cut to the library's bounds (code points, then whole UTF-8 characters), and
-    whether it was cut. Characters that UTF-8 cannot carry (lone surrogates) become U+FFFD."""
-    fitted = text.encode("utf-8", "replace").decode("utf-8") if not _encodable(text) else text
-    fitted = fitted[:MAX_QUERY_CHARS]
+    whether it changed. Characters that UTF-8 cannot carry (lone surrogates) become U+FFFD."""
+    fitted = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text[:MAX_QUERY_CHARS])
     data = fitted.encode("utf-8")
     if len(data) > MAX_QUERY_BYTES:
         fitted = data[:MAX_QUERY_BYTES].decode("utf-8", "ignore")
     return fitted, fitted != text
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 class SearchField(QLineEdit):
@@ -94,11 +85,10 @@ class SearchPage(QWidget):
     def query_edited(self, text: str) -> None:
         query, cut = fit_query(text)
         if cut:
-            position = min(self.field.cursorPosition(), len(query))
             self.field.setText(query)          # setText does not emit textEdited
-            self.field.setCursorPosition(position)
-            self.shell.notice = (f"The query was cut to {MAX_QUERY_CHARS} characters "
-                                 f"({MAX_QUERY_BYTES} bytes), the longest the catalog searches")
+            if len(text) > MAX_QUERY_CHARS:    # else only unsendable characters were replaced
+                self.shell.notice = (f"The query was cut to {MAX_QUERY_CHARS} characters "
+                                     f"({MAX_QUERY_BYTES} bytes), the longest the catalog searches")
         try:
             self.store.query_changed(query)
         except cinematic.CinematicError as error:   # the store closed under us: say so
