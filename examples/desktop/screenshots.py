@@ -73,7 +73,7 @@ def capture(out: Path, scratch: Optional[Path] = None) -> Dict[str, Shot]:
     out.mkdir(parents=True, exist_ok=True)
     favorites = scratch / "favorites.sqlite"
     add_favorites(favorites, [DUNE, STAR_WARS])
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance() or QApplication(sys.argv[:1])   # alive while capturing
     shots: Dict[str, Shot] = {}
     with cinematic.Runtime({"delivery": "queued", "favorites": str(favorites)}) as runtime:
         window = MainWindow(runtime, settings=QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat))

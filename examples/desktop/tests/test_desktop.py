@@ -4,24 +4,22 @@ are bounded (qtbot.waitUntil); nothing sleeps."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-from pathlib import Path
 import threading
+from pathlib import Path
 from typing import Any, List, Tuple
 
-from PySide6.QtCore import QPoint, QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QImage
 
 import cinematic
-from cinematic_desktop.window import MainWindow
-from cinematic_desktop.movies import MovieList
-
 import screenshots
 from bench_typing import StallProbe
+from cinematic_desktop.movies import MovieList
+from cinematic_desktop.window import MainWindow
+from conftest import CatalogServer, WindowFactory
 from drive import type_slowly
-from conftest import REPO, CatalogServer, WindowFactory
+from screenshots import add_favorites
 
 WAIT = 10_000  # ms: every wait is bounded
 
@@ -41,17 +39,6 @@ def open_dune(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.detail_page.heart.isEnabled(), timeout=WAIT)
     assert window.stack.currentWidget() is window.detail_scroll
-
-
-def add_favorites(path: Path, movie_ids: List[int]) -> None:
-    """Favorites written by another runtime (the app sees the same file)."""
-    with cinematic.Runtime(favorites=str(path)) as runtime:
-        for movie_id in movie_ids:
-            with runtime.detail(movie_id) as detail:
-                detail.task()
-                detail.wait_for(lambda s: s["detail"]["phase"] == "loaded" and not s["isSaving"], timeout=10)
-                detail.toggle_favorite()
-                detail.wait_for(lambda s: s["isFavorite"] and not s["isSaving"], timeout=10)
 
 
 def test_typing_dune_shows_dune_1984_first(qtbot: Any, make_window: WindowFactory) -> None:
@@ -197,14 +184,6 @@ def test_long_titles_elide(qtbot: Any, make_window: WindowFactory) -> None:
     assert width > window.search_list.columnWidth(0)  # so the view elides it
 
 
-def test_no_display_says_so_in_one_line() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    env["PYTHONPATH"] = os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python", "examples/desktop"))
-    done = subprocess.run([sys.executable, "-m", "cinematic_desktop"], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode != 0
-    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1 and "no display" in done.stderr
-
-
 def test_screenshots_of_each_screen_in_their_real_states(qapp: Any, tmp_path: Path) -> None:
     """What `make screenshots` does, into a temporary directory: four pictures, each of the
     state it names (checked on the widgets at capture time), none blank."""
@@ -249,38 +228,6 @@ def test_live_catalog_then_saved_results_when_the_server_goes_away(
     qtbot.waitUntil(lambda: window.search_note.text().startswith("offline, showing saved results from "),
                     timeout=WAIT)
     assert titles(window.search_list)[0] == "Dune" and window.search_note.isVisible()
-
-
-def test_the_app_starts_records_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    """The real entry point (offscreen): it starts, and SIGTERM closes it like Ctrl+Q, which
-    completes the --record file; cinematic.replay then matches every recorded state."""
-    import signal
-    import select
-
-    record = tmp_path / "session.jsonl"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
-               PYTHONPATH=os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python", "examples/desktop")))
-    app = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop", "--favorites",
-                            str(tmp_path / "f.sqlite"), "--record", str(record)], env=env,
-                           stderr=subprocess.PIPE, text=True)
-    try:
-        # Started: the recording's first line (the runtime's config) is written at open.
-        deadline = 200
-        while deadline and not (record.exists() and record.stat().st_size > 0):
-            select.select([], [], [], 0.05)
-            deadline -= 1
-        assert record.exists(), "the app did not start"
-        app.send_signal(signal.SIGTERM)
-        assert app.wait(timeout=30) == 128 + signal.SIGTERM
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
-    assert app.stderr is not None
-    assert "Traceback" not in app.stderr.read()
-    replay = subprocess.run([sys.executable, "-m", "cinematic.replay", str(record)], env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
 def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactory, monkeypatch: Any,

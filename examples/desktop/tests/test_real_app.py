@@ -1,7 +1,8 @@
-"""The real app (``python -m cinematic_desktop``, as examples/desktop/run.sh starts it) on a
-real X server (Xvfb, installed by ensure-xvfb.sh): it shows its window, and closing the window
-the way a window manager does (WM_DELETE_WINDOW) quits it with status 0 and nothing on stderr
-that looks like a Python error."""
+"""The real app in its own process (``python -m cinematic_desktop``, as examples/desktop/run.sh
+starts it). On a real X server (Xvfb, installed by ensure-xvfb.sh): it shows its window, and
+closing the window the way a window manager does (WM_DELETE_WINDOW) quits it with status 0
+and nothing on stderr that looks like a Python error. Offscreen: a stop signal closes it and
+completes its recording. With no display: one line, and a failure."""
 
 from __future__ import annotations
 
@@ -95,3 +96,43 @@ def test_an_x_display_that_is_not_there_is_one_line_and_a_failure(tmp_path: Path
     lines: List[str] = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert "cannot connect to the X display :97" in lines[0]
+
+
+def test_no_display_says_so_in_one_line() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["PYTHONPATH"] = os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python", "examples/desktop"))
+    done = subprocess.run([sys.executable, "-m", "cinematic_desktop"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1 and "no display" in done.stderr
+
+
+def test_the_app_starts_records_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """The real entry point (offscreen): it starts, and SIGTERM closes it like Ctrl+Q, which
+    completes the --record file; cinematic.replay then matches every recorded state."""
+    import signal
+    import select
+
+    record = tmp_path / "session.jsonl"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               PYTHONPATH=os.pathsep.join(str(REPO / p) for p in ("bindings/python", "examples/python", "examples/desktop")))
+    app = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop", "--favorites",
+                            str(tmp_path / "f.sqlite"), "--record", str(record)], env=env,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        # Started: the recording's first line (the runtime's config) is written at open.
+        deadline = 200
+        while deadline and not (record.exists() and record.stat().st_size > 0):
+            select.select([], [], [], 0.05)
+            deadline -= 1
+        assert record.exists(), "the app did not start"
+        app.send_signal(signal.SIGTERM)
+        assert app.wait(timeout=30) == 128 + signal.SIGTERM
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+    assert app.stderr is not None
+    assert "Traceback" not in app.stderr.read()
+    replay = subprocess.run([sys.executable, "-m", "cinematic.replay", str(record)], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
