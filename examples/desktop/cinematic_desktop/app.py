@@ -130,6 +130,8 @@ def run(args: Any, runtime: cinematic.Runtime, app: QApplication, stop: StopSign
             window = MainWindow(runtime, args.live)
             stop.window = window
             window.show()
+            window.raise_()
+            window.activateWindow()     # with no window manager (Xvfb, kiosk), take the keyboard
             status = app.exec() if stop.signal is None else 0
             if stop.signal is not None:
                 status = 128 + stop.signal

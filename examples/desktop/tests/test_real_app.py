@@ -6,14 +6,17 @@ completes its recording. With no display: one line, and a failure."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Optional, cast
 
 import pytest
+
+import cinematic
 
 from conftest import REPO
 from xserver import Xvfb, wait_for
@@ -76,6 +79,57 @@ def test_the_real_app_on_xvfb_shows_its_window_and_quits_when_it_is_closed(xvfb:
     replay = subprocess.run([sys.executable, "-m", "cinematic.replay", str(record)],
                             env=app_env(tmp_path, xvfb.display), capture_output=True, text=True, timeout=60)
     assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def recorded(record: Path, predicate: Callable[[Dict[str, Any]], bool]) -> Optional[Dict[str, Any]]:
+    """The first event of the recording (written as the session goes) that ``predicate`` likes."""
+    if not record.exists():
+        return None
+    for line in record.read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:            # a line being written
+            continue
+        if predicate(event):
+            return cast(Dict[str, Any], event)
+    return None
+
+
+def test_the_real_app_on_xvfb_driven_by_its_keyboard(xvfb: Xvfb, tmp_path: Path) -> None:
+    """Keys through the X server (XTEST), as a person or xdotool types them: "dune", Enter
+    opens Dune, F makes it a favorite, Ctrl+Q quits (status 0). The recording, written as the
+    session goes, says when each step's state is there; the favorites file keeps Dune."""
+    record, favorites = tmp_path / "session.jsonl", tmp_path / "favorites.sqlite"
+    app = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop",
+                            "--favorites", str(favorites), "--record", str(record)],
+                           env=app_env(tmp_path, xvfb.display), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    x = xvfb.client
+    try:
+        x.point_at(wait_for(lambda: x.shown_window(TITLE), 60, "the app's window"))
+        for key in "dune":
+            x.press(key)
+        wait_for(lambda: recorded(record, lambda e: e.get("event") == "state" and e["state"].get("results", {})
+                                  .get("query") == "dune" and "value" in e["state"]["results"]
+                                  and e["state"]["results"]["value"][0]["title"] == "Dune"), 30, "Dune first")
+        x.press("Return")
+        wait_for(lambda: recorded(record, lambda e: e.get("event") == "state" and
+                                  e["state"].get("detail", {}).get("phase") == "loaded"), 30, "Dune's detail")
+        x.press("f")
+        wait_for(lambda: recorded(record, lambda e: e.get("event") == "state" and
+                                  e["state"].get("isFavorite") is True and e["state"]["isSaving"] is False),
+                 30, "the heart saved")
+        x.press("Control_L", "q")
+        out, err = app.communicate(timeout=30)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.communicate()
+    assert_clean(subprocess.CompletedProcess(app.args, app.returncode, out, err))
+    with cinematic.Runtime(favorites=str(favorites)) as runtime, runtime.favorites() as store:
+        store.task()
+        state = store.wait_for(lambda s: s["favorites"]["phase"] == "loaded", timeout=10)
+        assert [movie["title"] for movie in state["favorites"]["value"]] == ["Dune"]
 
 
 def test_the_real_app_with_its_live_server_down_still_starts_and_quits(xvfb: Xvfb, tmp_path: Path) -> None:

@@ -123,6 +123,14 @@ class XDisplay:
         xlib.XFlush.argtypes = [ctypes.c_void_p]
         xlib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
         xlib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        xlib.XStringToKeysym.restype = ctypes.c_ulong
+        xlib.XStringToKeysym.argtypes = [ctypes.c_char_p]
+        xlib.XKeysymToKeycode.restype = ctypes.c_ubyte
+        xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        self.xtst = xtst = ctypes.CDLL("libXtst.so.6")
+        xtst.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+        xtst.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                              ctypes.c_ulong]
         # A window may vanish between listing it and asking about it: ignore X errors
         # (Xlib's default handler would exit the test process).
         self._ignore = ERROR_HANDLER(lambda display, event: 0)
@@ -180,4 +188,31 @@ class XDisplay:
         event.xclient.data[0] = self.xlib.XInternAtom(self.display, b"WM_DELETE_WINDOW", 0)
         event.xclient.data[1] = 0   # CurrentTime
         self.xlib.XSendEvent(self.display, window, 0, 0, ctypes.byref(event))
+        self.xlib.XFlush(self.display)
+
+    # ------------------------------------------------------------------ a keyboard (XTEST)
+
+    def point_at(self, window: int) -> None:
+        """Moves the pointer into ``window`` (with no window manager, the keyboard follows it)."""
+        attributes = XWindowAttributes()
+        self.xlib.XGetWindowAttributes(self.display, window, ctypes.byref(attributes))
+        self.xtst.XTestFakeMotionEvent(self.display, -1, attributes.x + attributes.width // 2,
+                                       attributes.y + attributes.height // 2, 0)
+        self.xlib.XFlush(self.display)
+
+    def keycode(self, name: str) -> int:
+        keysym = self.xlib.XStringToKeysym({" ": b"space"}.get(name, name.encode()))
+        code = int(self.xlib.XKeysymToKeycode(self.display, keysym))
+        if code == 0:
+            raise ValueError(f"no key for {name!r}")
+        return code
+
+    def press(self, *names: str) -> None:
+        """Presses the keys (keysym names: "Control_L", "q", "Return") and releases them in
+        reverse, as fingers do; the X server sends them to the focused window."""
+        codes = [self.keycode(name) for name in names]
+        for code in codes:
+            self.xtst.XTestFakeKeyEvent(self.display, code, 1, 0)
+        for code in reversed(codes):
+            self.xtst.XTestFakeKeyEvent(self.display, code, 0, 0)
         self.xlib.XFlush(self.display)
