@@ -42,7 +42,7 @@ def display_problem() -> Optional[str]:
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if platform and not platform.startswith("xcb"):
         return None                       # offscreen, wayland, vnc...: Qt's own business
-    if not platform and os.environ.get("WAYLAND_DISPLAY"):
+    if not platform and wayland_socket_exists():
         return None                       # Qt tries Wayland first
     display = os.environ.get("DISPLAY", "")
     if not display:
@@ -50,6 +50,15 @@ def display_problem() -> Optional[str]:
     if not x_display_answers(display):
         return f"cannot connect to the X display {display} (is the X server running?)"
     return None
+
+
+def wayland_socket_exists() -> bool:
+    """WAYLAND_DISPLAY names a socket that is there (else Qt falls back to X)."""
+    name = os.environ.get("WAYLAND_DISPLAY", "")
+    if not name:
+        return False
+    path = Path(name) if os.path.isabs(name) else Path(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent")) / name
+    return path.exists()
 
 
 def x_display_answers(display: str) -> bool:
@@ -83,13 +92,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 2
-    runtime = open_runtime(args)
-    if runtime is None:
-        return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
-    with StopSignals() as stop:
+    with StopSignals() as stop:         # before the runtime: a signal from then on quits cleanly
+        runtime = open_runtime(args)
+        if runtime is None:
+            return 1
         return run(args, runtime, cast(QApplication, app), stop)
 
 

@@ -140,16 +140,25 @@ def test_the_real_app_with_its_live_server_down_still_starts_and_quits(xvfb: Xvf
     assert_clean(done)
 
 
-def test_an_x_display_that_is_not_there_is_one_line_and_a_failure(tmp_path: Path) -> None:
-    """DISPLAY names a server that does not run: one line, status 2 (Qt alone would print a
-    page about plugins and abort)."""
-    env = app_env(tmp_path, ":97")
+@pytest.mark.parametrize("display, wayland, says", [
+    (":97", None, "cannot connect to the X display :97"),
+    (None, "wayland-97", "no display"),                  # a Wayland socket that is not there
+])
+def test_a_display_that_is_not_there_is_one_line_and_a_failure(tmp_path: Path, display: Optional[str],
+                                                                wayland: Optional[str], says: str) -> None:
+    """DISPLAY or WAYLAND_DISPLAY names a server that does not run: one line, status 2 (Qt
+    alone would print a page about plugins and abort)."""
+    env = app_env(tmp_path, display or "")
     del env["QT_QPA_PLATFORM"]
+    if display is None:
+        del env["DISPLAY"]
+    if wayland is not None:
+        env.update(WAYLAND_DISPLAY=wayland, XDG_RUNTIME_DIR=str(tmp_path))
     done = subprocess.run([sys.executable, "-m", "cinematic_desktop"], env=env, capture_output=True, text=True,
                           timeout=60)
     lines: List[str] = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
-    assert "cannot connect to the X display :97" in lines[0]
+    assert says in lines[0]
 
 
 def test_no_display_says_so_in_one_line() -> None:
