@@ -28,6 +28,9 @@ SEARCH, DISCOVER, FAVORITES = range(3)
 
 
 class MainWindow(QMainWindow):
+    """The pages are built by their modules; the window routes between them, and is the
+    ``Shell`` they see (notices, open a film, a store changed) and the debug panel's host."""
+
     def __init__(self, runtime: cinematic.Runtime, live_url: Optional[str] = None,
                  settings: Optional[QSettings] = None) -> None:
         super().__init__()
@@ -68,7 +71,8 @@ class MainWindow(QMainWindow):
         self.search_message = self.search_page.message
         self.sections, self.section_lists = self.discover_page.sections, self.discover_page.lists
         self.section_stack, self.section_info = self.discover_page.stack, self.discover_page.info
-        self.favorites_list, self.undo_button = self.favorites_page.list, self.favorites_page.undo_button
+        self.favorites_list, self.favorites_header = self.favorites_page.list, self.favorites_page.header
+        self.remove_button, self.undo_button = self.favorites_page.remove_button, self.favorites_page.undo_button
         self.detail_scroll = self.detail_page.scroll_area
         self._shortcuts()
         self._restore_size()
