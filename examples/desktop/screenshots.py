@@ -74,6 +74,8 @@ def capture(out: Path, scratch: Optional[Path] = None) -> Dict[str, Shot]:
     favorites = scratch / "favorites.sqlite"
     add_favorites(favorites, [DUNE, STAR_WARS])
     app = QApplication.instance() or QApplication(sys.argv[:1])   # alive while capturing
+    flash = app.cursorFlashTime()
+    app.setCursorFlashTime(0)            # a steady text cursor: the same picture every time
     shots: Dict[str, Shot] = {}
     with cinematic.Runtime({"delivery": "queued", "favorites": str(favorites)}) as runtime:
         window = MainWindow(runtime, settings=QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat))
@@ -102,6 +104,7 @@ def capture(out: Path, scratch: Optional[Path] = None) -> Dict[str, Shot]:
                 shown = window.section_stack.currentWidget()
                 return len(lists) >= 2 and all(movie_list.topLevelItemCount() > 0 for movie_list in lists[:2]) \
                     and isinstance(shown, MovieList) and shown.verticalScrollBar().maximum() > 0 \
+                    and shown.verticalScrollBar().parentWidget().isVisible() \
                     and window.section_info.text().endswith("movies, scroll for more")
 
             wait_until(discover_settled, "two Discover sections, the first filling its view")
@@ -118,6 +121,7 @@ def capture(out: Path, scratch: Optional[Path] = None) -> Dict[str, Shot]:
             shot("detail", [window.detail_page.title.text()])
         finally:
             window.close()
+            app.setCursorFlashTime(flash)
     return shots
 
 
