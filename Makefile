@@ -39,7 +39,7 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -111,10 +111,16 @@ test-python: lib $(REPLAY_TOOL)
 	bindings/python/run-tests.sh
 
 ## test-desktop: the desktop app (examples/desktop, PySide6) with real widgets and key presses
-## on Qt's offscreen platform (pytest-qt, installed into build/venv), mypy --strict, and a
-## screenshot of each screen in build/desktop-screenshots/.
+## on Qt's offscreen platform (pytest-qt, installed into build/venv), mypy --strict, and the real
+## app started on Xvfb and closed (Xvfb and Qt's X libraries installed with apt-get as root by
+## examples/desktop/ensure-xvfb.sh, otherwise the command is printed).
 test-desktop: lib
 	examples/desktop/run-tests.sh
+
+## screenshots: each screen of the desktop app rendered offscreen to docs/screenshots/ (search,
+## discover, favorites, detail .png) in real states, with a scratch favorites file.
+screenshots: lib
+	examples/desktop/screenshots.sh docs/screenshots
 
 ## test-kotlin: the Kotlin/JVM binding (JNA, coroutines) and its tests; installs kotlin, libjna-java
 ## and Debian's kotlinx-coroutines (+ atomicfu).
@@ -288,9 +294,12 @@ test-install:
 	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
 	@echo "install check: 3 passed, 0 failed"
 
-## bench: search latency over the real catalog (medians and ratios, one run).
+## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
+## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
+## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE)
 	$(SWIFT) run -c release cinematic-bench
+	examples/desktop/bench-typing.sh
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
 ## is not run: on this Linux toolchain it cannot see Synchronization.Mutex and reports every

@@ -18,7 +18,7 @@ apt_packages="libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0
 if ! "$vpy" -c 'import PySide6.QtWidgets' 2>/dev/null || ! fc-list 2>/dev/null | grep -q .; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "ensure-qt: installing $apt_packages" >&2
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $apt_packages) >/dev/null >&2
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $apt_packages) >/dev/null
     else
         echo "ensure-qt: PySide6 cannot load its system libraries; run:  sudo apt-get install -y $apt_packages" >&2
         exit 1

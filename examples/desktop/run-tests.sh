@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the desktop app's tests: real widgets on Qt's offscreen platform (pytest-qt), after
-# mypy --strict on the app. Installs PySide6-Essentials and pytest-qt into build/venv when
-# missing (ensure-qt.sh). Needs build/lib/libcinematic.so.0 (`make lib`) or CINEMATIC_LIBRARY.
-# Screenshots of each screen land in build/desktop-screenshots/.
+# mypy --strict on the app, and a smoke test of the real app on Xvfb. Installs PySide6-Essentials
+# and pytest-qt into build/venv when missing (ensure-qt.sh), and Xvfb with Qt's X libraries
+# (ensure-xvfb.sh: apt-get as root, else the command to run). Needs build/lib/libcinematic.so.0
+# (`make lib`) or CINEMATIC_LIBRARY.
 #
 #   examples/desktop/run-tests.sh [pytest args...]
 set -euo pipefail
@@ -13,6 +14,7 @@ if [ ! -e "$repo/build/lib/libcinematic.so.0" ] && [ -z "${CINEMATIC_LIBRARY:-}"
     exit 2
 fi
 vpy="$("$here/ensure-qt.sh")"
+"$here/ensure-xvfb.sh" "$vpy" > /dev/null     # the smoke test runs the real app on Xvfb
 export QT_QPA_PLATFORM=offscreen
 export PYTHONPATH="$repo/bindings/python:$repo/examples/python:$here${PYTHONPATH:+:$PYTHONPATH}"
 if [ $# -eq 0 ]; then

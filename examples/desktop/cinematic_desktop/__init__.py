@@ -1,5 +1,6 @@
 """A desktop movie app (PySide6) over libcinematic: Search, Discover, Favorites, Detail."""
 
-from .app import MainWindow, main
+from .app import main
+from .window import MainWindow
 
 __all__ = ["MainWindow", "main"]

@@ -21,7 +21,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 import cinematic  # noqa: E402
 from cinematic.http_provider import HttpCatalogProvider  # noqa: E402
-from cinematic_desktop.app import MainWindow  # noqa: E402
+from cinematic_desktop.window import MainWindow  # noqa: E402
 
 WindowFactory = Callable[..., MainWindow]
 
@@ -46,6 +46,7 @@ def make_window(qtbot: Any, tmp_path: Path) -> Iterator[WindowFactory]:
             runtime.set_provider(provider)
         settings = QSettings(str(tmp_path / settings_name), QSettings.Format.IniFormat)
         window = MainWindow(runtime, live_url, settings=settings)
+        window.live_provider = provider   # type: ignore[attr-defined]  # for the tests that close it
         opened.append((window, runtime, provider))
         window.show()
         qtbot.waitExposed(window)
