@@ -50,7 +50,7 @@ def add_favorites(path: Path, movie_ids: List[int]) -> None:
                 detail.task()
                 detail.wait_for(lambda s: s["detail"]["phase"] == "loaded" and not s["isSaving"], timeout=10)
                 if not detail.state["isFavorite"]:
-                    detail.toggle_favorite()
+                    detail.favorite_toggled()
                     detail.wait_for(lambda s: s["isFavorite"] and not s["isSaving"], timeout=10)
 
 

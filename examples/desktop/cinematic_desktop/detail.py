@@ -146,10 +146,10 @@ class DetailPage(QWidget):
         if phase_of(self.state["detail"]) != "loaded":
             self.shell.notice = "wait for the detail to load"
             return
-        self.store.toggle_favorite()
+        self.store.favorite_toggled()
 
-    def on_state(self, raw: cinematic.State) -> None:
-        self.state = cast(wire.DetailState, raw)
+    def on_state(self, raw: wire.DetailState) -> None:
+        self.state = raw
         was_enabled = self.heart.isEnabled()
         self.show_state(self.state)
         if self.heart.isEnabled() and not was_enabled and QApplication.focusWidget() in (None, self.scroll_area):

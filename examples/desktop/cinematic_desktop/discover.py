@@ -80,8 +80,8 @@ class DiscoverPage(QWidget):
 
     # ------------------------------------------------------------------ states (GUI thread)
 
-    def on_state(self, raw: cinematic.State) -> None:
-        self.state = cast(wire.DiscoverState, raw)
+    def on_state(self, raw: wire.DiscoverState) -> None:
+        self.state = raw
         sections = self.state["sections"]
         for i, section in enumerate(sections):
             name = section["section"]

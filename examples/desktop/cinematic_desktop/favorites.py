@@ -51,8 +51,8 @@ class FavoritesPage(QWidget):
         store.subscribe(self.on_state)
         store.task()
 
-    def on_state(self, raw: cinematic.State) -> None:
-        self.state = cast(wire.FavoritesState, raw)
+    def on_state(self, raw: wire.FavoritesState) -> None:
+        self.state = raw
         favorites = self.state["favorites"]
         movies = movies_of(cast(wire.MoviesPhase, favorites))
         self.list.set_movies(movies)
@@ -75,7 +75,7 @@ class FavoritesPage(QWidget):
         movie = self.list.current_movie()
         if movie is None:
             return
-        self.store.remove(int(movie["id"]))
+        self.store.removed(int(movie["id"]))
         self.undo_movie = movie
         self.undo_button.setEnabled(True)
         self.shell.notice = f"Removed {movie['title']}: Ctrl+Z or Undo brings it back"
@@ -92,13 +92,13 @@ class FavoritesPage(QWidget):
         store = self.restoring = self.runtime.detail(int(movie["id"]))
         self.shell.notice = f"Restoring {movie['title']}…"
 
-        def on_state(raw: cinematic.State) -> None:
-            state = cast(wire.DetailState, raw)
+        def on_state(raw: wire.DetailState) -> None:
+            state = raw
             if store is not self.restoring or state["isSaving"]:
                 return
             loaded = state["detail"]["phase"] == "loaded"
             if loaded and not state["isFavorite"] and state["favoriteError"] is None:
-                store.toggle_favorite()
+                store.favorite_toggled()
             elif state["isFavorite"] or state["favoriteError"] is not None or state["detail"]["phase"] == "failed":
                 self.shell.notice = f"Restored {movie['title']}" if state["isFavorite"] else "Could not restore the favorite"
                 store.close()

@@ -104,7 +104,7 @@ class SearchPage(QWidget):
             if movie is not None:
                 self.shell.open_detail(movie)
         elif len(query) >= 2:
-            self.store.submit()
+            self.store.submitted()
             self.shell.notice = "searching…"
 
     def more(self) -> None:
@@ -125,8 +125,8 @@ class SearchPage(QWidget):
 
     # ------------------------------------------------------------------ states (GUI thread)
 
-    def on_state(self, raw: cinematic.State) -> None:
-        self.state = cast(wire.SearchState, raw)
+    def on_state(self, raw: wire.SearchState) -> None:
+        self.state = raw
         self.update_view()
         self.shell.state_changed()
 

@@ -5,7 +5,7 @@ Esc/Backspace/Alt+Left go back. The window's size is kept in QSettings."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -161,14 +161,14 @@ class MainWindow(QMainWindow):
         if self.debug_dock.isVisible():
             self.debug_dock.back.setFocus()
 
-    def debug_store(self) -> Optional[cinematic.Store]:
+    def debug_store(self) -> Optional[cinematic.Store[Any]]:
         """The store behind the screen: Detail's when open, else the current tab's."""
         if self.detail_page.store is not None:
             return self.detail_page.store
-        stores: List[cinematic.Store] = [self.search, self.discover, self.favorites]
+        stores: List[cinematic.Store[Any]] = [self.search, self.discover, self.favorites]
         return stores[self.tabs.currentIndex()]
 
-    def reverted(self, store: cinematic.Store, entry: wire.HistoryEntry) -> None:
+    def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None:
         """After a time-travel step: the search field shows that state's query (setText does
         not emit textEdited, so no intent is sent); the state itself arrives by dispatch."""
         query = entry["state"].get("query")
