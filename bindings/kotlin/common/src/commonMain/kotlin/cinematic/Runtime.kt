@@ -1,7 +1,5 @@
 package cinematic
 
-import kotlin.jvm.Volatile
-
 /**
  * A libcinematic runtime: configuration, clock, catalog, favorites and callback delivery for
  * its [Store]s (`cinematic_runtime`). Close it when done; closing also closes its stores.
@@ -75,8 +73,10 @@ class Runtime(config: String? = null) : AutoCloseable {
      * Receives any exception thrown by a provider, subscriber or logger callback (such
      * exceptions must not cross into the library). The default prints it (stderr on the JVM).
      */
-    @Volatile
-    var callbackErrorHandler: (Throwable) -> Unit = { error -> nativeLibrary.reportUncaught(error) }
+    var callbackErrorHandler: (Throwable) -> Unit
+        get() = lock.locked { errorHandler }
+        set(handler) = lock.locked { errorHandler = handler }
+    private var errorHandler: (Throwable) -> Unit = { error -> library.reportUncaught(error) }
 
     init {
         registry.locked { openRuntimes.add(this) }

@@ -4,8 +4,8 @@ import cinematic.CinematicException
 import cinematic.Phase
 import cinematic.Runtime
 import cinematic.label
+import cinematic.openSearch
 import cinematic.phase
-import cinematic.searchState
 import kotlin.system.exitProcess
 
 private const val USAGE = """usage: cinematic.cli.MainKt search QUERY...
@@ -30,11 +30,11 @@ fun run(args: Array<String>): Int {
         // the `kotlin` launcher does not put on the class path.
         val runtime = Runtime()
         try {
-            val search = runtime.openStore("search")
+            val search = runtime.openSearch()
             search.queryChanged(query)
             search.submitted()
             search.settle(30_000)
-            when (val phase = search.searchState.phase) {
+            when (val phase = search.state.phase) {
                 is Phase.Loaded ->
                     if (phase.value.isEmpty()) println("no movies match \"$query\"")
                     else phase.value.forEach { println(it.label) }

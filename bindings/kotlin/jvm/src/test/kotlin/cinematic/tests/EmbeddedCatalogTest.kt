@@ -27,7 +27,7 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
                 }
                 java.io.File(dir, "bad.tsv").writeText(header + "1\tBroken\n")
                 val error = runCatching { Cinematic.buildIndex(java.io.File(dir, "bad.tsv").path, java.io.File(dir, "bad.idx").path) }.exceptionOrNull()
-                expect(error is CinematicException && error.message?.contains("line 2") == true) { "expected an io error naming line 2: $error" }
+                expect(error is CinematicException && error.message.contains("line 2")) { "expected an io error naming line 2: $error" }
                 expect(!java.io.File(dir, "bad.idx").exists()) { "a failed build left bad.idx" }
             } finally {
                 dir.deleteRecursively()

@@ -98,7 +98,7 @@ object SearchPromisesTest : Suite("search promises") {
                     val state = search.state
                     expectEqual("dune", state.query, "query")
                     expectEqual(listOf(Movie(2, "Dune", 1984)), state.movies, "movies after the late answer")
-                    expect(seen.none { state -> state.movies.any { it.title == "Duck Soup" } }) { "a subscriber saw the stale answer: $seen" }
+                    expect(seen.none { delivered -> delivered.movies.any { it.title == "Duck Soup" } }) { "a subscriber saw the stale answer: $seen" }
                 }
             }
         }
