@@ -106,6 +106,9 @@ class CinematicException(
     override fun toString(): String = "CinematicException($statusName: $message)"
 
     internal companion object {
+        /** The exception for [status] (named as the generated [Status.names] say) with [message]. */
+        fun of(status: Int, message: String) = CinematicException(status, Status.names[status] ?: "unknown", message)
+
         /** Builds the exception for [status] from this thread's `cinematic_last_error`. */
         fun fromLastError(status: Int): CinematicException {
             val envelope = nativeLibrary.lastError() // read first: nothing may run in between
@@ -142,14 +145,14 @@ internal fun ownedJson(what: String, call: (LongArray) -> Int): String {
         nativeLibrary.free(pointer)
     }
     if (failure != null) throw failure
-    return json ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no $what")
+    return json ?: throw CinematicException.of(Status.MISUSE, "the library returned no $what")
 }
 
 /** Runs [call], which hands out a handle through its out-pointer, and returns it. */
 internal fun openedHandle(what: String, call: (LongArray) -> Int): Long {
     val out = LongArray(1)
     checkStatus(call(out))
-    return out[0].takeIf { it != 0L } ?: throw CinematicException(Status.MISUSE, "misuse", "the library returned no $what")
+    return out[0].takeIf { it != 0L } ?: throw CinematicException.of(Status.MISUSE, "the library returned no $what")
 }
 
 /**

@@ -59,7 +59,7 @@ suspend fun Store<*>.settle() {
             try {
                 settle(SETTLE_SLICE_MS)
                 // The library reports a store closed meanwhile as settled (no effect is left).
-                if (isClosed) throw CinematicException(Status.CLOSED, "closed", "the store was closed while settle() waited")
+                if (isClosed) throw CinematicException.of(Status.CLOSED, "the store was closed while settle() waited")
                 return@withContext
             } catch (e: CinematicException) {
                 if (e.status != Status.TIMEOUT) throw e

@@ -116,7 +116,7 @@ open class Store<S> internal constructor(
      *   when the runtime keeps none; "closed".
      */
     fun revert(seq: Long) {
-        if (seq < 0) throw CinematicException(Status.INVALID, "invalid", "no history entry $seq (seq numbers start at 1)")
+        if (seq < 0) throw CinematicException.of(Status.INVALID, "no history entry $seq (seq numbers start at 1)")
         checkStatus(library.storeRevert(handle, seq))
     }
 
@@ -152,7 +152,7 @@ open class Store<S> internal constructor(
      */
     fun subscribeJson(callback: (stateJson: String) -> Unit): AutoCloseable {
         if (Delivery.insideCallback) {
-            throw CinematicException(Status.MISUSE, "misuse",
+            throw CinematicException.of(Status.MISUSE,
                 "subscribe cannot be called from inside a callback (cinematic_store_observe is not callback-safe)")
         }
         val subscription = Subscription(callback)

@@ -3,6 +3,7 @@ package cinematic.cli
 import cinematic.CinematicException
 import cinematic.Phase
 import cinematic.Runtime
+import cinematic.Status
 import cinematic.label
 import cinematic.openSearch
 import cinematic.phase
@@ -50,7 +51,7 @@ fun run(args: Array<String>): Int {
         0
     } catch (e: CinematicException) {
         System.err.println("cinematic: ${e.message}")
-        if (e.statusName == "invalid") 2 else 1
+        if (e.status == Status.INVALID) 2 else 1
     } catch (e: UnsatisfiedLinkError) {
         System.err.println("cinematic: ${e.message}")
         3
