@@ -31,7 +31,14 @@ package cinematic
  * @throws CinematicException "json"/"too_large" for a malformed config, "invalid" for an
  *   unknown key or bad value, "io" when the catalog cannot be opened.
  */
-class Runtime(config: String? = null) : AutoCloseable {
+class Runtime internal constructor(
+    config: String?,
+    /** The C functions this runtime and its stores call (a test may wrap the platform's). */
+    internal val library: NativeLibrary
+) : AutoCloseable {
+
+    /** Opens a runtime from its JSON [config] (null for all defaults). */
+    constructor(config: String? = null) : this(config, nativeLibrary)
 
     /** Opens a runtime from a config given as a map, e.g. `mapOf("clock" to "manual")`. */
     constructor(config: Map<String, Any?>) : this(Json.write(config))
@@ -43,7 +50,6 @@ class Runtime(config: String? = null) : AutoCloseable {
      */
     constructor(config: RuntimeConfig) : this(Json.write(withoutNulls(config.toJson())))
 
-    private val library = nativeLibrary
     internal val handle: Long = openedHandle("runtime") { out -> library.runtimeOpen(config?.let(::jsonText), out) }
 
     private val lock = Lock()

@@ -27,7 +27,7 @@ open class Store<S> internal constructor(
     val definition: Feature<S, *>
 ) : AutoCloseable {
 
-    private val library = nativeLibrary
+    private val library = runtime.library
     /** Held while (un)registering the subscriber with the library. */
     private val observeLock = Lock()
     /** Guards the fields below; never held while calling the library or a callback. */
