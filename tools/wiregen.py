@@ -9,6 +9,8 @@ script writes
                                                           intent helpers, the feature list
   bindings/kotlin/common/src/commonMain/kotlin/cinematic/Wire.kt   data classes, statuses,
                                                           version (JVM and Native share it)
+  bindings/kotlin/common/src/commonMain/kotlin/cinematic/Features.kt  a typed store per feature
+                                                          (send helpers, state decoder), the list
   Sources/Cinematic/Generated/WireConstants.swift         Status, the library version
   include/cinematic.h                                     the block between the GENERATED
                                                           markers (version macros, statuses)
@@ -28,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wiregen_lib.schema import ROOT, load  # noqa: E402
 from wiregen_lib.python import python, python_features  # noqa: E402
-from wiregen_lib.kotlin import kotlin  # noqa: E402
+from wiregen_lib.kotlin import kotlin, kotlin_features  # noqa: E402
 from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
 
 # --------------------------------------------------------------------------------------
@@ -42,6 +44,7 @@ def outputs() -> Dict[Path, str]:
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "features.py": python_features(schema, defs, meta),
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": kotlin(schema, defs, meta),
+        ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Features.kt": kotlin_features(schema, defs, meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "WireConstants.swift": swift(meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "FeatureWire.swift": swift_features(schema, defs, meta),
         header_path: splice(header_path.read_text(), header_block(meta)),

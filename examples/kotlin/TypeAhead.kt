@@ -35,7 +35,7 @@ fun main(args: Array<String>) {
         (if (realClock) "system clock" else "manual clock"))
 
     Runtime(config).use { runtime ->
-        runtime.openStore("search").use { search ->
+        runtime.openSearch().use { search ->
             // States also arrive through a subscription (on library threads); count them.
             val delivered = AtomicInteger()
             search.subscribe { delivered.incrementAndGet() }
@@ -56,7 +56,7 @@ fun main(args: Array<String>) {
             // The user stops typing: let the last debounce elapse and the search finish.
             if (!realClock) runtime.advanceClock(DEBOUNCE_MS)
             search.settle(30_000)
-            val final = search.searchState
+            val final = search.state
             println("final: ${display(search.state)}")
             when (val results = final.phase) {
                 is Phase.Loaded ->
@@ -70,10 +70,9 @@ fun main(args: Array<String>) {
     }
 }
 
-/** A state's JSON, with a loaded page of movies shortened to its size and first title. */
-private fun display(json: String): String {
-    val state = SearchState.fromJson(json)
-    val results = state.phase as? Phase.Loaded ?: return json
+/** A state as JSON, with a loaded page of movies shortened to its size and first title. */
+private fun display(state: SearchState): String {
+    val results = state.phase as? Phase.Loaded ?: return Json.write(state.toJson())
     val first = results.value.firstOrNull()?.let { ", first: $it" } ?: ""
     return "{\"query\":\"${state.query}\",\"results\":{\"phase\":\"loaded\",\"value\":[${results.value.size} movies$first]}}"
 }

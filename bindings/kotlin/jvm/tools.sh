@@ -97,7 +97,13 @@ kotlin_compile() {
     mkdir -p "$out.tmp"
     touch "$stamp.new" # taken before compiling: an edit made meanwhile forces a rebuild
     local status=0
-    "$KOTLINC" -jvm-target 1.8 -Xuse-experimental=kotlin.Experimental -cp "$cp" -d "$out.tmp" "${sources[@]}" 2>"$out.log" || status=$?
+    # The shared source set (commonMain, with expect declarations) compiles as common code
+    # together with the platform's actuals, as a multiplatform build would.
+    local common=() source
+    for source in "${sources[@]}"; do case "$source" in */commonMain/*) common+=("$source") ;; esac; done
+    local multiplatform=()
+    if [ ${#common[@]} -gt 0 ]; then multiplatform=(-Xmulti-platform "-Xcommon-sources=$(IFS=,; echo "${common[*]}")"); fi
+    "$KOTLINC" -jvm-target 1.8 -Xuse-experimental=kotlin.Experimental "${multiplatform[@]}" -cp "$cp" -d "$out.tmp" "${sources[@]}" 2>"$out.log" || status=$?
     # The Debian kotlinc script passes a JVM flag that Java 17 warns about; hide only that.
     grep -v -e '^OpenJDK 64-Bit Server VM warning: Options -Xverify:none' "$out.log" >&2 || true
     if [ "$status" != 0 ]; then
@@ -113,10 +119,39 @@ kotlin_compile() {
   ) 9>"$out.lock"
 }
 
+# check_common_sources: compiles the shared source set (bindings/kotlin/common) alone as
+# *common* code, against the common standard library and kotlinx-coroutines' common part
+# (kotlinc's metadata compiler): a JVM-only call there (String.format, synchronized, java.*)
+# fails here, though the JVM build would accept it, so the Kotlin/Native binding, which
+# shares these sources but cannot be compiled on this machine, gets them checked too.
+# Skipped when nothing changed since the last successful check.
+check_common_sources() {
+  local common="$_cinematic_kotlin_jvm/../common/src/commonMain/kotlin" out="$KOTLIN_OUT/common-metadata"
+  local stamp="$out.stamp"
+  if [ -f "$stamp" ] && [ -z "$(find "$common" -newer "$stamp" -print -quit)" ]; then return 0; fi
+  local lib="/usr/share/java" sources
+  mapfile -t sources < <(find "$common" -name '*.kt' | LC_ALL=C sort)
+  echo "kotlinc: checking ${#sources[@]} common files against the common standard library" >&2
+  mkdir -p "$KOTLIN_OUT"
+  touch "$stamp.new"
+  rm -rf "$out"
+  if ! KOTLIN_COMPILER=org.jetbrains.kotlin.cli.metadata.K2MetadataCompiler "$KOTLINC" -Xmulti-platform \
+      -classpath "$lib/kotlin-stdlib-common.jar:$lib/kotlinx-coroutines-core-common.jar:$lib/atomicfu-common.jar" \
+      -d "$out" "${sources[@]}" 2>"$out.log"; then
+    grep -v -e 'Options -Xverify:none' "$out.log" >&2 || true
+    rm -f "$stamp.new"
+    echo "the shared Kotlin sources (bindings/kotlin/common) use something that is not common Kotlin" >&2
+    return 1
+  fi
+  mv "$stamp.new" "$stamp"
+}
+
 # Compiles the binding and its tests together (one kotlinc run) into build/kotlin/classes.
 build_binding() {
+  check_common_sources || return 1
   kotlin_compile "$KOTLIN_OUT/classes" "$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB_CP" \
-    "$_cinematic_kotlin_jvm/../common/src/commonMain/kotlin" "$_cinematic_kotlin_jvm/src/main/kotlin" "$_cinematic_kotlin_jvm/src/test/kotlin"
+    "$_cinematic_kotlin_jvm/../common/src/commonMain/kotlin" "$_cinematic_kotlin_jvm/src/main/kotlin" "$_cinematic_kotlin_jvm/src/test/kotlin" \
+    "$CINEMATIC_ROOT/examples/kotlin"
   BINDING_CP="$KOTLIN_OUT/classes:$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB_CP"
 }
 

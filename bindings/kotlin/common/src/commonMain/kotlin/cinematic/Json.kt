@@ -58,7 +58,7 @@ object Json {
                 out.append(']')
             }
             is Array<*> -> appendValue(out, value.asList())
-            else -> throw IllegalArgumentException("cannot write ${value.javaClass.name} as JSON")
+            else -> throw IllegalArgumentException("cannot write ${value::class.simpleName} as JSON")
         }
     }
 
@@ -73,7 +73,7 @@ object Json {
                 '\t' -> out.append("\\t")
                 '\b' -> out.append("\\b")
                 '\u000C' -> out.append("\\f")
-                else -> if (c < ' ') out.append(String.format("\\u%04x", c.toInt())) else out.append(c)
+                else -> if (c < ' ') out.append("\\u").append((c - '\u0000').toString(16).padStart(4, '0')) else out.append(c)
             }
         }
         out.append('"')

@@ -3,9 +3,10 @@ package cinematic.cli
 import cinematic.CinematicException
 import cinematic.Phase
 import cinematic.Runtime
+import cinematic.Status
 import cinematic.label
+import cinematic.openSearch
 import cinematic.phase
-import cinematic.searchState
 import kotlin.system.exitProcess
 
 private const val USAGE = """usage: cinematic.cli.MainKt search QUERY...
@@ -30,11 +31,11 @@ fun run(args: Array<String>): Int {
         // the `kotlin` launcher does not put on the class path.
         val runtime = Runtime()
         try {
-            val search = runtime.openStore("search")
+            val search = runtime.openSearch()
             search.queryChanged(query)
             search.submitted()
             search.settle(30_000)
-            when (val phase = search.searchState.phase) {
+            when (val phase = search.state.phase) {
                 is Phase.Loaded ->
                     if (phase.value.isEmpty()) println("no movies match \"$query\"")
                     else phase.value.forEach { println(it.label) }
@@ -50,7 +51,7 @@ fun run(args: Array<String>): Int {
         0
     } catch (e: CinematicException) {
         System.err.println("cinematic: ${e.message}")
-        if (e.statusName == "invalid") 2 else 1
+        if (e.status == Status.INVALID) 2 else 1
     } catch (e: UnsatisfiedLinkError) {
         System.err.println("cinematic: ${e.message}")
         3

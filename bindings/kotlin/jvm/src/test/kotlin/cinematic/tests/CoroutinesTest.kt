@@ -23,15 +23,15 @@ object CoroutinesTest : Suite("coroutines") {
     init {
         test("states() gives the current state, then each state in order, and closes with the store") {
             withRuntime(EMBEDDED) { runtime ->
-                val search = runtime.openStore("search")
+                val search = runtime.openSearch()
                 runBlocking {
                     withTimeout(10_000) {
                         val states = search.states()
-                        expectEqual("idle", SearchState.fromJson(states.receive()).phase.name, "first state")
+                        expectEqual("idle", states.receive().phase.name, "first state")
                         search.queryChanged("dune")
                         runtime.advanceClock(250)
                         val seen = ArrayList<String>()
-                        while (seen.lastOrNull() != "loaded") seen.add(SearchState.fromJson(states.receive()).phase.name)
+                        while (seen.lastOrNull() != "loaded") seen.add(states.receive().phase.name)
                         expectEqual(listOf("idle", "loading", "loaded"), seen, "phases after typing \"dune\"")
                         search.close()
                         // Ends only because the channel closed with the store (else the timeout fails the test).
@@ -43,7 +43,7 @@ object CoroutinesTest : Suite("coroutines") {
 
         test("cancelling the consuming coroutine unsubscribes, no callback afterwards") {
             withRuntime(EMBEDDED) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val received = AtomicInteger()
                     runBlocking {
                         val first = CompletableDeferred<Unit>()
@@ -63,7 +63,7 @@ object CoroutinesTest : Suite("coroutines") {
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     search.settle(10_000)
-                    expect(SearchState.fromJson(search.state).phase is Phase.Loaded) { "the search did not run" }
+                    expect(search.state.phase is Phase.Loaded) { "the search did not run" }
                     expectEqual(before, received.get(), "states received after the consumer was cancelled")
                 }
             }
@@ -71,11 +71,11 @@ object CoroutinesTest : Suite("coroutines") {
 
         test("suspending settle() waits for the search") {
             withRuntime(EMBEDDED) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     runBlocking { withTimeout(10_000) { search.settle() } }
-                    expectEqual("Dune (1984)", SearchState.fromJson(search.state).movies.first().label, "first result")
+                    expectEqual("Dune (1984)", search.state.movies.first().label, "first result")
                 }
             }
         }
@@ -83,7 +83,7 @@ object CoroutinesTest : Suite("coroutines") {
         test("cancelling a coroutine waiting in settle() ends the wait") {
             withRuntime(HOST) { runtime ->
                 runtime.setProvider { _, _ -> } // never answers: the search never settles
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     runBlocking {
@@ -99,7 +99,7 @@ object CoroutinesTest : Suite("coroutines") {
         test("closing the store while a coroutine waits in settle() ends it with closed") {
             withRuntime(HOST) { runtime ->
                 runtime.setProvider { _, _ -> }
-                val search = runtime.openStore("search")
+                val search = runtime.openSearch()
                 search.queryChanged("dune")
                 runtime.advanceClock(250)
                 runBlocking {
@@ -137,7 +137,7 @@ object CoroutinesTest : Suite("coroutines") {
                         return dune()
                     }
                 })
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("du")
                     runtime.advanceClock(250)
                     runBlocking { withTimeout(5_000) { duStarted.await() } }
@@ -145,7 +145,7 @@ object CoroutinesTest : Suite("coroutines") {
                     expect(eventually { duCancelled.get() }) { "the coroutine answering \"du\" was not cancelled" }
                     runtime.advanceClock(250)
                     runBlocking { withTimeout(10_000) { search.settle() } }
-                    expectEqual(listOf("Dune (1984)"), SearchState.fromJson(search.state).movies.map { it.label }, "results")
+                    expectEqual(listOf("Dune (1984)"), search.state.movies.map { it.label }, "results")
                 }
                 scope.coroutineContext[Job]!!.cancel()
             }
@@ -157,11 +157,11 @@ object CoroutinesTest : Suite("coroutines") {
                 runtime.setProvider(scope, object : SuspendingProvider {
                     override suspend fun answer(requestJson: String): String = throw IllegalStateException("server down")
                 })
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     runBlocking { withTimeout(10_000) { search.settle() } }
-                    val phase = SearchState.fromJson(search.state).phase
+                    val phase = search.state.phase
                     expect(phase is Phase.Failed && phase.error.code == "network" && phase.error.message == "server down") { "$phase" }
                 }
                 scope.coroutineContext[Job]!!.cancel()

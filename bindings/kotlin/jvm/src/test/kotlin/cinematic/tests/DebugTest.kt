@@ -34,13 +34,13 @@ object DebugTest : Suite("debug") {
             val provider = ScriptedProvider(runtime)
             provider.answers["dune"] = ScriptedProvider.movies(Movie(15249, "Dune", 1984))
             provider.install()
-            val search = runtime.openStore("search")
+            val search = runtime.openSearch()
             search.queryChanged("du")
             search.queryChanged("dune")
             runtime.advanceClock(250) // the debounce elapses: the search is requested and answered
             search.settle(5_000)
             expectEqual(listOf("dune"), provider.searches, "search requests")
-            expectEqual(listOf("Dune"), search.searchState.movies.map { it.title }, "titles")
+            expectEqual(listOf("Dune"), search.state.movies.map { it.title }, "titles")
         } finally {
             runtime.close() // the recording is complete once close returns
         }
@@ -49,7 +49,7 @@ object DebugTest : Suite("debug") {
     init {
         test("history numbers every intent with its intent, state and changed members") {
             withRuntime(HISTORY) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     expectEqual(emptyList<HistoryEntry>(), search.history(), "history of a new store")
                     queries.forEach { search.queryChanged(it) }
                     val history = search.history()
@@ -61,7 +61,7 @@ object DebugTest : Suite("debug") {
                         expectEqual(query, SearchState.fromJson(entry.state).query, "typed state of #${entry.seq}")
                         expectEqual(listOf("query"), entry.changed, "changed by #${entry.seq}")
                     }
-                    expectEqual(Json.parse(search.state), history.last().state, "last entry's state vs the current state")
+                    expectEqual(Json.parse(search.stateJson), history.last().state, "last entry's state vs the current state")
                     // The raw JSON says the same.
                     val raw = Json.parse(search.historyJson()) as List<*>
                     expectEqual(history, raw.map { HistoryEntry.fromJson(it) }, "history from historyJson()")
@@ -77,14 +77,14 @@ object DebugTest : Suite("debug") {
 
         test("history keeps at most the configured entries and counts on; off by default") {
             withRuntime("""{"clock":"manual","catalog":"host","history":3,"offlineCache":false}""") { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     (1..10).forEach { search.queryChanged("query $it") }
                     expectEqual(listOf(8, 9, 10), search.history().map { it.seq }, "seq numbers kept")
                     expectEqual("query 8", search.history().first().intent["query"], "oldest intent kept")
                 }
             }
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     expectEqual("[]", search.historyJson(), "historyJson() without \"history\"")
                     expectEqual(emptyList<HistoryEntry>(), search.history(), "history() without \"history\"")
@@ -97,16 +97,16 @@ object DebugTest : Suite("debug") {
 
         test("revert delivers the earlier state to the subscriber; the history is unchanged") {
             withRuntime(HISTORY) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val states = Collections.synchronizedList(ArrayList<String>())
-                    search.subscribe { states.add(it) }
+                    search.subscribeJson { states.add(it) }
                     queries.forEach { search.queryChanged(it) }
                     val history = search.history()
                     expect(eventually { states.size == queries.size + 1 }) { "states before revert: $states" }
 
                     val target = history[1] // "dun"
                     search.revert(target)
-                    expectEqual("dun", search.searchState.query, "query after revert")
+                    expectEqual("dun", search.state.query, "query after revert")
                     expect(eventually { states.size == queries.size + 2 }) { "no state delivered for the revert: $states" }
                     expectEqual(target.state, Json.parse(states.last()), "state delivered for the revert")
                     expectEqual(history, search.history(), "history after revert")
@@ -120,16 +120,16 @@ object DebugTest : Suite("debug") {
 
         test("revert reaches a states() channel") {
             withRuntime(HISTORY) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     queries.forEach { search.queryChanged(it) }
                     val first = search.history().first()
                     runBlocking {
                         withTimeout(5_000) {
                             val states = search.states()
                             try {
-                                expectEqual("dunes", SearchState.fromJson(states.receive()).query, "current state")
+                                expectEqual("dunes", states.receive().query, "current state")
                                 search.revert(first.seq.toLong())
-                                expectEqual(first.state, Json.parse(states.receive()), "state received after revert")
+                                expectEqual(SearchState.fromJson(first.state), states.receive(), "state received after revert")
                             } finally {
                                 states.cancel()
                             }
@@ -141,17 +141,17 @@ object DebugTest : Suite("debug") {
 
         test("revert to a seq not in the history raises \"invalid\" and changes nothing") {
             withRuntime(HISTORY) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     queries.forEach { search.queryChanged(it) }
                     val states = Collections.synchronizedList(ArrayList<String>())
-                    search.subscribe { states.add(it) }
+                    search.subscribeJson { states.add(it) }
                     expect(eventually { states.size == 1 }) { "no current state: $states" }
                     val missing = expectCinematicError("invalid") { search.revert(queries.size + 1L) }
                     expectEqual(Status.INVALID, missing.status, "status")
                     expect(missing.message.contains("no history entry")) { "message: ${missing.message}" }
                     expectCinematicError("invalid") { search.revert(0) }
                     expectCinematicError("invalid") { search.revert(-1) }
-                    expectEqual("dunes", search.searchState.query, "query after the failed reverts")
+                    expectEqual("dunes", search.state.query, "query after the failed reverts")
                     expect(!eventually(50) { states.size > 1 }) { "a failed revert delivered a state: $states" }
                     search.close()
                     expectCinematicError("closed") { search.revert(1) }
@@ -163,7 +163,7 @@ object DebugTest : Suite("debug") {
         test("the logger receives intents with their changes and effects; setLogger(null) stops it") {
             withRuntime(HOST) { runtime ->
                 ScriptedProvider(runtime).install()
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val lines = Collections.synchronizedList(ArrayList<String>())
                     search.queryChanged("du") // before the logger: not logged
                     runtime.setLogger { lines.add(it) }
@@ -196,7 +196,7 @@ object DebugTest : Suite("debug") {
 
         test("a replaced logger is never called again") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val first = AtomicInteger()
                     val second = AtomicInteger()
                     runtime.setLogger { first.incrementAndGet() }
@@ -213,7 +213,7 @@ object DebugTest : Suite("debug") {
 
         test("a logger may replace or remove itself, even while another thread sets loggers") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     // Removing itself from inside a line: that line is the last.
                     val once = Collections.synchronizedList(ArrayList<String>())
                     runtime.setLogger { line -> once.add(line); runtime.setLogger(null) }
@@ -250,7 +250,7 @@ object DebugTest : Suite("debug") {
 
         test("queued: log lines run only in dispatch, on the dispatching thread, in order") {
             withRuntime(QUEUED) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     while (runtime.awaitCallbacks(0)) runtime.dispatch()
                     val lines = Collections.synchronizedList(ArrayList<String>())
                     val threads = Collections.synchronizedSet(HashSet<Thread>())
@@ -274,10 +274,10 @@ object DebugTest : Suite("debug") {
                 runtime.callbackErrorHandler = { reported.add(it) }
                 val calls = AtomicInteger()
                 runtime.setLogger { calls.incrementAndGet(); throw IllegalStateException("logger boom") }
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("du")
                     search.queryChanged("dune")
-                    expectEqual("dune", search.searchState.query, "query")
+                    expectEqual("dune", search.state.query, "query")
                     expect(eventually { reported.size >= 2 }) { "reported: $reported" }
                     expect(reported.all { it.message == "logger boom" }) { "reported: $reported" }
                     expectEqual(calls.get(), reported.size, "exceptions reported per call")
@@ -294,7 +294,7 @@ object DebugTest : Suite("debug") {
                     System.gc()
                     Thread.sleep(5)
                 }
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     expect(count.get() > 0) { "no line after a collection" }
                 }
@@ -345,7 +345,7 @@ object DebugTest : Suite("debug") {
             withTempDir { dir ->
                 val path = File(dir, "typed.jsonl")
                 Runtime(RuntimeConfig(clock = "manual", catalog = "host", history = 2, record = path.path, offlineCache = false)).use { runtime ->
-                    runtime.openStore("search").use { search ->
+                    runtime.openSearch().use { search ->
                         queries.forEach { search.queryChanged(it) }
                         expectEqual(listOf(3, 4), search.history().map { it.seq }, "seq numbers kept")
                     }
@@ -370,7 +370,7 @@ object DebugTest : Suite("debug") {
                 val recording = File(dir, "session.jsonl")
                 recordSession(recording)
                 withRuntime(HOST) { runtime ->
-                    runtime.openStore("search").use { search ->
+                    runtime.openSearch().use { search ->
                         val statuses = Collections.synchronizedList(ArrayList<String>())
                         search.subscribe {
                             statuses.add(try { Cinematic.replay(recording.path); "ok" } catch (e: CinematicException) { e.statusName })

@@ -10,15 +10,15 @@ object DeliveryTest : Suite("delivery") {
     private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
     private const val QUEUED = """{"clock":"manual","catalog":"host","delivery":"queued","offlineCache":false}"""
 
-    private fun phases(states: List<String>) = states.map { SearchState.fromJson(it).phase.name }
+    private fun phases(states: List<SearchState>) = states.map { it.phase.name }
 
     init {
         test("queued: callbacks run only in dispatch, on the dispatching thread, in order") {
             withRuntime(QUEUED) { runtime ->
                 val provider = ScriptedProvider(runtime).install()
                 expect(runtime.fd >= 0) { "fd ${runtime.fd}" }
-                runtime.openStore("search").use { search ->
-                    val states = Collections.synchronizedList(ArrayList<String>())
+                runtime.openSearch().use { search ->
+                    val states = Collections.synchronizedList(ArrayList<SearchState>())
                     val threads = Collections.synchronizedSet(HashSet<Thread>())
                     search.subscribe { states.add(it); threads.add(Thread.currentThread()) }
                     expect(states.isEmpty()) { "delivered before dispatch: $states" }
@@ -42,7 +42,7 @@ object DeliveryTest : Suite("delivery") {
                     while (runtime.awaitCallbacks(0)) runtime.dispatch()
 
                     expectEqual(listOf("idle", "idle", "loading", "loaded"), phases(states), "phases delivered")
-                    expectEqual(listOf("", "dune", "dune", "dune"), states.map { SearchState.fromJson(it).query }, "queries delivered")
+                    expectEqual(listOf("", "dune", "dune", "dune"), states.map { it.query }, "queries delivered")
                     threads.addAll(provider.requests.map { it.thread })
                     expectEqual(setOf(Thread.currentThread()), threads.toSet(), "callback threads")
                 }
@@ -52,8 +52,8 @@ object DeliveryTest : Suite("delivery") {
         test("immediate: the subscriber gets the current state, then every state; unsubscribe stops it") {
             withRuntime(HOST) { runtime ->
                 ScriptedProvider(runtime).install()
-                runtime.openStore("search").use { search ->
-                    val states = Collections.synchronizedList(ArrayList<String>())
+                runtime.openSearch().use { search ->
+                    val states = Collections.synchronizedList(ArrayList<SearchState>())
                     val subscription = search.subscribe { states.add(it) }
                     expect(eventually { states.size == 1 }) { "no current state: $states" }
                     search.queryChanged("dune")
@@ -71,7 +71,7 @@ object DeliveryTest : Suite("delivery") {
 
         test("subscribe replaces the previous subscriber") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val first = AtomicInteger()
                     val second = AtomicInteger()
                     val old = search.subscribe { first.incrementAndGet() }
@@ -91,20 +91,19 @@ object DeliveryTest : Suite("delivery") {
         test("a callback may send, read the state, unsubscribe and close its store") {
             withRuntime(HOST) { runtime ->
                 ScriptedProvider(runtime).install()
-                val search = runtime.openStore("search")
-                val seen = Collections.synchronizedList(ArrayList<String>())
+                val search = runtime.openSearch()
+                val seen = Collections.synchronizedList(ArrayList<SearchState>())
                 val handle = AtomicReference<AutoCloseable>()
                 handle.set(search.subscribe { state ->
                     seen.add(state)
-                    val parsed = SearchState.fromJson(state)
-                    if (parsed.query == "" ) search.queryChanged("du")
-                    if (parsed.phase is Phase.Loaded) {
+                    if (state.query == "" ) search.queryChanged("du")
+                    if (state.phase is Phase.Loaded) {
                         expectEqual(state, search.state, "state read inside the callback")
                         handle.get()?.close()
                         search.close()
                     }
                 })
-                expect(eventually { search.searchState.query == "du" }) { "the callback did not send" }
+                expect(eventually { search.state.query == "du" }) { "the callback did not send" }
                 search.submitted()
                 expect(eventually { search.isClosed }) { "the callback did not close the store" }
                 expectCinematicError("closed") { search.state }
@@ -114,7 +113,7 @@ object DeliveryTest : Suite("delivery") {
 
         test("settle, dispatch and subscribe are refused inside a callback") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val errors = Collections.synchronizedList(ArrayList<String>())
                     search.subscribe {
                         for (call in listOf<() -> Unit>({ search.settle(10) }, { runtime.dispatch() }, { search.subscribe { } })) {
@@ -132,10 +131,10 @@ object DeliveryTest : Suite("delivery") {
                 val reported = Collections.synchronizedList(ArrayList<Throwable>())
                 runtime.callbackErrorHandler = { reported.add(it) }
                 runtime.setProvider { _, _ -> throw IllegalStateException("provider boom") }
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.subscribe { throw IllegalStateException("subscriber boom") }
                     search.queryChanged("x")
-                    expectEqual("x", search.searchState.query, "query")
+                    expectEqual("x", search.state.query, "query")
                     expect(eventually { reported.any { it.message == "subscriber boom" } }) { "reported: $reported" }
                 }
             }
@@ -144,7 +143,7 @@ object DeliveryTest : Suite("delivery") {
         test("registered callbacks survive garbage collection") {
             withRuntime(HOST) { runtime ->
                 ScriptedProvider(runtime).install() // referenced only by the runtime
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val count = AtomicInteger()
                     search.subscribe { count.incrementAndGet() }
                     repeat(3) {
@@ -155,7 +154,7 @@ object DeliveryTest : Suite("delivery") {
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     search.settle(5_000)
-                    expectEqual(listOf("Dune"), search.searchState.movies.map { it.title }, "titles")
+                    expectEqual(listOf("Dune"), search.state.movies.map { it.title }, "titles")
                     expectEqual(4, count.get(), "states delivered")
                 }
             }
@@ -165,7 +164,7 @@ object DeliveryTest : Suite("delivery") {
             withRuntime(HOST) { runtime ->
                 ScriptedProvider(runtime).install()
                 repeat(20) { round ->
-                    val search = runtime.openStore("search")
+                    val search = runtime.openSearch()
                     val count = AtomicInteger()
                     val failure = AtomicReference<Throwable>()
                     search.subscribe { count.incrementAndGet() }

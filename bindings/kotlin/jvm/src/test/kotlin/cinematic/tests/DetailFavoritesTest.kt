@@ -21,11 +21,11 @@ object DetailFavoritesTest : Suite("detail/favorites") {
             withTempDir { dir ->
                 val config = Json.write(mapOf("favorites" to File(dir, "favorites.sqlite").path))
                 withRuntime(config) { runtime ->
-                    val favorites = runtime.openStore("favorites")
-                    val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
+                    val favorites = runtime.openFavorites()
+                    val favoriteStates = StateRecorder(favorites)
                     favorites.task()
-                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
-                    val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
+                    val detail = runtime.openDetail(DUNE)
+                    val detailStates = StateRecorder(detail)
                     detail.task()
 
                     val loaded = detailStates.await("the detail to load") { it.detail is Phase.Loaded }
@@ -36,8 +36,8 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     val empty = favoriteStates.await("the favorites to load") { it.favorites is Phase.Loaded }
                     expectEqual(emptyList<String>(), empty.movies.map { it.title }, "favorites of a new file")
 
-                    detail.toggleFavorite()
-                    expectEqual(true, detail.detailState.isFavorite, "isFavorite right after toggleFavorite")
+                    detail.favoriteToggled()
+                    expectEqual(true, detail.state.isFavorite, "isFavorite right after toggleFavorite")
 
                     val listed = favoriteStates.await("the favorites to list Dune") { state -> state.movies.any { it.id == DUNE } }
                     expectEqual(listOf("Dune (1984)"), listed.movies.map { it.label }, "favorites after the toggle")
@@ -48,8 +48,8 @@ object DetailFavoritesTest : Suite("detail/favorites") {
 
                 // A new runtime on the same file sees the favorite.
                 withRuntime(config) { runtime ->
-                    val favorites = runtime.openStore("favorites")
-                    val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
+                    val favorites = runtime.openFavorites()
+                    val favoriteStates = StateRecorder(favorites)
                     favorites.task()
                     val reopened = favoriteStates.await("the reopened favorites to list Dune") { state ->
                         state.movies.any { it.id == DUNE }
@@ -57,8 +57,8 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     expectEqual(listOf(DUNE), reopened.movies.map { it.id }, "favorite ids after reopening")
                     expectEqual("Dune", reopened.movies[0].title, "favorite title after reopening")
 
-                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
-                    val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
+                    val detail = runtime.openDetail(DUNE)
+                    val detailStates = StateRecorder(detail)
                     detail.task()
                     val again = detailStates.await("the reopened detail to load") { it.detail is Phase.Loaded }
                     expectEqual(true, again.isFavorite, "isFavorite of Dune after reopening")
@@ -68,17 +68,17 @@ object DetailFavoritesTest : Suite("detail/favorites") {
 
         test("removing a favorite updates the favorites and the detail") {
             withRuntime("""{"favorites":":memory:"}""") { runtime ->
-                val favorites = runtime.openStore("favorites")
-                val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
+                val favorites = runtime.openFavorites()
+                val favoriteStates = StateRecorder(favorites)
                 favorites.task()
-                val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
-                val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
+                val detail = runtime.openDetail(DUNE)
+                val detailStates = StateRecorder(detail)
                 detail.task()
                 detailStates.await("the detail to load") { it.detail is Phase.Loaded }
-                detail.toggleFavorite()
+                detail.favoriteToggled()
                 favoriteStates.await("the favorites to list Dune") { state -> state.movies.any { it.id == DUNE } }
 
-                favorites.remove(DUNE)
+                favorites.removed(DUNE)
                 val removed = favoriteStates.await("Dune to leave the favorites") { state -> state.movies.none { it.id == DUNE } }
                 expectEqual(null, removed.removalError, "removalError")
                 expect(removed.favorites is Phase.Loaded) { "favorites after the removal: ${removed.favorites}" }
@@ -94,13 +94,13 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                 withRuntime(Json.write(mapOf("favorites" to path))) { }
                 val config = Json.write(mapOf("favorites" to mapOf("path" to path, "readOnly" to true)))
                 withRuntime(config) { runtime ->
-                    val detail = runtime.openStore("detail", mapOf("movieId" to DUNE))
-                    val detailStates = StateRecorder(detail) { DetailState.fromJson(it) }
+                    val detail = runtime.openDetail(DUNE)
+                    val detailStates = StateRecorder(detail)
                     detail.task()
                     val loaded = detailStates.await("the detail to load") { it.detail is Phase.Loaded }
                     expectEqual(false, loaded.isFavorite, "isFavorite before the toggle")
 
-                    detail.toggleFavorite()
+                    detail.favoriteToggled()
                     val failed = detailStates.await("the toggle to fail") { it.favoriteError != null && !it.isSaving }
                     expectEqual(false, failed.isFavorite, "isFavorite after the rollback")
                     expectEqual("storage", failed.favoriteError?.code, "favoriteError code")
@@ -111,11 +111,11 @@ object DetailFavoritesTest : Suite("detail/favorites") {
                     expect(flipped >= 0 && flipped < history.indexOf(failed)) {
                         "no optimistic isFavorite=true before the rollback in ${history.map { it.isFavorite to it.favoriteError?.code }}"
                     }
-                    expectEqual(false, detail.detailState.isFavorite, "isFavorite read back from the store")
+                    expectEqual(false, detail.state.isFavorite, "isFavorite read back from the store")
 
                     // Listing still works, and lists nothing.
-                    val favorites = runtime.openStore("favorites")
-                    val favoriteStates = StateRecorder(favorites) { FavoritesState.fromJson(it) }
+                    val favorites = runtime.openFavorites()
+                    val favoriteStates = StateRecorder(favorites)
                     favorites.task()
                     val listed = favoriteStates.await("the favorites to load") { it.favorites is Phase.Loaded }
                     expectEqual(emptyList<Long>(), listed.movies.map { it.id }, "read-only favorites")
@@ -145,17 +145,16 @@ object DetailFavoritesTest : Suite("detail/favorites") {
 
     /**
      * Subscribes to [store] (replacing any previous subscriber) and records every state,
-     * parsed with [parse]. Parse errors reach the runtime's callbackErrorHandler, which
-     * [withRuntime] turns into a failure.
+     * decoded by the store's feature. Decoding errors reach the runtime's
+     * callbackErrorHandler, which [withRuntime] turns into a failure.
      */
-    private class StateRecorder<T>(store: Store, private val parse: (String) -> T) {
+    private class StateRecorder<T>(store: Store<T>) {
         private val lock = ReentrantLock()
         private val changed = lock.newCondition()
         private val states = ArrayList<T>()
 
         init {
-            store.subscribe { json ->
-                val state = parse(json)
+            store.subscribe { state ->
                 lock.withLock {
                     states.add(state)
                     changed.signalAll()
@@ -193,10 +192,10 @@ object DiscoverTest : Suite("discover") {
     init {
         test("task loads 9 sections; loadMore(\"comedy\") appends a page; refresh reloads") {
             withRuntime(null) { runtime ->
-                runtime.openStore("discover").use { discover ->
+                runtime.openDiscover().use { discover ->
                     discover.task()
                     discover.settle(30_000)
-                    val state = discover.discoverState
+                    val state = discover.state
                     expectEqual(9, state.sections.size, "number of sections")
                     expectEqual(DiscoverState.SECTIONS, state.sections.map { it.section }, "section names")
                     val popular = state["popular"]!!
@@ -207,16 +206,16 @@ object DiscoverTest : Suite("discover") {
 
                     discover.loadMore("comedy")
                     discover.settle(30_000)
-                    val more = discover.discoverState["comedy"]!!
+                    val more = discover.state["comedy"]!!
                     expectEqual(40, more.loadedMovies.size, "Comedy movies after loadMore")
                     expectEqual(2, more.pagesLoaded, "Comedy pages loaded")
                     expectEqual(comedy.loadedMovies, more.loadedMovies.take(20), "Comedy's first page after loadMore")
                     expectEqual(40, more.loadedMovies.map { it.id }.toSet().size, "distinct Comedy movies")
-                    expectEqual(20, discover.discoverState["popular"]!!.loadedMovies.size, "popular movies after loadMore(\"comedy\")")
+                    expectEqual(20, discover.state["popular"]!!.loadedMovies.size, "popular movies after loadMore(\"comedy\")")
 
                     discover.refresh()
                     discover.settle(30_000)
-                    val refreshed = discover.discoverState["comedy"]!!
+                    val refreshed = discover.state["comedy"]!!
                     expectEqual(1, refreshed.pagesLoaded, "Comedy pages loaded after refresh")
                     expectEqual(comedy.loadedMovies, refreshed.loadedMovies, "Comedy movies after refresh")
                 }

@@ -17,17 +17,17 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
                 val index = java.io.File(dir, "movies.idx")
                 Cinematic.buildIndex(movies.path, index.path)
                 withRuntime("""{"clock":"manual","catalog":{"path":"${index.path}"}}""") { runtime ->
-                    runtime.openStore("search").use { search ->
+                    runtime.openSearch().use { search ->
                         search.queryChanged("zardos")
                         search.submitted()
                         search.settle(30_000)
-                        expectEqual("Zardoz", search.searchState.movies.firstOrNull()?.title, "first title")
+                        expectEqual("Zardoz", search.state.movies.firstOrNull()?.title, "first title")
                     }
                     expectEqual("""{"phase":"loaded"}""", runtime.catalogStateJson(), "catalog state")
                 }
                 java.io.File(dir, "bad.tsv").writeText(header + "1\tBroken\n")
                 val error = runCatching { Cinematic.buildIndex(java.io.File(dir, "bad.tsv").path, java.io.File(dir, "bad.idx").path) }.exceptionOrNull()
-                expect(error is CinematicException && error.message?.contains("line 2") == true) { "expected an io error naming line 2: $error" }
+                expect(error is CinematicException && error.message.contains("line 2")) { "expected an io error naming line 2: $error" }
                 expect(!java.io.File(dir, "bad.idx").exists()) { "a failed build left bad.idx" }
             } finally {
                 dir.deleteRecursively()
@@ -36,11 +36,11 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
 
         test("\"dune\" finds Dune (1984) first") {
             withRuntime(MANUAL) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     runtime.advanceClock(250)
                     search.settle(30_000)
-                    val movies = search.searchState.movies
+                    val movies = search.state.movies
                     expect(movies.isNotEmpty()) { "no movies: ${search.state}" }
                     expectEqual("Dune", movies[0].title, "first title")
                     expectEqual(1984, movies[0].year, "first year")
@@ -51,11 +51,11 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
 
         test("submitted searches at once; titles carry their article in front") {
             withRuntime(MANUAL) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("godfather")
                     search.submitted()
                     search.settle(30_000)
-                    val movies = search.searchState.movies
+                    val movies = search.state.movies
                     expect(movies.any { it.title == "The Godfather" && it.year == 1972 }) { "no The Godfather (1972) in $movies" }
                 }
             }
@@ -63,12 +63,12 @@ object EmbeddedCatalogTest : Suite("embedded catalog") {
 
         test("search operators in user text are plain text") {
             withRuntime(MANUAL) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     for (query in listOf("\"dune", "dune* OR star", "NEAR(a b)", "st:ar -wars")) {
                         search.queryChanged(query)
                         search.submitted()
                         search.settle(30_000)
-                        val results = search.searchState.phase
+                        val results = search.state.phase
                         expect(results is Phase.Loaded) { "query $query gave $results" }
                     }
                 }

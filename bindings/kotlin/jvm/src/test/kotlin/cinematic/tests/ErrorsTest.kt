@@ -18,7 +18,7 @@ object ErrorsTest : Suite("errors") {
 
         test("malformed JSON raises \"json\" with the library's message, line and column") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val e = expectCinematicError("json") { search.send("{\"type\":") }
                     expectEqual(Status.JSON, e.status, "status")
                     expect(e.message.contains("JSON", ignoreCase = true)) { "message: ${e.message}" }
@@ -32,7 +32,7 @@ object ErrorsTest : Suite("errors") {
 
         test("an unknown intent raises \"invalid\"; so do internal intents and bad members") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val e = expectCinematicError("invalid") { search.send("""{"type":"explode"}""") }
                     expectEqual(Status.INVALID, e.status, "status")
                     expect(e.envelope?.contains("\"status\":\"invalid\"") == true) { "envelope: ${e.envelope}" }
@@ -45,7 +45,7 @@ object ErrorsTest : Suite("errors") {
                     expectCinematicError("invalid") { search.send("""{"type":"queryChanged","query":"x","qeury":"y"}""") }
                     // The store keeps working.
                     search.queryChanged("still fine")
-                    expectEqual("still fine", search.searchState.query, "query after the errors")
+                    expectEqual("still fine", search.state.query, "query after the errors")
                 }
             }
         }
@@ -68,7 +68,7 @@ object ErrorsTest : Suite("errors") {
 
         test("a closed store raises \"closed\"; closing again does nothing") {
             withRuntime(HOST) { runtime ->
-                val search = runtime.openStore("search")
+                val search = runtime.openSearch()
                 search.close()
                 expect(search.isClosed) { "isClosed" }
                 val e = expectCinematicError("closed") { search.queryChanged("dune") }
@@ -83,12 +83,12 @@ object ErrorsTest : Suite("errors") {
 
         test("closing the runtime closes its stores") {
             val runtime = Runtime(HOST)
-            val search = runtime.openStore("search")
+            val search = runtime.openSearch()
             val subscription = search.subscribe { }
             runtime.close()
             expect(runtime.isClosed && search.isClosed) { "isClosed" }
             expectCinematicError("closed") { search.send("""{"type":"submitted"}""") }
-            expectCinematicError("closed") { runtime.openStore("search") }
+            expectCinematicError("closed") { runtime.openSearch() }
             expectCinematicError("closed") { runtime.advanceClock(1) }
             expectCinematicError("closed") { runtime.dispatch() }
             subscription.close()
@@ -112,7 +112,7 @@ object ErrorsTest : Suite("errors") {
 
         test("input over 1 MiB raises \"too_large\"") {
             withRuntime(HOST) { runtime ->
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     val huge = "x".repeat(1_100_000)
                     expectCinematicError("too_large") { search.queryChanged(huge) }
                 }
@@ -124,14 +124,14 @@ object ErrorsTest : Suite("errors") {
                 val provider = ScriptedProvider(runtime)
                 provider.held += "dune"
                 provider.install()
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     search.submitted()
                     provider.awaitSearch("dune")
                     expectCinematicError("timeout") { search.settle(30) }
                     provider.release("dune")
                     search.settle(5_000)
-                    expectEqual(listOf("Dune"), search.searchState.movies.map { it.title }, "titles")
+                    expectEqual(listOf("Dune"), search.state.movies.map { it.title }, "titles")
                 }
             }
         }

@@ -6,44 +6,92 @@ import java.io.File
 /**
  * The golden files every suite reads (schema/golden/): each host intent with the status it
  * must get, and each feature's initial state, which must also read into the generated type
- * and write back to the same JSON. The C and Python suites read the same files.
+ * and write back to the same JSON. The C and Python suites read the same files. Features
+ * come from the generated list ([ALL_FEATURES]), never from a list kept here: a new feature
+ * is covered at once, or fails by name (no golden state, or a state its decoder cannot read).
  */
 object GoldenTest : Suite("golden") {
     private val root = File(System.getProperty("cinematic.root") ?: ".")
-    private fun args(feature: String) = if (feature == "detail") """{"movieId":15249}""" else null
+    private const val HOST_CATALOG = """{"clock":"manual","catalog":"host"}"""
+
+    private fun feature(name: String): Feature<*, *> =
+        ALL_FEATURES.firstOrNull { it.name == name } ?: throw ExpectationFailed("no generated feature named \"$name\"")
 
     init {
+        test("the generated feature list is the schema's") {
+            val schema = Json.parse(File(root, "schema/cinematic.schema.json").readText()) as Map<*, *>
+            val declared = ((schema["x-cinematic"] as Map<*, *>)["features"] as List<*>).map { (it as Map<*, *>)["name"] }
+            expectEqual(declared, ALL_FEATURES.map { it.name }, "features")
+            expectEqual(declared, FEATURES, "feature names in Wire.kt")
+        }
         test("every intent gets its status") {
-            Runtime("""{"clock":"manual","catalog":"host"}""").use { runtime ->
+            Runtime(HOST_CATALOG).use { runtime ->
                 val lines = File(root, "schema/golden/intents.jsonl").readLines().filter { it.isNotBlank() }
                 expect(lines.size >= 30) { "golden intents: ${lines.size}" }
                 for (line in lines) {
                     val case = Json.parse(line) as Map<*, *>
-                    val feature = case["feature"] as String
+                    val feature = feature(case["feature"] as String)
                     val intent = Json.write(case["intent"])
-                    runtime.openStore(feature, args(feature)).use { store ->
+                    feature.open(runtime, feature.sampleArgs).use { store ->
                         val status = try { store.send(intent); "ok" } catch (e: CinematicException) { e.statusName }
-                        expectEqual(case["status"], status, "$feature $intent")
+                        expectEqual(case["status"], status, "${feature.name} $intent")
                     }
                 }
             }
         }
-        test("initial states, through the generated types and back") {
+        test("initial states, through the generated decoders and back") {
             val golden = Json.parse(File(root, "schema/golden/initial-states.json").readText()) as Map<*, *>
-            Runtime("""{"clock":"manual","catalog":"host"}""").use { runtime ->
-                for (feature in FEATURES) {
-                    runtime.openStore(feature, args(feature)).use { store ->
-                        expectEqual(Json.write(golden[feature]), store.state, "$feature initial state")
-                        val typed = when (feature) {
-                            "search" -> SearchState.fromJson(store.state).toJson()
-                            "discover" -> DiscoverState.fromJson(store.state).toJson()
-                            "favorites" -> FavoritesState.fromJson(store.state).toJson()
-                            else -> DetailState.fromJson(store.state).toJson()
-                        }
-                        expectEqual(store.state, Json.write(typed), "$feature through its generated type")
+            Runtime(HOST_CATALOG).use { runtime ->
+                for (feature in ALL_FEATURES) {
+                    expect(golden.containsKey(feature.name)) { "schema/golden/initial-states.json has no \"${feature.name}\" state" }
+                    val (json, typed) = roundTrip(runtime, feature)
+                    expectEqual(Json.write(golden[feature.name]), json, "${feature.name} initial state")
+                    expectEqual(json, typed, "${feature.name} through its generated type")
+                }
+            }
+        }
+        test("every generated send helper's intent is accepted by a real store") {
+            Runtime(HOST_CATALOG).use { runtime ->
+                val sent = ALL_FEATURES.sumBy { feature -> sendEach(runtime, feature) { _, _ -> } }
+                expect(sent >= 10) { "only $sent helpers sent" }
+            }
+        }
+        test("a generated helper sends the wire type it is named after") {
+            Runtime("""{"clock":"manual","catalog":"host","history":10}""").use { runtime ->
+                for (feature in ALL_FEATURES) {
+                    sendEach(runtime, feature) { wireType, store ->
+                        expectEqual(wireType, store.history().firstOrNull()?.intent?.get("type"), "${feature.name}.$wireType(...) sent")
                     }
                 }
             }
         }
+    }
+
+    /** A new store's state as JSON, and as its generated decoder reads it and its encoder writes it back. */
+    private fun <S> roundTrip(runtime: Runtime, feature: Feature<S, *>): Pair<String, String> =
+        feature.open(runtime, feature.sampleArgs).use { store ->
+            val json = store.stateJson
+            expectEqual(feature.decodeState(json), store.state, "${feature.name}: the store's state is its feature's decoding")
+            json to Json.write(feature.encodeState(feature.decodeState(json)))
+        }
+
+    /**
+     * Opens a store of [feature] per generated send helper, calls the helper with its sample
+     * values (a refusal fails the test, naming the helper), then [check]s the store; returns
+     * how many helpers ran.
+     */
+    private fun <T : Store<*>> sendEach(runtime: Runtime, feature: Feature<*, T>, check: (String, T) -> Unit): Int {
+        expect(feature.sampleCalls.isNotEmpty()) { "${feature.name} has no send helper" }
+        for ((wireType, call) in feature.sampleCalls) {
+            feature.open(runtime, feature.sampleArgs).use { store ->
+                try {
+                    call(store)
+                } catch (e: CinematicException) {
+                    throw ExpectationFailed("${feature.name}.$wireType(...) was refused: ${e.statusName}: ${e.message}")
+                }
+                check(wireType, store)
+            }
+        }
+        return feature.sampleCalls.size
     }
 }

@@ -7,7 +7,7 @@ object OfflineCacheTest : Suite("offline cache") {
     private const val CACHED = """{"clock":"manual","catalog":"host","offlineCache":{"path":":memory:"},"requestDeadlineMs":1000}"""
 
     /** Types [query], lets the debounce elapse and waits for the answer. */
-    private fun search(runtime: Runtime, store: Store, query: String) {
+    private fun search(runtime: Runtime, store: SearchStore, query: String) {
         store.queryChanged(query)
         runtime.advanceClock(250)
         store.settle(5_000)
@@ -17,16 +17,16 @@ object OfflineCacheTest : Suite("offline cache") {
         test("a live answer says live; when the provider fails, the saved copy says cache with cachedAt") {
             withRuntime(CACHED) { runtime ->
                 val provider = ScriptedProvider(runtime).install()
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search(runtime, search, "dune")
-                    val live = search.searchState.results as ResultsLoaded
+                    val live = search.state.results as ResultsLoaded
                     expectEqual("live" to null, live.source to live.cachedAt, "source of a live answer")
-                    expectEqual(Phase.Loaded(listOf(live.value.first()), "live"), search.searchState.phase, "phase of a live answer")
+                    expectEqual(Phase.Loaded(listOf(live.value.first()), "live"), search.state.phase, "phase of a live answer")
                     search(runtime, search, "alien")
 
                     provider.answers["dune"] = """{"error":{"code":"network","message":"offline"}}"""
                     search(runtime, search, "dune")
-                    val cached = search.searchState.results as ResultsLoaded
+                    val cached = search.state.results as ResultsLoaded
                     expectEqual("cache", cached.source, "source after the provider failed")
                     expect((cached.cachedAt ?: 0) > 1_600_000_000) { "cachedAt is Unix seconds: ${cached.cachedAt}" }
                     expectEqual(live.value, cached.value, "the saved movies")
@@ -34,7 +34,7 @@ object OfflineCacheTest : Suite("offline cache") {
                     provider.answers["alien"] = """{"error":{"code":"network","message":"offline"}}"""
                     provider.answers["nothing saved"] = """{"error":{"code":"network","message":"offline"}}"""
                     search(runtime, search, "nothing saved")
-                    val failed = search.searchState.phase
+                    val failed = search.state.phase
                     expect(failed is Phase.Failed && failed.error.code == "network") { "no copy: the error shows, got $failed" }
                 }
             }
@@ -44,14 +44,14 @@ object OfflineCacheTest : Suite("offline cache") {
             withRuntime(CACHED) { runtime ->
                 val provider = ScriptedProvider(runtime).install()
                 for (round in 1..2) {
-                    runtime.openStore("detail", """{"movieId":15249}""").use { detail ->
+                    runtime.openDetail(15249).use { detail ->
                         detail.send("""{"type":"task"}""")
                         expect(eventually(5_000) { provider.requests.count { it.op == "movie" } == round }) { "movie request $round" }
                         val id = provider.requests.last { it.op == "movie" }.id
                         runtime.respond(id, if (round == 1) """{"movie":{"id":15249,"title":"Dune","year":1984}}"""
                                             else """{"error":{"code":"timeout","message":"slow"}}""")
-                        expect(eventually(5_000) { DetailState.fromJson(detail.state).detail is Phase.Loaded }) { "detail loaded in round $round" }
-                        val loaded = DetailState.fromJson(detail.state).detail as Phase.Loaded
+                        expect(eventually(5_000) { detail.state.detail is Phase.Loaded }) { "detail loaded in round $round" }
+                        val loaded = detail.state.detail as Phase.Loaded
                         expectEqual("Dune", loaded.value.title, "title in round $round")
                         if (round == 1) expectEqual("live" to null, loaded.source to loaded.cachedAt, "a live detail")
                         else expect(loaded.source == "cache" && (loaded.cachedAt ?: 0) > 1_600_000_000) { "a saved detail: $loaded" }
@@ -64,15 +64,15 @@ object OfflineCacheTest : Suite("offline cache") {
             withRuntime(CACHED) { runtime ->
                 val provider = ScriptedProvider(runtime).install()
                 provider.held.add("slow")
-                runtime.openStore("search").use { search ->
+                runtime.openSearch().use { search ->
                     search.queryChanged("slow")
                     runtime.advanceClock(250)
                     val id = provider.awaitSearch("slow")
                     runtime.advanceClock(999)
-                    expect(search.searchState.phase is Phase.Loading) { "still loading before the deadline: ${search.searchState}" }
+                    expect(search.state.phase is Phase.Loading) { "still loading before the deadline: ${search.state}" }
                     runtime.advanceClock(1)
                     search.settle(5_000)
-                    val phase = search.searchState.phase
+                    val phase = search.state.phase
                     expect(phase is Phase.Failed && phase.error.code == "timeout") { "timeout at the deadline, got $phase" }
                     expect(eventually(5_000) { id in provider.cancelled }) { "the provider was told to cancel request $id" }
                 }

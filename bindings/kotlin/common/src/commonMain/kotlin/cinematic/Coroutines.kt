@@ -1,11 +1,8 @@
 package cinematic
 
-import java.util.concurrent.ConcurrentHashMap
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.CoroutineStart
-import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.channels.ReceiveChannel
@@ -13,34 +10,33 @@ import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.yield
 
-// Coroutine-friendly API (kotlinx-coroutines, Debian's libkotlinx-coroutines-java). Needs
-// kotlinx-coroutines-core.jar on the class path only when used.
+// Coroutine-friendly API (kotlinx-coroutines; on the JVM Debian's libkotlinx-coroutines-java,
+// needed on the class path only when used).
 
 /** How long one blocking slice of the suspending [settle] waits before checking cancellation. */
 private const val SETTLE_SLICE_MS = 50L
 
 /**
- * The store's states as a channel: the current state first, then every distinct state, in
- * order (unbounded buffer: the library's delivery never waits for the consumer).
+ * The store's states as a channel, decoded ([Store.state]'s type): the current state first,
+ * then every distinct state, in order (unbounded buffer: the library's delivery never waits
+ * for the consumer).
  *
  * The channel is closed when the store (or its runtime) closes. Cancelling it (`cancel()`, or
  * `consumeEach` in a coroutine that is then cancelled) unsubscribes: no callback runs for it
- * afterwards. This is the store's subscriber (a store has one at a
- * time, see [Store.subscribe]).
+ * afterwards. This is the store's subscriber (a store has one at a time, see [Store.subscribe]).
  *
  * ```
  * scope.launch {
  *     val states = search.states()
- *     try { for (state in states) render(SearchState.fromJson(state)) } finally { states.cancel() }
+ *     try { for (state in states) render(state.movies) } finally { states.cancel() }
  * }
  * ```
  *
  * @throws CinematicException "closed"; "misuse" from inside a callback.
  */
-@UseExperimental(ExperimentalCoroutinesApi::class)
-fun Store.states(): ReceiveChannel<String> {
-    val channel = Channel<String>(Channel.UNLIMITED)
-    val subscription = subscribe { state -> channel.offer(state) }
+fun <S> Store<S>.states(): ReceiveChannel<S> {
+    val channel = Channel<S>(Channel.UNLIMITED)
+    val subscription = subscribe { state -> channel.push(state) }
     channel.invokeOnClose {
         // The consumer cancelled (or the store closed): forward nothing more.
         runCatching { subscription.close() }
@@ -51,19 +47,19 @@ fun Store.states(): ReceiveChannel<String> {
 
 /**
  * Suspends until the store has no effect in flight (see the blocking `settle(timeoutMs)`),
- * without holding a thread of the caller's dispatcher: it waits on [Dispatchers.IO] in
- * 50 ms slices, so cancelling the calling coroutine ends the wait within one slice.
+ * without holding a thread of the caller's dispatcher: it waits on Dispatchers.IO in 50 ms
+ * slices, so cancelling the calling coroutine ends the wait within one slice.
  *
  * @throws CinematicException "closed" when the store closes meanwhile; "misuse" from inside a
  *   callback.
  */
-suspend fun Store.settle() {
-    withContext(Dispatchers.IO) {
+suspend fun Store<*>.settle() {
+    withContext(blockingDispatcher) {
         while (true) {
             try {
                 settle(SETTLE_SLICE_MS)
                 // The library reports a store closed meanwhile as settled (no effect is left).
-                if (isClosed) throw CinematicException(Status.CLOSED, "closed", "the store was closed while settle() waited")
+                if (isClosed) throw CinematicException.of(Status.CLOSED, "the store was closed while settle() waited")
                 return@withContext
             } catch (e: CinematicException) {
                 if (e.status != Status.TIMEOUT) throw e
@@ -77,7 +73,7 @@ suspend fun Store.settle() {
 interface SuspendingProvider {
     /**
      * Answers one request (`{"op":"search",...}`, `{"op":"discover",...}` or
-     * `{"op":"detail",...}`) with the response JSON [Runtime.respond] takes. Throwing, other
+     * `{"op":"movie",...}`) with the response JSON [Runtime.respond] takes. Throwing, other
      * than by cancellation, answers `{"error":{"code":"network",...}}`. Cancelled when the
      * library cancels the request (a newer keystroke, a closed store).
      */
@@ -93,10 +89,11 @@ interface SuspendingProvider {
  * @throws CinematicException "misuse" when the catalog is not "host", "closed".
  */
 fun Runtime.setProvider(scope: CoroutineScope, provider: SuspendingProvider) {
-    val inFlight = ConcurrentHashMap<Long, Job>()
+    val lock = Lock()
+    val inFlight = HashMap<Long, Job>()
     setProvider { id, request ->
-        if ((Json.parse(request) as? Map<*, *>)?.get("op") == "cancel") {
-            inFlight.remove(id)?.cancel()
+        if (runCatching { ProviderRequest.fromJson(request) }.getOrNull() is CancelRequest) {
+            lock.locked { inFlight.remove(id) }?.cancel()
         } else {
             val job = scope.launch(start = CoroutineStart.LAZY) {
                 val answer = try {
@@ -104,12 +101,12 @@ fun Runtime.setProvider(scope: CoroutineScope, provider: SuspendingProvider) {
                 } catch (e: CancellationException) {
                     throw e
                 } catch (e: Exception) {
-                    Json.write(mapOf("error" to mapOf("code" to "network", "message" to (e.message ?: e.toString()))))
+                    Json.write(ErrorAnswer(HostError(code = "network", message = e.message ?: e.toString())).toJson())
                 }
                 runCatching { respond(id, answer) }
             }
-            inFlight[id] = job
-            job.invokeOnCompletion { inFlight.remove(id, job) }
+            lock.locked { inFlight[id] = job }
+            job.invokeOnCompletion { lock.locked { if (inFlight[id] === job) inFlight.remove(id) } }
             job.start()
         }
     }

@@ -1,6 +1,6 @@
 package cinematic
 
-// Status and WireVersion are generated from the schema (common source set, Wire.kt).
+// Status and WireVersion are generated from the schema (Wire.kt).
 
 /**
  * Library-wide facts: the loaded library's version and the names of statuses.
@@ -16,10 +16,10 @@ object Cinematic {
 
     /** The loaded library's version, e.g. "0.2.0" (`cinematic_version`). */
     val version: String
-        get() = CLib.cinematic_version()?.readUtf8() ?: ""
+        get() = nativeLibrary.version() ?: ""
 
     /** The name of [status], e.g. "invalid"; "unknown" for a value that is no status. */
-    fun statusName(status: Int): String = CLib.cinematic_status_name(status)?.readUtf8() ?: "unknown"
+    fun statusName(status: Int): String = nativeLibrary.statusName(status) ?: "unknown"
 
     /**
      * Replays the recording at [path] (made with the runtime config `"record": path`) in a
@@ -49,8 +49,8 @@ object Cinematic {
      * @throws CinematicException as [replay].
      */
     fun replayJson(path: String): String =
-        ownedJson("replay report") { out -> CLib.cinematic_replay(cString(path, Status.IO, "the recording path"), null, out) }
-            .also { WireLog.record("replay", null, it) }
+        ownedJson("replay report") { out -> nativeLibrary.replay(cText(path, Status.IO, "the recording path"), out) }
+            .also { nativeLibrary.record("replay", null, it) }
 
     /**
      * Builds a catalog index at [indexPath] from the movie file at [moviePath] (the shipped
@@ -63,9 +63,8 @@ object Cinematic {
      *   index not writable), "invalid" (empty path).
      */
     fun buildIndex(moviePath: String?, indexPath: String) {
-        CLib.load()
-        checkStatus(CLib.cinematic_catalog_build_index(moviePath?.let { cString(it, Status.IO, "the movie file path") },
-            cString(indexPath, Status.IO, "the index path")))
+        checkStatus(nativeLibrary.catalogBuildIndex(moviePath?.let { cText(it, Status.IO, "the movie file path") },
+            cText(indexPath, Status.IO, "the index path")))
     }
 }
 
@@ -107,13 +106,83 @@ class CinematicException(
     override fun toString(): String = "CinematicException($statusName: $message)"
 
     internal companion object {
+        /** The exception for [status] (named as the generated [Status.names] say) with [message]. */
+        fun of(status: Int, message: String) = CinematicException(status, Status.names[status] ?: "unknown", message)
+
         /** Builds the exception for [status] from this thread's `cinematic_last_error`. */
         fun fromLastError(status: Int): CinematicException {
-            val envelope = CLib.cinematic_last_error()?.readUtf8() // read first: nothing may run in between
-            WireLog.record("envelope", null, envelope)
+            val envelope = nativeLibrary.lastError() // read first: nothing may run in between
+            envelope?.let { nativeLibrary.record("envelope", null, it) }
             val name = Cinematic.statusName(status)
             val message = envelope?.let { runCatching { (Json.parse(it) as? Map<*, *>)?.get("message") as? String }.getOrNull() }
             return CinematicException(status, name, message ?: envelope ?: "failed with status $status ($name)", envelope)
+        }
+    }
+}
+
+/**
+ * Throws the [CinematicException] for [status] unless it is `CINEMATIC_OK`. Must be called
+ * right after the failing call, on the same thread, so that `cinematic_last_error` still
+ * describes it.
+ */
+internal fun checkStatus(status: Int) {
+    if (status != Status.OK) throw CinematicException.fromLastError(status)
+}
+
+/**
+ * Runs [call], which hands out a string through its out-pointer, and takes that string: on
+ * failure the library's error is read first (before `cinematic_free`, which would clear it);
+ * the string is copied, then released with `cinematic_free` (never anything else).
+ */
+internal fun ownedJson(what: String, call: (LongArray) -> Int): String {
+    val out = LongArray(1)
+    val status = call(out)
+    val failure = if (status != Status.OK) CinematicException.fromLastError(status) else null
+    val pointer = out[0]
+    val json = if (pointer == 0L) null else try {
+        nativeLibrary.readString(pointer)
+    } finally {
+        nativeLibrary.free(pointer)
+    }
+    if (failure != null) throw failure
+    return json ?: throw CinematicException.of(Status.MISUSE, "the library returned no $what")
+}
+
+/** Runs [call], which hands out a handle through its out-pointer, and returns it. */
+internal fun openedHandle(what: String, call: (LongArray) -> Int): Long {
+    val out = LongArray(1)
+    checkStatus(call(out))
+    return out[0].takeIf { it != 0L } ?: throw CinematicException.of(Status.MISUSE, "the library returned no $what")
+}
+
+/**
+ * [text] for a `const char *` argument. C strings cannot contain NUL, so a string with one is
+ * refused here (with [nulStatus]) instead of being silently cut short.
+ */
+internal fun cText(text: String, nulStatus: Int, what: String): String {
+    if (text.indexOf('\u0000') >= 0) {
+        throw CinematicException(nulStatus, Cinematic.statusName(nulStatus), "$what contains a NUL character")
+    }
+    return text
+}
+
+/** A JSON document for a `const char *` argument (a NUL inside makes it malformed JSON: "json"). */
+internal fun jsonText(json: String): String = cText(json, Status.JSON, "the JSON text")
+
+/** Bookkeeping for callbacks running on the current thread. */
+internal object Delivery {
+    /** True while a libcinematic callback runs on this thread. */
+    val insideCallback: Boolean get() = CallbackDepth.value > 0
+
+    /** Runs a host callback: marks the thread and keeps exceptions out of the library. */
+    fun run(runtime: Runtime, body: () -> Unit) {
+        CallbackDepth.value++
+        try {
+            body()
+        } catch (error: Throwable) {
+            runtime.reportCallbackError(error)
+        } finally {
+            CallbackDepth.value--
         }
     }
 }

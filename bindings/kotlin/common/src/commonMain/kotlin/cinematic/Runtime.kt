@@ -1,11 +1,5 @@
 package cinematic
 
-import com.sun.jna.Pointer
-import com.sun.jna.ptr.IntByReference
-import com.sun.jna.ptr.PointerByReference
-import java.util.Collections
-import java.util.IdentityHashMap
-
 /**
  * A libcinematic runtime: configuration, clock, catalog, favorites and callback delivery for
  * its [Store]s (`cinematic_runtime`). Close it when done; closing also closes its stores.
@@ -19,25 +13,32 @@ import java.util.IdentityHashMap
  *
  * ```
  * Runtime("""{"clock":"manual"}""").use { runtime ->
- *     runtime.openStore("search").use { search ->
+ *     runtime.openSearch().use { search ->
  *         search.queryChanged("dune")
  *         runtime.advanceClock(250)
  *         search.settle(5_000)
- *         println(search.state)
+ *         println(search.state.results)
  *     }
  * }
  * ```
  *
  * Thread safety: every member may be called from any thread. Callbacks (providers,
- * subscribers) follow the runtime's delivery mode: "immediate" runs them on library threads,
- * "queued" on whichever thread calls [dispatch]. An open runtime, its stores and every
- * callback registered with them stay strongly reachable until [close], so the JVM never
- * collects code the library may still call.
+ * subscribers, the logger) follow the runtime's delivery mode: "immediate" runs them on
+ * library threads, "queued" on whichever thread calls [dispatch]. An open runtime, its stores
+ * and every callback registered with them stay strongly reachable until [close], so nothing
+ * the library may still call is collected.
  *
  * @throws CinematicException "json"/"too_large" for a malformed config, "invalid" for an
  *   unknown key or bad value, "io" when the catalog cannot be opened.
  */
-class Runtime(config: String? = null) : AutoCloseable {
+class Runtime internal constructor(
+    config: String?,
+    /** The C functions this runtime and its stores call (a test may wrap the platform's). */
+    internal val library: NativeLibrary
+) : AutoCloseable {
+
+    /** Opens a runtime from its JSON [config] (null for all defaults). */
+    constructor(config: String? = null) : this(config, nativeLibrary)
 
     /** Opens a runtime from a config given as a map, e.g. `mapOf("clock" to "manual")`. */
     constructor(config: Map<String, Any?>) : this(Json.write(config))
@@ -49,67 +50,75 @@ class Runtime(config: String? = null) : AutoCloseable {
      */
     constructor(config: RuntimeConfig) : this(Json.write(withoutNulls(config.toJson())))
 
-    internal val handle: Pointer
+    internal val handle: Long = openedHandle("runtime") { out -> library.runtimeOpen(config?.let(::jsonText), out) }
 
-    private val lock = Any()
+    private val lock = Lock()
     // Guarded by `lock`:
-    private val stores = Collections.newSetFromMap(IdentityHashMap<Store, Boolean>())
-    private var provider: RequestCallback? = null
+    private val stores = LinkedHashSet<Store<*>>() // Store keeps identity equality
+    private var provider: NativeCallback? = null
     // Replaced providers are kept until close: the C API lets a delivery that already read
     // the old provider call it right after set_provider returns, so it must stay alive.
-    private val retiredProviders = ArrayList<RequestCallback>()
-
-    /** The host's logger, read for every line by [logDispatcher]. */
-    @Volatile
+    private val retiredProviders = ArrayList<NativeCallback>()
+    private var closed = false
+    /** The host's logger, read for every line by [logCallback]. */
     private var logger: ((String) -> Unit)? = null
+
     // The one native log callback of this runtime, registered while a logger is set: it lives
     // as long as the runtime, and setLogger needs no lock of ours around the library call
     // (which may wait for a log line running on another thread, one that may itself call
     // setLogger or close).
-    private val logDispatcher: LogCallback = LogDispatcher(this)
-
-    @Volatile
-    private var closed = false
+    private val logCallback: NativeCallback = library.logCallback { line ->
+        val current = lock.locked { logger }
+        if (current != null) Delivery.run(this) { current(line) }
+    }
 
     /** True once [close] has been called. */
-    val isClosed: Boolean get() = closed
+    val isClosed: Boolean get() = lock.locked { closed }
 
     /**
-     * Receives any exception thrown by a provider or subscriber callback (such exceptions
-     * must not cross into the library). The default prints it to stderr.
+     * Receives any exception thrown by a provider, subscriber or logger callback (such
+     * exceptions must not cross into the library). The default prints it (stderr on the JVM).
      */
-    @Volatile
-    var callbackErrorHandler: (Throwable) -> Unit = { error ->
-        System.err.println("cinematic: exception in a callback")
-        error.printStackTrace()
-    }
+    var callbackErrorHandler: (Throwable) -> Unit
+        get() = lock.locked { errorHandler }
+        set(handler) = lock.locked { errorHandler = handler }
+    private var errorHandler: (Throwable) -> Unit = { error -> library.reportUncaught(error) }
 
     init {
-        CLib.load()
-        val out = PointerByReference()
-        checkStatus(CLib.cinematic_runtime_open(config?.let(::jsonCString), out))
-        handle = out.value
-        synchronized(openRuntimes) { openRuntimes.add(this) }
+        registry.locked { openRuntimes.add(this) }
     }
 
     /**
-     * Opens a store of [feature] ("search", "discover", "favorites" or "detail"; see
-     * cinematic.h) with its JSON [argsJson] (null when the feature takes none; "detail" needs
-     * `{"movieId":15249}`).
+     * Opens a store of [feature] ([SearchFeature], [DetailFeature], ...; see [ALL_FEATURES])
+     * with its JSON [argsJson] (null when the feature takes none). The generated
+     * `openSearch()`, `openDetail(movieId)`, ... call this.
+     *
+     * ```
+     * val detail: DetailStore = runtime.open(DetailFeature, """{"movieId":15249}""")
+     * ```
+     *
+     * @throws CinematicException "unknown_feature" (a library without it), "json"/"invalid"
+     *   for bad args, "closed".
+     */
+    fun <S, T : Store<S>> open(feature: Feature<S, T>, argsJson: String? = null): T =
+        register(feature.wrap(this, openHandle(feature.name, argsJson)))
+
+    /**
+     * Opens a store of the feature named [feature] ("search", "discover", "favorites",
+     * "detail"; see cinematic.h) with its JSON [argsJson] (null when the feature takes none;
+     * "detail" needs `{"movieId":15249}`). The store is the feature's typed store
+     * ([SearchStore], ...) when this binding knows the feature; one it does not know has
+     * its state read as [Json.parse] reads it.
      *
      * @throws CinematicException "unknown_feature", "json"/"invalid" for bad args, "closed".
      */
-    fun openStore(feature: String, argsJson: String? = null): Store {
-        val out = PointerByReference()
-        checkStatus(CLib.cinematic_store_open(handle, cString(feature, Status.UNKNOWN_FEATURE, "the feature name"),
-            argsJson?.let(::jsonCString), out))
-        val store = Store(this, out.value, feature)
-        synchronized(lock) { if (!closed) stores.add(store) }
-        return store
+    fun openStore(feature: String, argsJson: String? = null): Store<*> {
+        val definition: Feature<*, *> = ALL_FEATURES.firstOrNull { it.name == feature } ?: UntypedFeature(feature)
+        return register(definition.wrap(this, openHandle(feature, argsJson)))
     }
 
     /** Opens a store of [feature] with arguments given as a map. */
-    fun openStore(feature: String, args: Map<String, Any?>): Store = openStore(feature, Json.write(args))
+    fun openStore(feature: String, args: Map<String, Any?>): Store<*> = openStore(feature, Json.write(args))
 
     /**
      * Moves a "manual" clock forward by [milliseconds] and wakes the effects whose sleep (a
@@ -118,7 +127,7 @@ class Runtime(config: String? = null) : AutoCloseable {
      * @throws CinematicException "invalid" for a negative value, "misuse" with the system
      *   clock, "closed".
      */
-    fun advanceClock(milliseconds: Long) = checkStatus(CLib.cinematic_runtime_advance_clock(handle, milliseconds))
+    fun advanceClock(milliseconds: Long) = checkStatus(library.runtimeAdvanceClock(handle, milliseconds))
 
     /**
      * With "queued" delivery, a file descriptor that is readable while callbacks wait: watch
@@ -129,9 +138,9 @@ class Runtime(config: String? = null) : AutoCloseable {
      */
     val fd: Int
         get() {
-            val out = IntByReference(-1)
-            checkStatus(CLib.cinematic_runtime_fd(handle, out))
-            return out.value
+            val out = intArrayOf(-1)
+            checkStatus(library.runtimeFd(handle, out))
+            return out[0]
         }
 
     /**
@@ -141,18 +150,18 @@ class Runtime(config: String? = null) : AutoCloseable {
      * @throws CinematicException "misuse" from inside a callback, "closed".
      */
     fun dispatch(): Int {
-        val count = IntByReference(0)
-        checkStatus(CLib.cinematic_runtime_dispatch(handle, count))
-        return count.value
+        val count = intArrayOf(0)
+        checkStatus(library.runtimeDispatch(handle, count))
+        return count[0]
     }
 
     /**
      * With "queued" delivery, waits up to [timeoutMs] (negative: no limit) until callbacks
-     * are waiting, i.e. until [fd] is readable; true when they are. A JVM host without an
+     * are waiting, i.e. until [fd] is readable; true when they are. A host without an
      * fd-based event loop can run `while (awaitCallbacks(-1)) dispatch()` on its UI thread,
      * or wait here on a helper thread and post [dispatch] to its UI thread.
      */
-    fun awaitCallbacks(timeoutMs: Int): Boolean = LibC.awaitReadable(fd, timeoutMs)
+    fun awaitCallbacks(timeoutMs: Int): Boolean = library.awaitReadable(fd, timeoutMs)
 
     /**
      * Registers the provider of a "host" catalog, replacing any previous one (null removes
@@ -168,9 +177,19 @@ class Runtime(config: String? = null) : AutoCloseable {
      * @throws CinematicException "misuse" when the catalog is not "host", "closed".
      */
     fun setProvider(provider: ((requestId: Long, requestJson: String) -> Unit)?) {
-        val callback = provider?.let { ProviderCallback(this, it) }
-        synchronized(lock) {
-            checkStatus(CLib.cinematic_runtime_set_provider(handle, callback, null))
+        val callback = provider?.let { host ->
+            library.requestCallback { id, json ->
+                library.record("request", null, json)
+                Delivery.run(this) { host(id, json) }
+            }
+        }
+        lock.locked {
+            val status = library.runtimeSetProvider(handle, callback)
+            if (status != Status.OK) {
+                val failure = CinematicException.fromLastError(status)
+                callback?.dispose() // never registered
+                throw failure
+            }
             this.provider?.let { retiredProviders.add(it) }
             this.provider = callback
         }
@@ -192,14 +211,14 @@ class Runtime(config: String? = null) : AutoCloseable {
      * @throws CinematicException "closed".
      */
     fun setLogger(logger: ((line: String) -> Unit)?) {
-        this.logger = logger // lines starting from now go to the new logger (or nowhere)
+        lock.locked { this.logger = logger } // lines starting from now go to the new logger (or nowhere)
         while (true) {
             // The library call also waits for a line of the previous logger still running on
             // another thread. Calls racing with this one may leave the library on (or off)
             // against the last logger set: whoever sees that sets it again.
-            val enable = this.logger != null
-            checkStatus(CLib.cinematic_runtime_set_logger(handle, if (enable) logDispatcher else null, null))
-            if ((this.logger != null) == enable) return
+            val enable = lock.locked { this.logger != null }
+            checkStatus(library.runtimeSetLogger(handle, if (enable) logCallback else null))
+            if (lock.locked { this.logger != null } == enable) return
         }
     }
 
@@ -213,14 +232,14 @@ class Runtime(config: String? = null) : AutoCloseable {
      *   when the catalog is not "host"; "closed".
      */
     fun respond(requestId: Long, responseJson: String) =
-        checkStatus(CLib.cinematic_runtime_respond(handle, requestId, jsonCString(responseJson)))
+        checkStatus(library.runtimeRespond(handle, requestId, jsonText(responseJson)))
 
     /**
      * Where the catalog is in its loading (`cinematic_runtime_catalog_state`), as JSON:
      * `{"phase":"loading","progress":0.42}`, `{"phase":"loaded"}` or
      * `{"phase":"failed","error":{...}}`. Never waits.
      */
-    fun catalogStateJson(): String = ownedJson("catalog state") { CLib.cinematic_runtime_catalog_state(handle, it) }
+    fun catalogStateJson(): String = ownedJson("catalog state") { out -> library.runtimeCatalogState(handle, out) }
 
     /**
      * Closes the runtime and every store it still has: effects stop, outstanding provider
@@ -228,30 +247,40 @@ class Runtime(config: String? = null) : AutoCloseable {
      * nothing; afterwards the runtime and its stores throw "closed".
      */
     override fun close() {
-        val open: List<Store>
-        synchronized(lock) {
-            if (closed) return
+        val open = lock.locked {
+            val first = !closed
             closed = true
-            open = stores.toList()
-            stores.clear()
-        }
-        val status = CLib.cinematic_runtime_close(handle)
+            stores.toList().also { stores.clear() }.takeIf { first }
+        } ?: return
+        val status = library.runtimeClose(handle)
         val failure = if (status != Status.OK && status != Status.CLOSED) CinematicException.fromLastError(status) else null
-        // No callback runs any more: the callback objects may go.
+        // No callback runs any more: the callbacks may go.
         open.forEach { it.releaseCallbacks() }
-        synchronized(lock) {
+        val callbacks = lock.locked {
+            logger = null
+            val all = retiredProviders + listOfNotNull(provider)
             provider = null
             retiredProviders.clear()
+            all
         }
-        logger = null
-        synchronized(openRuntimes) { openRuntimes.remove(this) }
+        if (failure == null) (callbacks + logCallback).forEach { it.dispose() }
+        registry.locked { openRuntimes.remove(this) }
         if (failure != null) throw failure
     }
 
-    override fun toString(): String = "Runtime(${if (closed) "closed" else "open"})"
+    override fun toString(): String = "Runtime(${if (isClosed) "closed" else "open"})"
 
-    internal fun forget(store: Store) {
-        synchronized(lock) { stores.remove(store) }
+    private fun openHandle(feature: String, argsJson: String?): Long = openedHandle("store") { out ->
+        library.storeOpen(handle, cText(feature, Status.UNKNOWN_FEATURE, "the feature name"), argsJson?.let(::jsonText), out)
+    }
+
+    private fun <T : Store<*>> register(store: T): T {
+        lock.locked { if (!closed) stores.add(store) }
+        return store
+    }
+
+    internal fun forget(store: Store<*>) {
+        lock.locked { stores.remove(store) }
     }
 
     internal fun reportCallbackError(error: Throwable) {
@@ -262,28 +291,10 @@ class Runtime(config: String? = null) : AutoCloseable {
         }
     }
 
-    private class ProviderCallback(
-        private val runtime: Runtime,
-        private val provider: (Long, String) -> Unit
-    ) : RequestCallback {
-        override fun invoke(userdata: Pointer?, requestId: Long, requestJson: Pointer?) {
-            val json = requestJson?.readUtf8() ?: return
-            WireLog.record("request", null, json)
-            Delivery.run(runtime) { provider(requestId, json) }
-        }
-    }
-
-    private class LogDispatcher(private val runtime: Runtime) : LogCallback {
-        override fun invoke(userdata: Pointer?, line: Pointer?) {
-            val logger = runtime.logger ?: return
-            val text = line?.readUtf8() ?: return
-            Delivery.run(runtime) { logger(text) }
-        }
-    }
-
     private companion object {
+        val registry = Lock()
         /** Open runtimes stay reachable (with their callbacks) until closed. */
-        val openRuntimes = Collections.newSetFromMap(IdentityHashMap<Runtime, Boolean>())
+        val openRuntimes = LinkedHashSet<Runtime>()
     }
 }
 
@@ -292,27 +303,4 @@ private fun withoutNulls(value: Any?): Any? = when (value) {
     is Map<*, *> -> value.entries.filter { it.value != null }.associate { (key, member) -> key to withoutNulls(member) }
     is List<*> -> value.map { withoutNulls(it) }
     else -> value
-}
-
-/** Bookkeeping for callbacks running on the current thread. */
-internal object Delivery {
-    private val depth = object : ThreadLocal<IntArray>() {
-        override fun initialValue() = IntArray(1)
-    }
-
-    /** True while a libcinematic callback runs on this thread. */
-    val insideCallback: Boolean get() = depth.get()[0] > 0
-
-    /** Runs a host callback: marks the thread and keeps exceptions out of the library. */
-    fun run(runtime: Runtime, body: () -> Unit) {
-        val counter = depth.get()
-        counter[0]++
-        try {
-            body()
-        } catch (error: Throwable) {
-            runtime.reportCallbackError(error)
-        } finally {
-            counter[0]--
-        }
-    }
 }

@@ -1,0 +1,48 @@
+package cinematic
+
+/**
+ * A feature of the library as the schema declares it: its wire [name], [sampleArgs] that
+ * open a store of it, how to read its state ([decodeState]) and its typed store. The
+ * generated Features.kt declares one object per feature ([SearchFeature], [DetailFeature],
+ * ...) and lists them in [ALL_FEATURES].
+ *
+ * ```
+ * for (feature in ALL_FEATURES) runtime.open(feature, feature.sampleArgs).use { println(it.state) }
+ * ```
+ */
+abstract class Feature<S, T : Store<S>> internal constructor(
+    /** The feature's name on the wire, e.g. "search". */
+    val name: String,
+    /** Args that open a store of this feature (JSON text), or null when it takes none. */
+    val sampleArgs: String?
+) {
+    /** Reads this feature's state from its JSON; throws when the JSON does not fit the state type. */
+    abstract fun decodeState(json: String): S
+
+    /** [state] as JSON-ready maps and lists, as the library writes it (write it with [Json.write]). */
+    abstract fun encodeState(state: S): Map<String, Any?>
+
+    /** The typed store around an opened `cinematic_store`. */
+    internal abstract fun wrap(runtime: Runtime, handle: Long): T
+
+    /**
+     * Opens a store of this feature in [runtime]: `runtime.open(this, argsJson)`.
+     *
+     * @throws CinematicException as [Runtime.open].
+     */
+    fun open(runtime: Runtime, argsJson: String? = null): T = runtime.open(this, argsJson)
+
+    /** Every send helper of the typed store, by wire type, called with sample values. */
+    abstract val sampleCalls: List<Pair<String, (T) -> Unit>>
+
+    override fun toString(): String = "Feature($name)"
+}
+
+/** A feature this binding was not generated with: its state is what [Json.parse] reads. */
+internal class UntypedFeature(name: String) : Feature<Any?, Store<Any?>>(name, null) {
+    override fun decodeState(json: String): Any? = Json.parse(json)
+    @Suppress("UNCHECKED_CAST")
+    override fun encodeState(state: Any?): Map<String, Any?> = state as Map<String, Any?>
+    override fun wrap(runtime: Runtime, handle: Long): Store<Any?> = Store(runtime, handle, this)
+    override val sampleCalls: List<Pair<String, (Store<Any?>) -> Unit>> get() = emptyList()
+}

@@ -1,0 +1,278 @@
+package cinematic
+
+/**
+ * One feature's state machine (`cinematic_store`), opened with [Runtime.openSearch],
+ * [Runtime.openDetail], ... (typed stores: [SearchStore], [DetailStore], ... with one send
+ * helper per intent) or [Runtime.openStore]. Its [state] is the feature's state type [S]
+ * ([SearchState], ...), [stateJson] the same as JSON text; [subscribe] to its states. Close
+ * it when done (closing its runtime closes it too); afterwards every call throws "closed".
+ *
+ * ```
+ * runtime.openSearch().use { search ->
+ *     search.subscribe { state -> println(state.query) }
+ *     search.queryChanged("dune")
+ *     search.submitted()
+ *     search.settle(5_000)
+ *     println(search.state.movies.first().label)   // Dune (1984)
+ * }
+ * ```
+ *
+ * Every member may be called from any thread; [send] has reduced the intent when it returns.
+ */
+open class Store<S> internal constructor(
+    /** The runtime that owns this store. */
+    val runtime: Runtime,
+    internal val handle: Long,
+    /** The feature this store was opened with; it decodes the states. */
+    val definition: Feature<S, *>
+) : AutoCloseable {
+
+    private val library = runtime.library
+    /** Held while (un)registering the subscriber with the library. */
+    private val observeLock = Lock()
+    /** Guards the fields below; never held while calling the library or a callback. */
+    private val stateLock = Lock()
+    private var closing = false   // close() has started
+    private var released = false  // no callback of this store can run any more
+    private var current: Subscription? = null // the registered subscriber
+    private val closeListeners = ArrayList<() -> Unit>()
+
+    /** The feature name this store was opened with, e.g. "search". */
+    val feature: String get() = definition.name
+
+    /** True once this store or its runtime has been closed. */
+    val isClosed: Boolean get() = stateLock.locked { closing || released } || runtime.isClosed
+
+    /**
+     * Sends an intent, e.g. `{"type":"queryChanged","query":"dune"}`; typed stores have a
+     * helper per intent ([SearchStore.queryChanged]). It is reduced before this returns (so
+     * [state] reflects it) and its effects start. With "immediate" delivery the subscriber
+     * may run on this thread before `send` returns: do not hold a lock the subscriber needs
+     * while sending.
+     *
+     * @throws CinematicException "json"/"too_large" for bad JSON; "invalid" for an unknown
+     *   or internal intent type, a missing, mistyped or unknown member; "closed".
+     */
+    fun send(intentJson: String) = checkStatus(library.storeSend(handle, jsonText(intentJson)))
+
+    /** Sends an intent given as a map, e.g. `mapOf("type" to "submitted")` or a generated intent's `toJson()`. */
+    fun send(intent: Map<String, Any?>) = send(Json.write(intent))
+
+    /**
+     * A snapshot of the current state, decoded by the feature ([Feature.decodeState]), e.g. a
+     * [SearchState] for a [SearchStore].
+     *
+     * @throws CinematicException "closed".
+     */
+    val state: S
+        get() = definition.decodeState(stateJson)
+
+    /**
+     * A snapshot of the current state as JSON, e.g.
+     * `{"query":"dune","results":{"phase":"loaded","value":[...]}}`.
+     *
+     * @throws CinematicException "closed".
+     */
+    val stateJson: String
+        get() = ownedJson("state") { out -> library.storeState(handle, out) }.also { library.record("state", feature, it) }
+
+    /**
+     * The store's debug history (`cinematic_store_history`), oldest first: one entry per
+     * intent the store reduced, internal ones (effect results) included, with the state after
+     * it and the top-level members it changed. It holds at most the runtime config's
+     * `"history"` entries and is empty when the runtime keeps none (the default). A snapshot:
+     * later intents do not change the returned list. Intents and states are parsed JSON
+     * (maps): `SearchState.fromJson(entry.state)` reads a state into its type.
+     *
+     * ```
+     * Runtime("""{"history":100}""").use { runtime ->
+     *     val search = runtime.openSearch()
+     *     search.queryChanged("dune")
+     *     search.history().last()   // HistoryEntry(seq=1, intent={type=queryChanged, query=dune}, ..., changed=[query])
+     * }
+     * ```
+     *
+     * @throws CinematicException "closed".
+     */
+    fun history(): List<HistoryEntry> = (Json.parse(historyJson()) as List<*>).map { HistoryEntry.fromJson(it) }
+
+    /**
+     * [history] as the library's JSON text: an array, oldest first, of
+     * `{"seq":12,"intent":{...},"state":{...},"changed":["results"]}` (`[]` when the runtime
+     * keeps no history).
+     *
+     * @throws CinematicException "closed".
+     */
+    fun historyJson(): String =
+        ownedJson("history") { out -> library.storeHistory(handle, out) }.also { library.record("history", feature, it) }
+
+    /**
+     * Time travel (`cinematic_store_revert`): sets the state to the one after history entry
+     * [seq] ([HistoryEntry.seq]) and delivers it to the subscriber like any other state.
+     * Effects in flight keep running (their results are reduced on the reverted state); the
+     * history itself is unchanged and its numbering goes on.
+     *
+     * @throws CinematicException "invalid" for a [seq] not (or no longer) in the history, or
+     *   when the runtime keeps none; "closed".
+     */
+    fun revert(seq: Long) {
+        if (seq < 0) throw CinematicException.of(Status.INVALID, "no history entry $seq (seq numbers start at 1)")
+        checkStatus(library.storeRevert(handle, seq))
+    }
+
+    /**
+     * Time travel to [entry], one of this store's [history] entries: `revert(entry.seq)`.
+     *
+     * @throws CinematicException "invalid" when the entry is no longer in the history; "closed".
+     */
+    fun revert(entry: HistoryEntry) = revert(entry.seq.toLong())
+
+    /**
+     * Calls [callback] with the current state, then with every distinct state in order,
+     * decoded ([Feature.decodeState]; a state that fails to decode goes to
+     * [Runtime.callbackErrorHandler]), following the runtime's delivery mode (a library
+     * thread with "immediate" delivery, the [Runtime.dispatch] caller with "queued").
+     * Callbacks of one runtime never run concurrently. The callback may call [send], [state],
+     * [close] and [Runtime.respond].
+     *
+     * A store has one subscriber at a time, as in the C API: subscribing again (here or with
+     * [subscribeJson]) replaces the previous subscriber (whose handle then does nothing).
+     * Close the returned handle to unsubscribe; from inside a callback that takes effect at
+     * once (nothing more is forwarded), the native registration is dropped at the next
+     * subscribe or close.
+     *
+     * @throws CinematicException "closed"; "misuse" when called from inside a callback.
+     */
+    fun subscribe(callback: (state: S) -> Unit): AutoCloseable = subscribeJson { json -> callback(definition.decodeState(json)) }
+
+    /**
+     * [subscribe], with each state as the library's JSON text.
+     *
+     * @throws CinematicException "closed"; "misuse" when called from inside a callback.
+     */
+    fun subscribeJson(callback: (stateJson: String) -> Unit): AutoCloseable {
+        if (Delivery.insideCallback) {
+            throw CinematicException.of(Status.MISUSE,
+                "subscribe cannot be called from inside a callback (cinematic_store_observe is not callback-safe)")
+        }
+        val subscription = Subscription(callback)
+        observeLock.locked {
+            val status = library.storeObserve(handle, subscription.native)
+            if (status != Status.OK) {
+                val failure = CinematicException.fromLastError(status)
+                subscription.release() // never registered
+                throw failure
+            }
+            // The library has dropped the previous callback and waited for it: it may go.
+            val previous = stateLock.locked { current.also { current = subscription } }
+            previous?.release()
+            // Closed meanwhile (after the library's close returned): nothing calls it any more.
+            stateLock.locked { if (released) current.also { current = null } else null }?.release()
+        }
+        return subscription
+    }
+
+    /**
+     * Blocks until the store has no effect in flight (including effects started by effect
+     * results) and, with "immediate" delivery, its states have been delivered; at most
+     * [timeoutMs] milliseconds (negative: no limit). With a manual clock a pending debounce
+     * waits for [Runtime.advanceClock]; with a host catalog a request waits for its answer.
+     *
+     * From a coroutine, the suspending `settle()` (Coroutines.kt) waits without holding a thread
+     * of the caller's dispatcher.
+     *
+     * @throws CinematicException "timeout"; "misuse" from inside a callback; "closed".
+     */
+    fun settle(timeoutMs: Long) = checkStatus(library.storeSettle(handle, timeoutMs))
+
+    /**
+     * How many effects are in flight (0 when quiescent).
+     *
+     * @throws CinematicException "closed".
+     */
+    val pendingEffects: Int
+        get() {
+            val out = intArrayOf(0)
+            checkStatus(library.storePendingEffects(handle, out))
+            return out[0]
+        }
+
+    /**
+     * Closes the store: its effects are cancelled and no callback for it runs after this
+     * returns. May be called from inside a callback. Calling it again, or after the runtime
+     * was closed, does nothing.
+     */
+    override fun close() {
+        val first = stateLock.locked { (!closing && !released).also { closing = true } }
+        if (!first) return
+        val status = library.storeClose(handle)
+        if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
+        releaseCallbacks()
+        runtime.forget(this)
+    }
+
+    override fun toString(): String = "Store($feature, ${if (isClosed) "closed" else "open"})"
+
+    /** Called once no callback of this store can run any more (store or runtime closed). */
+    internal fun releaseCallbacks() {
+        // Not under observeLock: a subscribe may hold it while the library waits for a
+        // callback of ours to return, and that callback may be the one closing the store.
+        val (listeners, subscription) = stateLock.locked {
+            released = true
+            val listeners = closeListeners.toList()
+            closeListeners.clear()
+            (listeners to current).also { current = null }
+        }
+        subscription?.release()
+        listeners.forEach { it() }
+    }
+
+    /** Calls [listener] once this store is closed (at once if it already is). */
+    internal fun whenClosed(listener: () -> Unit) {
+        val now = stateLock.locked { released.also { if (!it) closeListeners.add(listener) } }
+        if (now) listener()
+    }
+
+    /** True while a subscriber is registered and forwarding states (a test seam). */
+    internal val hasActiveSubscriber: Boolean get() = stateLock.locked { current }?.isActive == true
+
+    private fun unsubscribe(subscription: Subscription) {
+        subscription.deactivate()
+        if (Delivery.insideCallback) return // observe is not callback-safe: dropped at the next subscribe or close
+        observeLock.locked {
+            if (stateLock.locked { current === subscription && !released }) {
+                val status = library.storeObserve(handle, null)
+                // "closed": the close releases it.
+                if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
+                val mine = status == Status.OK && stateLock.locked { (current === subscription).also { if (it) current = null } }
+                if (mine) subscription.release()
+            }
+        }
+    }
+
+    /** A registered subscriber: its native callback forwards states while it is active. */
+    private inner class Subscription(private val callback: (String) -> Unit) : AutoCloseable {
+        private val flag = Lock()
+        private var active = true
+
+        val isActive: Boolean get() = flag.locked { active }
+
+        fun deactivate() = flag.locked { active = false }
+
+        /** The native callback; referenced from here (and the store) while registered. */
+        val native: NativeCallback = library.stateCallback { json ->
+            if (isActive) {
+                library.record("state", feature, json)
+                Delivery.run(runtime) { if (isActive) callback(json) }
+            }
+        }
+
+        /** Stops forwarding and frees the native callback: only once the library can no longer call it. */
+        fun release() {
+            deactivate()
+            native.dispose()
+        }
+
+        override fun close() = unsubscribe(this)
+    }
+}
