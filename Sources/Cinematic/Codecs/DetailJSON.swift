@@ -20,11 +20,12 @@ struct DetailCodec: FeatureCodec {
     static let sampleArguments: String? = #"{"movieId":15249}"#
     static let internalIntents = ["detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed"]
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         let movieID = try movieID(from: arguments)
         return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
-                          reducer: DetailReducer(catalog: runtime.catalog, favorites: runtime.favorites),
-                          codec: DetailCodec(), runtime: runtime)
+                          reducer: DetailReducer(catalog: environment.catalog, favorites: environment.favorites),
+                          codec: DetailCodec(), delivery: delivery)
     }
 
     static func kind(of intent: DetailIntent.Host) -> HostKind {

@@ -20,10 +20,11 @@ struct DiscoverCodec: FeatureCodec {
     static let sampleArguments: String? = nil
     static let internalIntents = ["sectionLoaded", "sectionFailed"]
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
-        return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
-                          codec: DiscoverCodec(), runtime: runtime)
+        return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: environment.catalog),
+                          codec: DiscoverCodec(), delivery: delivery)
     }
 
     static func kind(of intent: DiscoverIntent.Host) -> HostKind {

@@ -19,10 +19,11 @@ struct FavoritesCodec: FeatureCodec {
     static let sampleArguments: String? = nil
     static let internalIntents = ["favoritesChanged", "removalFailed"]
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
-        return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
-                          codec: FavoritesCodec(), runtime: runtime)
+        return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: environment.favorites),
+                          codec: FavoritesCodec(), delivery: delivery)
     }
 
     static func kind(of intent: FavoritesIntent.Host) -> HostKind {

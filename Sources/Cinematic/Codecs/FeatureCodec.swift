@@ -26,8 +26,10 @@ protocol FeatureCodec: Sendable {
     /// The wire names of the internal intents, only to tell a host why one is refused.
     static var internalIntents: [String] { get }
 
-    /// Opens a store of this feature on `runtime` with the host's arguments.
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore
+    /// Opens a store of this feature with the host's arguments, built from `environment`
+    /// and delivering through `delivery`.
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore
 
     /// The wire name of a host intent (exhaustive over `Host`).
     static func kind(of intent: Reducer.Intent.Host) -> HostKind
