@@ -1,5 +1,5 @@
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 
 /// A catalog index opened for Search, Discover and Detail: the index compiled into the

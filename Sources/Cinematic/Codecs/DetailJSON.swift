@@ -28,13 +28,6 @@ struct DetailCodec: FeatureCodec {
                           codec: DetailCodec(), delivery: delivery)
     }
 
-    static func kind(of intent: DetailIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .favoriteToggled: .favoriteToggled
-        }
-    }
-
     /// The movie id from the store's arguments: `{"movieId": N}`, required.
     static func movieID(from arguments: JSONDocument?) throws(APIError) -> Int {
         guard let arguments else { throw .invalid("the detail feature needs {\"movieId\": N}", at: "$") }

@@ -27,14 +27,6 @@ struct DiscoverCodec: FeatureCodec {
                           codec: DiscoverCodec(), delivery: delivery)
     }
 
-    static func kind(of intent: DiscoverIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .refresh: .refresh
-        case .loadMore: .loadMore
-        }
-    }
-
     /// One cache per section: a page arriving re-encodes only its own section.
     private let sections: [FragmentCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in FragmentCache() }
 

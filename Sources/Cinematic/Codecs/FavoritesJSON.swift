@@ -26,13 +26,6 @@ struct FavoritesCodec: FeatureCodec {
                           codec: FavoritesCodec(), delivery: delivery)
     }
 
-    static func kind(of intent: FavoritesIntent.Host) -> HostKind {
-        switch intent {
-        case .task: .task
-        case .removed: .removed
-        }
-    }
-
     private let favorites = FragmentCache<LoadingPhase<[Movie], Never>>()
 
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> FavoritesIntent.Host {

@@ -7,9 +7,8 @@ import MVIKit
 /// the C API, the fuzz target and the tests iterate that list.
 ///
 /// Host intents are the feature's `Intent.Host` cases. Each codec names them with a
-/// `HostKind` (the wire `type`) through an exhaustive `kind(of:)`, and decodes each kind
-/// with an exhaustive switch: adding a `Host` case fails to compile until it has a wire name
-/// and a decoder, and no internal intent can ever be decoded.
+/// `HostKind` (the wire `type`) and decodes each kind with an exhaustive switch; its intent
+/// encoder is exhaustive over every intent. No internal intent can ever be decoded.
 protocol FeatureCodec: Sendable {
     associatedtype Reducer: MVIKit.Reducer where Reducer.Intent: HostIntents
     /// The wire `type` of each host intent.
@@ -30,9 +29,6 @@ protocol FeatureCodec: Sendable {
     /// and delivering through `delivery`.
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore
-
-    /// The wire name of a host intent (exhaustive over `Host`).
-    static func kind(of intent: Reducer.Intent.Host) -> HostKind
 
     /// Decodes the members of a host intent of `kind` (exhaustive over `HostKind`).
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> Reducer.Intent.Host

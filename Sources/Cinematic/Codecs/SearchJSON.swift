@@ -31,14 +31,6 @@ struct SearchCodec: FeatureCodec {
         return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), delivery: delivery)
     }
 
-    static func kind(of intent: SearchIntent.Host) -> HostKind {
-        switch intent {
-        case .queryChanged: .queryChanged
-        case .submitted: .submitted
-        case .loadMore: .loadMore
-        }
-    }
-
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> SearchIntent.Host {
         switch kind {
         case .queryChanged:

@@ -1,6 +1,6 @@
 import CinematicData
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import CinematicData
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 
 /// One `cinematic_runtime`: its lifecycle and its store table. What it runs on (clock,

@@ -1,6 +1,6 @@
 import CinematicData
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 
 /// Everything a runtime runs on, built from its config by ``make(config:substitutes:)``: the
 /// composition step. ``Runtime`` keeps lifecycle and the store table; which catalog, cache,

@@ -1,4 +1,4 @@
-import MVIKit
+import CinematicThreads
 
 /// What a ``CodecStore`` needs of its runtime to run and be heard: the queue its states are
 /// delivered through, the executor its effects run on, and how much history it keeps
