@@ -133,7 +133,7 @@ test-generated:
 	python3 tools/wiregen.py --check
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
-## test-layering: Package.swift declares exactly what each target imports; arrows point one way.
+## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh
 
