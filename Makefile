@@ -39,7 +39,7 @@ EXAMPLE := $(BUILD)/bin/cinematic-search
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -133,6 +133,11 @@ test-generated:
 	python3 tools/wiregen.py --check
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
+## test-adding-a-feature: follows docs/adding-a-feature.md in a scratch copy (a Watchlist
+## feature: generate, build, C/Python/Kotlin golden checks; at most 7 files written by hand).
+test-adding-a-feature: lib
+	python3 tools/try-adding-a-feature.py
+
 ## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh
@@ -175,6 +180,9 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 
 ## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
+$(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
+$(BUILD)/tests/test_patches: Tests/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.

@@ -179,6 +179,16 @@ typedef enum cinematic_status {
     CINEMATIC_ERR_TIMEOUT = 7, /**< A wait ran out of time. ("timeout") */
     CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB. ("too_large") */
 } cinematic_status;
+
+/** The features cinematic_store_open accepts, in the schema's order, as an initializer:
+ *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in
+ *  schema/cinematic.schema.json and docs/wire-format.md. */
+#define CINEMATIC_FEATURE_NAMES { "search", "discover", "favorites", "detail" }
+/** How many names CINEMATIC_FEATURE_NAMES holds. */
+#define CINEMATIC_FEATURE_COUNT 4
+/** Arguments each feature's store can always be opened with, in CINEMATIC_FEATURE_NAMES order
+ *  (NULL: the feature takes none), e.g. for a host's smoke test over every feature. */
+#define CINEMATIC_FEATURE_SAMPLE_ARGUMENTS { NULL, NULL, NULL, "{\"movieId\":15249}" }
 /* END GENERATED */
 
 /** A runtime: configuration, clock, catalog, favorites and callback delivery for its stores. */
@@ -474,6 +484,25 @@ typedef void (*cinematic_state_fn)(void *userdata, cinematic_store *store, const
  * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
  */
 int cinematic_store_observe(cinematic_store *store, cinematic_state_fn fn, void *userdata);
+
+/**
+ * Registers the store's state callback in patch mode: like cinematic_store_observe
+ * (replacing any previous callback of either kind; fn NULL removes it; the same DELIVERY
+ * rules and userdata contract), but each delivery is an envelope saying what changed:
+ *   {"seq": 1, "state": {...}}                 the first: the whole current state
+ *   {"seq": 2, "patch": [{"op": "replace", "path": "/query", "value": "dune"}, ...]}
+ * Each patch is an RFC 6902 JSON Patch ("add", "remove", "replace"; paths are RFC 6901 JSON
+ * Pointers) that turns the state of the previous delivery into this one; applying every
+ * patch in order to the first state gives, at each delivery, exactly what
+ * cinematic_store_state returns for that state. seq counts deliveries of this registration
+ * from 1 with no gaps; a host that missed one (or wants the whole state again) calls this
+ * function again, which starts over at {"seq": 1, "state": ...}.
+ * Patches come from what changed, not from comparing encodings: a page appended to a list
+ * is one "add" at ".../-" per new film, a removed favorite one "remove", a heart tap a
+ * "replace" of "/isFavorite". Shapes: "patchedDelivery" in schema/cinematic.schema.json.
+ * Returns CINEMATIC_OK, CINEMATIC_ERR_MISUSE, CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_observe_patches(cinematic_store *store, cinematic_state_fn fn, void *userdata);
 
 /**
  * Blocks until the store has no effect in flight (including effects started by the results

@@ -5,6 +5,8 @@ One source of truth: the schema holds the wire types, the statuses and the versi
 script writes
 
   bindings/python/cinematic/wire.py                       TypedDicts, statuses, version
+  bindings/python/cinematic/features.py                   per-feature Store classes, their
+                                                          intent helpers, the feature list
   bindings/kotlin/common/src/commonMain/kotlin/cinematic/Wire.kt   data classes, statuses,
                                                           version (JVM and Native share it)
   Sources/Cinematic/Generated/WireConstants.swift         Status, the library version
@@ -25,9 +27,9 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wiregen_lib.schema import ROOT, load  # noqa: E402
-from wiregen_lib.python import python  # noqa: E402
+from wiregen_lib.python import python, python_features  # noqa: E402
 from wiregen_lib.kotlin import kotlin  # noqa: E402
-from wiregen_lib.swift import swift, header_block, splice  # noqa: E402
+from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 
@@ -38,8 +40,10 @@ def outputs() -> Dict[Path, str]:
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
+        ROOT / "bindings" / "python" / "cinematic" / "features.py": python_features(schema, defs, meta),
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": kotlin(schema, defs, meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "WireConstants.swift": swift(meta),
+        ROOT / "Sources" / "Cinematic" / "Generated" / "FeatureWire.swift": swift_features(schema, defs, meta),
         header_path: splice(header_path.read_text(), header_block(meta)),
         pyproject_path: pyproject,
     }

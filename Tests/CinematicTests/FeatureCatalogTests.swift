@@ -1,4 +1,5 @@
 @testable import Cinematic
+import CinematicDomain
 import Foundation
 import Testing
 
@@ -43,5 +44,59 @@ struct FeatureCatalogTests {
     @Test func everyStatusHasTheSchemasNameAndValue() {
         let statuses = (Self.meta["statuses"] as! [[String: Any]]).map { ($0["name"] as! String, Int32($0["value"] as! Int)) }
         #expect(Status.allCases.map { (String(describing: $0.name), $0.rawValue) }.elementsEqual(statuses) { $0 == $1 })
+    }
+
+    /// A sample of every host intent of a feature, built from the schema alone: each member
+    /// gets a value of its schema type (a string, an integer, the first of an enum).
+    static func sampleIntents(_ feature: [String: Any]) -> [String] {
+        let union = defs[feature["intent"] as! String] as! [String: Any]
+        return (union["oneOf"] as! [[String: Any]]).map { option in
+            let name = String((option["$ref"] as! String).split(separator: "/").last!)
+            let properties = (defs[name] as! [String: Any])["properties"] as! [String: Any]
+            var intent: [String: Any] = [:]
+            for (key, value) in properties {
+                var schema = value as! [String: Any]
+                if let ref = schema["$ref"] as? String { schema = defs[String(ref.split(separator: "/").last!)] as! [String: Any] }
+                if let constant = schema["const"] { intent[key] = constant }
+                else if let options = schema["enum"] as? [Any] { intent[key] = options.first! }
+                else if schema["type"] as? String == "integer" { intent[key] = 15249 }
+                else if schema["type"] as? String == "boolean" { intent[key] = true }
+                else { intent[key] = "dune" }
+            }
+            let data = try! JSONSerialization.data(withJSONObject: intent, options: [.sortedKeys])
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Every host intent the schema declares decodes, and encodes back to the same JSON: the
+    /// generated decoder, the generated encoder and the schema agree member for member.
+    @Test func everyHostIntentOfTheSchemaRoundTrips() throws {
+        for (codec, feature) in zip(FeatureCatalog.all, Self.features) {
+            let samples = Self.sampleIntents(feature)
+            #expect(samples.count == codec.hostIntents.count, "\(codec.name)")
+            for sample in samples {
+                #expect(Self.roundTrip(codec, sample) == sample, "\(codec.name): \(sample)")
+            }
+        }
+    }
+
+    /// `intent` decoded by `codec` and encoded again, keys sorted (nil when refused).
+    static func roundTrip<Codec: FeatureCodec>(_ codec: Codec.Type, _ intent: String) -> String? {
+        guard let document = try? JSONDocument(parsing: intent), let reader = try? IntentReader(document),
+              let kind = Codec.HostKind(rawValue: reader.type), let host = try? Codec().decodeHost(kind, reader) else { return nil }
+        let json = try! JSONSerialization.jsonObject(with: Data(Codec.encodeHost(host).json.text.utf8))
+        return String(decoding: try! JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// The query limits the schema states (maxLength, x-maxBytes) are the ones search applies.
+    @Test func theSchemasQueryLimitsAreTheUseCases() {
+        let query = ((Self.defs["queryChanged"] as! [String: Any])["properties"] as! [String: Any])["query"] as! [String: Any]
+        #expect(query["maxLength"] as? Int == SearchMoviesUseCase.maximumQueryLength)
+        #expect(query["x-maxBytes"] as? Int == SearchMoviesUseCase.maximumQueryBytes)
+    }
+
+    /// The section ids the schema lists are the ones the wire names give, in order.
+    @Test func theSchemasSectionIdsAreTheWireNames() {
+        #expect((Self.defs["sectionId"] as! [String: Any])["enum"] as? [String] == WireNames.sectionIDs)
     }
 }

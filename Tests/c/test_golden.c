@@ -7,7 +7,14 @@
 
 #define GOLDEN_INTENTS "schema/golden/intents.jsonl"
 #define GOLDEN_STATES "schema/golden/initial-states.json"
-#define DETAIL_ARGS "{\"movieId\":15249}"
+
+/* The features and their sample arguments, from the header's generated block: a feature added
+ * to the schema is checked here without a change to this file. */
+static const char *const feature_names[] = CINEMATIC_FEATURE_NAMES;
+static const char *const feature_args[] = CINEMATIC_FEATURE_SAMPLE_ARGUMENTS;
+enum { feature_count = CINEMATIC_FEATURE_COUNT };
+_Static_assert(sizeof feature_names / sizeof *feature_names == CINEMATIC_FEATURE_COUNT, "CINEMATIC_FEATURE_COUNT");
+_Static_assert(sizeof feature_args / sizeof *feature_args == CINEMATIC_FEATURE_COUNT, "CINEMATIC_FEATURE_SAMPLE_ARGUMENTS");
 
 static char *read_text(const char *path) {
     FILE *file = fopen(path, "rb");
@@ -21,13 +28,20 @@ static char *read_text(const char *path) {
     return text;
 }
 
-static const char *args_for(const char *feature) { return strcmp(feature, "detail") == 0 ? DETAIL_ARGS : NULL; }
+/* The sample arguments of `feature`; every golden line must name a feature of the list. */
+static const char *args_for(const char *feature) {
+    for (int i = 0; i < feature_count; i++)
+        if (strcmp(feature, feature_names[i]) == 0) return feature_args[i];
+    CHECK_MSG(0, "the golden files name \"%s\", which is not in CINEMATIC_FEATURE_NAMES", feature);
+    return NULL;
+}
 
 static void test_golden_intents_get_their_status(void) {
     char *text = read_text(GOLDEN_INTENTS);
     if (!text) return;
     cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
     int lines = 0;
+    char seen[4096] = ",";
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         char feature[32], status[32], intent[1024];
         const char *start, *end;
@@ -36,6 +50,9 @@ static void test_golden_intents_get_their_status(void) {
         if (!CHECK(json_find(line, "intent", &start, &end) && (size_t)(end - start) < sizeof intent)) continue;
         snprintf(intent, sizeof intent, "%.*s", (int)(end - start), start);
         cinematic_store *store = open_feature(rt, feature, args_for(feature));
+        char needle[64];
+        snprintf(needle, sizeof needle, ",%s,", feature);
+        if (!strstr(seen, needle) && strlen(seen) + strlen(feature) + 2 < sizeof seen) { strcat(seen, feature); strcat(seen, ","); }
         int rc = cinematic_store_send(store, intent);
         CHECK_MSG(strcmp(cinematic_status_name(rc), status) == 0, "%s %s: got %s, expected %s (%s)", feature, intent,
                   cinematic_status_name(rc), status, cinematic_last_error() ? cinematic_last_error() : "");
@@ -43,6 +60,11 @@ static void test_golden_intents_get_their_status(void) {
         lines++;
     }
     CHECK(lines >= 30);
+    for (int i = 0; i < feature_count; i++) {
+        char needle[64];
+        snprintf(needle, sizeof needle, ",%s,", feature_names[i]);
+        CHECK_MSG(strstr(seen, needle) != NULL, "the golden intents have no line for feature \"%s\"", feature_names[i]);
+    }
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
     free(text);
 }
@@ -51,8 +73,8 @@ static void test_golden_initial_states(void) {
     char *golden = read_text(GOLDEN_STATES);
     if (!golden) return;
     cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
-    const char *features[] = {"search", "discover", "favorites", "detail"};
-    for (int i = 0; i < 4; i++) {
+    const char *const *features = feature_names;
+    for (int i = 0; i < feature_count; i++) {
         const char *start, *end;
         if (!CHECK_MSG(json_find(golden, features[i], &start, &end), "no golden state for %s", features[i])) continue;
         cinematic_store *store = open_feature(rt, features[i], args_for(features[i]));

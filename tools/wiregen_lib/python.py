@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any, Dict, List, Optional, Tuple
 
 from .schema import *  # noqa: F401,F403
@@ -108,3 +109,293 @@ def python(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
         blocks.extend(extra)
         blocks.append(text)
     return "\n".join(out) + "\n\n" + "\n\n\n".join(blocks) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# Python: bindings/python/cinematic/features.py (per-feature stores and intent helpers)
+
+#: Helper names the binding used before they were generated from the wire names:
+#: (feature, wire type) -> old Python name. Each old name stays as a deprecated alias that
+#: warns and calls the generated helper. Add nothing here: new helpers are named by the wire.
+DEPRECATED_HELPERS: Dict[Tuple[str, str], str] = {
+    ("search", "submitted"): "submit",
+    ("favorites", "removed"): "remove",
+    ("detail", "favoriteToggled"): "toggle_favorite",
+}
+
+#: Names a generated helper may not take: the Store methods and attributes it would shadow.
+RESERVED = {
+    "close", "closed", "feature", "runtime", "send", "send_raw", "state", "state_json",
+    "typed_state", "pending_effects", "history", "revert", "settle", "subscribe",
+    "subscriber_count", "states", "wait_for", "FEATURE", "INTENTS",
+}
+
+
+def snake(name: str) -> str:
+    """``queryChanged`` -> ``query_changed``; ``movieId`` -> ``movie_id``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _resolve(node: Schema, defs: Dict[str, Schema]) -> Schema:
+    while "$ref" in node:
+        node = defs[ref_name(node["$ref"])]
+    return node
+
+
+def param_type(node: Schema, defs: Dict[str, Schema]) -> str:
+    """The annotation of a helper parameter (wire types are named through ``wire.``)."""
+    if "$ref" in node:
+        return "wire." + pascal(ref_name(node["$ref"]))
+    if "const" in node:
+        return f"Literal[{json.dumps(node['const'])}]"
+    if "enum" in node:
+        return "Literal[" + ", ".join(json.dumps(value) for value in node["enum"]) + "]"
+    options = node.get("oneOf") or node.get("anyOf")
+    if options:
+        rest = [option for option in options if not is_null(option)]
+        inner = [param_type(option, defs) for option in rest]
+        text = inner[0] if len(inner) == 1 else "Union[" + ", ".join(inner) + "]"
+        return f"Optional[{text}]" if len(rest) < len(options) else text
+    kind = node.get("type")
+    if isinstance(kind, list):
+        others = [k for k in kind if k != "null"]
+        text = param_type({**node, "type": others[0]}, defs)
+        return f"Optional[{text}]" if "null" in kind else text
+    if kind == "array":
+        return f"List[{param_type(node['items'], defs)}]"
+    return {"integer": "int", "number": "float", "string": "str", "boolean": "bool",
+            "null": "None"}.get(kind, "Any")
+
+
+def sample_value(node: Schema, defs: Dict[str, Schema]) -> Any:
+    """A small valid value of ``node`` (its first example when the schema gives one)."""
+    node = _resolve(node, defs)
+    if node.get("examples"):
+        return node["examples"][0]
+    if "const" in node:
+        return node["const"]
+    if "enum" in node:
+        return node["enum"][0]
+    options = node.get("oneOf") or node.get("anyOf")
+    if options:
+        return sample_value(options[0], defs)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = [k for k in kind if k != "null"][0]
+    if kind == "integer" or kind == "number":
+        low, high = node.get("minimum", 1), node.get("maximum", 1)
+        return min(max(1, low), high)
+    if kind == "string":
+        return "x" * node.get("minLength", 0)
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        return []
+    if kind == "object":
+        props = node.get("properties", {})
+        return {key: sample_value(props[key], defs) for key in node.get("required", [])}
+    return None
+
+
+def sample_args(feature: Schema, defs: Dict[str, Schema]) -> Optional[Schema]:
+    """Args to open ``feature`` with in tests: None for a feature without arguments."""
+    node = _resolve(defs[feature["args"]], defs)
+    if node.get("examples"):
+        return node["examples"][0]
+    if not node.get("properties"):
+        return None
+    value = sample_value(node, defs)
+    return value if isinstance(value, dict) else None
+
+
+def host_intents(feature: Schema, defs: Dict[str, Schema]) -> List[Tuple[str, str]]:
+    """(def name, wire type) of each host intent of ``feature``, in schema order."""
+    members = union_members(defs[feature["intent"]])
+    if members is None:
+        raise ValueError(f"{feature['intent']} is not a oneOf of $refs")
+    out = []
+    for member in members:
+        key, value = discriminator(defs, member)
+        if key != "type":
+            raise ValueError(f"{member}: host intents are told apart by 'type', not {key!r}")
+        out.append((member, value))
+    return out
+
+
+def _docstring(text: str, indent: str, closed: bool = True) -> List[str]:
+    """``text`` as a docstring wrapped at 96 columns (``closed=False``: no closing quotes)."""
+    text = text.replace("\\", "\\\\").replace('"""', "'''")
+    body = '"""' + text + ('"""' if closed else "")
+    return [indent + line for line in textwrap.wrap(body, width=96 - len(indent), break_on_hyphens=False)]
+
+
+def _helper(feature: Schema, member: str, wire_type: str, defs: Dict[str, Schema]) -> List[str]:
+    node = defs[member]
+    name = snake(wire_type)
+    if name in RESERVED or not name.isidentifier():
+        raise ValueError(f"{feature['name']}: the intent {wire_type!r} would be the helper {name}(), "
+                         "which a Store already has; rename the intent")
+    params, members = [], [f'"type": {json.dumps(wire_type)}']
+    required = set(node.get("required", []))
+    for key, prop in node.get("properties", {}).items():
+        if key == "type":
+            continue
+        if key not in required:
+            raise ValueError(f"{member}.{key}: optional intent members have no helper form yet")
+        params.append(f"{snake(key)}: {param_type(prop, defs)}")
+        members.append(f"{json.dumps(key)}: {snake(key)}")
+    example = "{" + ", ".join(f'"{m.split(":")[0].strip(chr(34))}": …' if not m.startswith('"type"') else m for m in members) + "}"
+    doc = node.get("description", f"Sends {wire_type}.")
+    lines = [f"    def {name}(self{''.join(', ' + p for p in params)}) -> None:"]
+    lines += _docstring(f"{doc} Sends ``{example}``.", "        ")
+    lines.append(f"        intent: wire.{pascal(member)} = {{{', '.join(members)}}}")
+    lines.append("        self.send(intent)")
+    return lines
+
+
+def _alias(old: str, new: str, params: List[str]) -> List[str]:
+    names = [p.split(":")[0] for p in params]
+    return [
+        f"    def {old}(self{''.join(', ' + p for p in params)}) -> None:",
+        f'        """Deprecated: use :meth:`{new}` (the wire name)."""',
+        f'        warnings.warn("{old}() is deprecated: use {new}()", DeprecationWarning, stacklevel=2)',
+        f"        self.{new}({', '.join(names)})",
+    ]
+
+
+def python_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
+    features = meta["features"]
+    for (feature_name, wire_type) in DEPRECATED_HELPERS:
+        known = [f for f in features if f["name"] == feature_name]
+        if not known or wire_type not in [w for _, w in host_intents(known[0], defs)]:
+            raise ValueError(f"DEPRECATED_HELPERS names {feature_name}/{wire_type}, which the schema does not have")
+    out = [
+        '"""Per-feature stores, their intent helpers and the feature list, generated by',
+        "tools/wiregen.py from schema/cinematic.schema.json: do not edit by hand.",
+        "",
+        "Each feature of the schema (``x-cinematic.features``) gets a :class:`~cinematic.Store`",
+        "subclass whose ``state`` is typed by the feature's generated TypedDict, with one helper",
+        "per host intent, named after the intent's wire ``type`` in snake case",
+        "(``queryChanged`` -> ``query_changed(query)``). :class:`FeatureOpeners` gives the",
+        "runtime one opener per feature (``runtime.search()``, ``runtime.detail(movie_id)``) and",
+        "``open_store`` overloads that return the typed class.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import warnings",
+        "@TYPING@",
+        "",
+        "from . import wire",
+        "from ._core import JSONInput",
+        "from .store import Store",
+        "",
+        "__all__ = [",
+        '    "FEATURES",',
+        '    "Feature",',
+        '    "FeatureOpeners",',
+        '    "STORE_CLASSES",',
+    ]
+    for feature in features:
+        out.append(f'    "{pascal(feature["name"])}Store",')
+    out += ["]", "", 'S = TypeVar("S", bound="Store[Any]")', "", ""]
+    classes: List[str] = []
+    for feature in features:
+        name = feature["name"]
+        cls = f"{pascal(name)}Store"
+        state = pascal(feature["state"])
+        intents = host_intents(feature, defs)
+        state_doc = defs[feature["state"]].get("description")
+        lines = [f"class {cls}(Store[wire.{state}]):"]
+        doc = (f"The ``{json.dumps(name)}`` feature. Its ``state`` is a :class:`cinematic.wire.{state}`"
+               + (f" ({state_doc.rstrip('.')})" if state_doc else "") + ". Host intents: "
+               + ", ".join(f"``{w}`` (:meth:`{snake(w)}`)" for _, w in intents) + ".")
+        lines += _docstring(doc, "    ")
+        lines += ["", f"    FEATURE = {json.dumps(name)}",
+                  "    #: The wire types of the host intents, in schema order.",
+                  "    INTENTS: Tuple[str, ...] = (" + "".join(json.dumps(w) + ", " for _, w in intents).rstrip(" ") + ")"]
+        aliases: List[str] = []
+        for member, wire_type in intents:
+            helper = _helper(feature, member, wire_type, defs)
+            lines += [""] + helper
+            old = DEPRECATED_HELPERS.get((name, wire_type))
+            if old:
+                params = helper[0][helper[0].index("(self") + 5: helper[0].index(") -> None")]
+                aliases += [""] + _alias(old, snake(wire_type), [p.strip() for p in params.split(",") if p.strip()])
+        classes.append("\n".join(lines + aliases))
+    out.append("\n\n\n".join(classes))
+    out += ["", "", "class Feature(NamedTuple):",
+            '    """One feature of the schema, as the tests and tools iterate them."""',
+            "",
+            "    #: The feature name, as ``cinematic_store_open`` takes it.",
+            "    name: str",
+            "    #: Its Store subclass.",
+            "    store_class: Type[Store[Any]]",
+            "    #: The wire types of its host intents.",
+            "    intents: Tuple[str, ...]",
+            "    #: The wire types of its internal intents (effect results: rejected from a host).",
+            "    internal_intents: Tuple[str, ...]",
+            "    #: Args that open it (None: it takes none), for tests and samples.",
+            "    sample_args: Optional[Dict[str, Any]]",
+            "",
+            "",
+            "#: Every feature, in schema order.",
+            "FEATURES: Tuple[Feature, ...] = ("]
+    for feature in features:
+        cls = f"{pascal(feature['name'])}Store"
+        internal = "(" + "".join(json.dumps(i) + ", " for i in feature.get("internalIntents", [])).rstrip(" ") + ")"
+        out.append(f"    Feature({json.dumps(feature['name'])}, {cls}, {cls}.INTENTS, {internal}, "
+                   f"{json.dumps(sample_args(feature, defs))!s}),".replace("null", "None").replace(", )", ")"))
+    out += [")", "",
+            "#: The Store subclass of every feature, by name.",
+            "STORE_CLASSES: Dict[str, Type[Store[Any]]] = {feature.name: feature.store_class for feature in FEATURES}",
+            "", "",
+            "class FeatureOpeners:",
+            '    """The feature openers of :class:`cinematic.Runtime` (a mixin: the runtime provides',
+            '    ``_open_store``)."""',
+            "",
+            "    def _open_store(self, feature: str, args: Optional[JSONInput], cls: Type[S]) -> S:",
+            "        raise NotImplementedError",
+            ""]
+    for feature in features:
+        name = feature["name"]
+        cls = f"{pascal(name)}Store"
+        out += ["    @overload",
+                f"    def open_store(self, feature: Literal[{json.dumps(name)}], args: Optional[JSONInput] = None) -> {cls}: ...",
+                ""]
+    out += ["    @overload",
+            "    def open_store(self, feature: str, args: Optional[JSONInput] = None) -> Store[Any]: ...",
+            "",
+            "    @overload",
+            "    def open_store(self, feature: str, args: Optional[JSONInput] = None, *, cls: Type[S]) -> S: ...",
+            "",
+            "    def open_store(self, feature: str, args: Optional[JSONInput] = None, *,",
+            "                   cls: Optional[Type[Store[Any]]] = None) -> Store[Any]:",
+            *_docstring("Opens a store of ``feature`` (" + ", ".join(f"``{json.dumps(f['name'])}``" for f in features)
+                        + ") with ``args`` (a mapping, JSON text or None). Returns the feature's Store"
+                        " subclass (:class:`SearchStore`, ...; plain :class:`~cinematic.Store` for a feature"
+                        " this binding was not generated with), or ``cls`` when given.", "        ", closed=False),
+            "",
+            "        Raises UnknownFeatureError, JSONError / TooLargeError / InvalidError (bad args),",
+            "        ClosedError (the runtime is closed).",
+            '        """',
+            "        return self._open_store(feature, args, cls or STORE_CLASSES.get(feature, Store))"]
+    for feature in features:
+        name = feature["name"]
+        cls = f"{pascal(name)}Store"
+        node = _resolve(defs[feature["args"]], defs)
+        props = node.get("properties", {}) if node.get("type") == "object" or node.get("properties") else {}
+        required = node.get("required", [])
+        params = [f"{snake(k)}: {param_type(props[k], defs)}" for k in required]
+        if set(props) - set(required):
+            params.append("args: Optional[Dict[str, Any]] = None")
+        args = "{" + ", ".join(f"{json.dumps(k)}: {snake(k)}" for k in required) + "}" if required else "None"
+        if set(props) - set(required):
+            args = "{**(args or {}), " + args[1:] if required else "args"
+        out += ["", f"    def {snake(name)}(self{''.join(', ' + p for p in params)}) -> {cls}:",
+                f'        """Opens a ``{json.dumps(name)}`` store' + (" for " + ", ".join(f"``{snake(k)}``" for k in required) if required else "") + '."""',
+                f"        return self._open_store({json.dumps(name)}, {args}, {cls})"]
+    text = "\n".join(out) + "\n"
+    names = ["Any", "Dict", "List", "Literal", "NamedTuple", "Optional", "Tuple", "Type", "TypeVar", "Union"]
+    used = [name for name in names if re.search(rf"(?<![\w.`]){name}\b(?!`)", text)]
+    return text.replace("@TYPING@", "from typing import " + ", ".join(used + ["overload"]))

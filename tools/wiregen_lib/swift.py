@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -57,7 +58,23 @@ def header_block(meta: Schema) -> str:
         comma = "," if i < len(meta["statuses"]) - 1 else ""
         lines.append(f"    CINEMATIC_{status['constant']} = {status['value']}{comma} /**< {status['doc']} (\"{status['name']}\") */")
     lines.append("} cinematic_status;")
-    lines.append("/* END GENERATED */")
+    features = meta["features"]
+    names = ", ".join(f'"{f["name"]}"' for f in features)
+    samples = ", ".join("NULL" if f.get("sampleArgs") is None else json.dumps(json.dumps(f["sampleArgs"], separators=(",", ":")))
+                        for f in features)
+    lines += [
+        "",
+        "/** The features cinematic_store_open accepts, in the schema's order, as an initializer:",
+        " *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in",
+        " *  schema/cinematic.schema.json and docs/wire-format.md. */",
+        f"#define CINEMATIC_FEATURE_NAMES {{ {names} }}",
+        "/** How many names CINEMATIC_FEATURE_NAMES holds. */",
+        f"#define CINEMATIC_FEATURE_COUNT {len(features)}",
+        "/** Arguments each feature's store can always be opened with, in CINEMATIC_FEATURE_NAMES order",
+        " *  (NULL: the feature takes none), e.g. for a host's smoke test over every feature. */",
+        f"#define CINEMATIC_FEATURE_SAMPLE_ARGUMENTS {{ {samples} }}",
+        "/* END GENERATED */",
+    ]
     return "\n".join(lines)
 
 
@@ -66,3 +83,124 @@ def splice(text: str, block: str) -> str:
     if not pattern.search(text):
         raise SystemExit("include/cinematic.h has no GENERATED markers")
     return pattern.sub(lambda _: block, text)
+
+
+# --------------------------------------------------------------------------------------
+# Swift: each feature's wire declaration (names, host intent decoder and encoder, catalog)
+#
+# Conventions the generated code relies on (docs/adding-a-feature.md):
+#   - feature "watchlist" has a hand-written `WatchlistCodec` (its wire description) and a
+#     reducer whose `WatchlistIntent.Host` has one case per host intent, named as the wire
+#     `type`, with the intent's members (schema order, no labels) as associated values;
+#   - a member is a string, an integer, a boolean or a $ref to a def with "x-swift-type"
+#     (a type conforming to `WireValue`, e.g. DiscoverSection for "sectionId").
+
+def intent_variants(defs: Dict[str, Schema], union: str) -> List[Tuple[str, Schema]]:
+    """(wire type, def) of each host intent of a feature's intent union, in schema order."""
+    return [(discriminator(defs, name)[1], defs[name]) for name in union_members(defs[union]) or []]
+
+
+def intent_members(node: Schema) -> List[Tuple[str, Schema]]:
+    return [(key, prop) for key, prop in node.get("properties", {}).items() if key != "type"]
+
+
+def swift_value_type(prop: Schema, defs: Dict[str, Schema]) -> str:
+    if "$ref" in prop:
+        target = defs[ref_name(prop["$ref"])]
+        if "x-swift-type" not in target:
+            raise SystemExit(f"wiregen: {prop['$ref']} has no \"x-swift-type\" (the Swift WireValue type of an intent member)")
+        return target["x-swift-type"]
+    kinds = {"string": "String", "integer": "Int", "boolean": "Bool"}
+    if prop.get("type") not in kinds:
+        raise SystemExit(f"wiregen: intent member type {prop.get('type')!r} has no Swift mapping; use a $ref with \"x-swift-type\"")
+    return kinds[prop["type"]]
+
+
+def swift_read(key: str, prop: Schema, defs: Dict[str, Schema]) -> str:
+    value_type = swift_value_type(prop, defs)
+    read = f'try {value_type}.read(intent.object.required("{key}"))'
+    if value_type == "String" and "maxLength" in prop:
+        return (f'try intent.object.required("{key}").text(maxCharacters: {prop["maxLength"]}, '
+                f'maxBytes: {prop.get("x-maxBytes", 4 * prop["maxLength"])})')
+    return read
+
+
+def swift_feature(feature: Schema, defs: Dict[str, Schema]) -> str:
+    name = feature["name"]
+    codec, intent = f"{pascal(name)}Codec", f"{pascal(name)}Intent"
+    variants = intent_variants(defs, feature["intent"])
+    sample = feature.get("sampleArgs")
+    sample_text = "nil" if sample is None else "#\"" + json.dumps(sample, separators=(",", ":")) + "\"#"
+    decode, encode = [], []
+    for wire, node in variants:
+        members = intent_members(node)
+        decode.append(f"        case .{wire}:")
+        if members:
+            allowed = ", ".join(f'"{key}"' for key in ["type"] + [key for key, _ in members])
+            decode.append(f"            try intent.object.rejectUnknownKeys(allowing: [{allowed}])")
+            args = ", ".join(swift_read(key, prop, defs) for key, prop in members)
+            decode.append(f"            return .{wire}({args})")
+            binds = ", ".join(key for key, _ in members)
+            pairs = ", ".join(f'"{key}": {key}.wireNode' for key, _ in members)
+            encode.append(f"        case let .{wire}({binds}): .host(HostKind.{wire}.rawValue, [{pairs}])")
+        else:
+            decode.append("            try intent.requireNoMembers()")
+            decode.append(f"            return .{wire}")
+            encode.append(f"        case .{wire}: .host(HostKind.{wire}.rawValue)")
+    hosts = ", ".join(wire for wire, _ in variants)
+    internals = ", ".join(feature["internalIntents"])
+    if internals:
+        internal_kind = f"""    /// The wire `type` of each internal intent (an effect's result, never sent by a host).
+    enum InternalKind: String, CaseIterable, Sendable {{
+        case {internals}
+    }}
+"""
+    else:
+        internal_kind = """    /// The feature has no internal intents (no effect feeds one back).
+    typealias InternalKind = NoInternalIntents
+"""
+    return f"""
+/// The `{name}` feature on the wire (schema: {feature['intent']}, {feature['state']}).
+extension {codec} {{
+    /// The name `cinematic_store_open` takes.
+    static var name: String {{ "{name}" }}
+    /// Arguments a store of this feature can always be opened with (nil: none).
+    static var sampleArguments: String? {{ {sample_text} }}
+
+    /// The wire `type` of each host intent.
+    enum HostKind: String, CaseIterable, Sendable {{
+        case {hosts}
+    }}
+
+{internal_kind}
+    /// Decodes the members of a host intent of `kind` as the schema describes them.
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> {intent}.Host {{
+        switch kind {{
+{chr(10).join(decode)}
+        }}
+    }}
+
+    /// A host intent as a host sends it.
+    static func encodeHost(_ intent: {intent}.Host) -> EncodedIntent {{
+        switch intent {{
+{chr(10).join(encode)}
+        }}
+    }}
+}}
+"""
+
+
+def swift_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
+    codecs = ", ".join(f"{pascal(f['name'])}Codec.self" for f in meta["features"])
+    body = "".join(swift_feature(feature, defs) for feature in meta["features"])
+    return f"""{HEADER.replace('/*', '//').replace(' */', '')}
+
+import CinematicDomain
+import CinematicFeatures
+
+/// Every feature a host can open, in the schema's order: the one list the C API, the fuzz
+/// target and the tests iterate.
+enum GeneratedFeatures {{
+    static let all: [any FeatureCodec.Type] = [{codecs}]
+}}
+{body}"""

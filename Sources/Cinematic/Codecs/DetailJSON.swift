@@ -12,14 +12,6 @@ import MVIKit
 struct DetailCodec: FeatureCodec {
     typealias Reducer = DetailReducer
 
-    enum HostKind: String, CaseIterable {
-        case task, favoriteToggled
-    }
-
-    static let name = "detail"
-    static let sampleArguments: String? = #"{"movieId":15249}"#
-    static let internalIntents = ["detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         let movieID = try movieID(from: arguments)
@@ -36,37 +28,29 @@ struct DetailCodec: FeatureCodec {
         return try object.required("movieId").int()
     }
 
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DetailIntent.Host {
-        switch kind {
-        case .task:
-            try intent.requireNoMembers()
-            return .task
-        case .favoriteToggled:
-            try intent.requireNoMembers()
-            return .favoriteToggled
+    static func encodeIntent(_ intent: DetailIntent) -> EncodedIntent {
+        switch intent {
+        case let .host(host): encodeHost(host)
+        case let .detailLoaded(detail, source): result(.detailLoaded, ["detail": DomainJSON.encode(detail)], source: source)
+        case let .detailFailed(error): result(.detailFailed, ["error": DomainJSON.encode(error)])
+        case let .favoritesChanged(snapshot): result(.favoritesChanged, DomainJSON.members(of: snapshot))
+        case let .favoriteSaved(version, isFavorite):
+            result(.favoriteSaved, ["version": JSONBuilder.int(Int(clamping: version)), "isFavorite": JSONBuilder.bool(isFavorite)])
+        case let .favoriteSaveFailed(error): result(.favoriteSaveFailed, ["error": DomainJSON.encode(error)])
         }
     }
 
-    static func encodeIntent(_ intent: DetailIntent) -> EncodedIntent {
-        switch intent {
-        case .host(.task): .host("task")
-        case .host(.favoriteToggled): .host("favoriteToggled")
-        case let .detailLoaded(detail, source): .internal("detailLoaded", ["detail": DomainJSON.encode(detail)], source: source)
-        case let .detailFailed(error): .internal("detailFailed", ["error": DomainJSON.encode(error)])
-        case let .favoritesChanged(snapshot): .internal("favoritesChanged", DomainJSON.members(of: snapshot))
-        case let .favoriteSaved(version, isFavorite):
-            .internal("favoriteSaved", ["version": JSONBuilder.int(Int(clamping: version)), "isFavorite": JSONBuilder.bool(isFavorite)])
-        case let .favoriteSaveFailed(error): .internal("favoriteSaveFailed", ["error": DomainJSON.encode(error)])
-        }
-    }
+    /// The detail, encoded once per distinct value (a heart tap changes only `isFavorite`).
+    private let detail = FragmentCache<MovieDetail>()
 
     func stateMembers(_ state: DetailState) -> [StateMember] {
         [
             ("movieId", .int(state.movieID)),
-            ("detail", JSONFragment(consuming: DomainJSON.encode(state.detail, value: DomainJSON.encode, source: state.detailSource))),
+            ("detail", .phase(state.detail, source: state.detailSource,
+                              value: { .fragment(detail.fragment(for: $0, DomainJSON.encode)) }, failure: StateNode.error)),
             ("isFavorite", .bool(state.isFavorite)),
             ("isSaving", .bool(state.savingFavorite != nil)),
-            ("favoriteError", JSONFragment(consuming: state.favoriteError.map(DomainJSON.encode) ?? JSONBuilder.null())),
+            ("favoriteError", .error(state.favoriteError)),
         ]
     }
 }

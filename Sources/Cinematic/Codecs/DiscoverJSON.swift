@@ -12,14 +12,6 @@ import MVIKit
 struct DiscoverCodec: FeatureCodec {
     typealias Reducer = DiscoverReducer
 
-    enum HostKind: String, CaseIterable {
-        case task, refresh, loadMore
-    }
-
-    static let name = "discover"
-    static let sampleArguments: String? = nil
-    static let internalIntents = ["sectionLoaded", "sectionFailed"]
-
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
@@ -27,59 +19,48 @@ struct DiscoverCodec: FeatureCodec {
                           codec: DiscoverCodec(), delivery: delivery)
     }
 
-    /// One cache per section: a page arriving re-encodes only its own section.
-    private let sections: [FragmentCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in FragmentCache() }
-
-    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> DiscoverIntent.Host {
-        switch kind {
-        case .task:
-            try intent.requireNoMembers()
-            return .task
-        case .refresh:
-            try intent.requireNoMembers()
-            return .refresh
-        case .loadMore:
-            try intent.object.rejectUnknownKeys(allowing: ["type", "section"])
-            let member = try intent.object.required("section")
-            let name = try member.string()
-            guard let section = WireNames.section(id: name) else {
-                let names = WireNames.sectionIDs.joined(separator: ", ")
-                throw .invalid("unknown section \"\(name)\"; sections: \(names)", at: member.path)
-            }
-            return .loadMore(section)
-        }
-    }
+    /// One cache of films per section: a page appended to a section encodes its 20 films.
+    private let movies: [MovieFragments] = DiscoverSection.all.map { _ in MovieFragments() }
 
     static func encodeIntent(_ intent: DiscoverIntent) -> EncodedIntent {
         switch intent {
-        case .host(.task): .host("task")
-        case .host(.refresh): .host("refresh")
-        case let .host(.loadMore(section)): .host("loadMore", ["section": JSONBuilder.string(WireNames.id(of: section))])
+        case let .host(host): encodeHost(host)
         case let .sectionLoaded(section, page, movies, source):
-            .internal("sectionLoaded", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
-                                        "movies": DomainJSON.encode(movies)], source: source)
+            result(.sectionLoaded, ["section": section.wireNode, "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
+                   source: source)
         case let .sectionFailed(section, page, error):
-            .internal("sectionFailed", ["section": JSONBuilder.string(WireNames.id(of: section)), "page": JSONBuilder.int(page),
-                                        "error": DomainJSON.encode(error)])
+            result(.sectionFailed, ["section": section.wireNode, "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
         }
     }
 
     func stateMembers(_ state: DiscoverState) -> [StateMember] {
-        let fragments = state.sections.enumerated().map { index, section in
-            index < sections.count ? sections[index].fragment(for: section, Self.node) : JSONFragment(consuming: Self.node(section))
-        }
-        return [("sections", .array(fragments))]
+        [("sections", .list(state.sections.enumerated().map { index, section in
+            node(section, movies: index < movies.count ? movies[index] : MovieFragments())
+        }))]
     }
 
-    static func node(_ section: DiscoverSectionState) -> UnsafeMutablePointer<json_t> {
-        JSONBuilder.object([
-            "section": JSONBuilder.string(WireNames.id(of: section.section)),
-            "title": JSONBuilder.string(WireNames.title(of: section.section)),
-            "movies": DomainJSON.encode(section.movies, value: DomainJSON.encode, source: section.source),
-            "pagesLoaded": JSONBuilder.int(section.pagesLoaded),
-            "isExhausted": JSONBuilder.bool(section.isExhausted),
-            "isLoadingMore": JSONBuilder.bool(section.isLoadingMore),
-            "loadMoreError": section.loadMoreError.map(DomainJSON.encode) ?? JSONBuilder.null(),
+    private func node(_ section: DiscoverSectionState, movies: MovieFragments) -> StateNode {
+        .object([
+            ("section", .string(WireNames.id(of: section.section))),
+            ("title", .string(WireNames.title(of: section.section))),
+            ("movies", .phase(section.movies, source: section.source, value: { .movies($0, movies) }, failure: StateNode.error)),
+            ("pagesLoaded", .int(section.pagesLoaded)),
+            ("isExhausted", .bool(section.isExhausted)),
+            ("isLoadingMore", .bool(section.isLoadingMore)),
+            ("loadMoreError", .error(section.loadMoreError)),
         ])
     }
+}
+
+/// A section on the wire: its id (`"popular"`, `"topRated"`, `"comedy"`; schema `sectionId`).
+extension DiscoverSection: WireValue {
+    static func read(_ member: JSONValueReader) throws(APIError) -> DiscoverSection {
+        let name = try member.string()
+        guard let section = WireNames.section(id: name) else {
+            throw .invalid("unknown section \"\(name)\"; sections: \(WireNames.sectionIDs.joined(separator: ", "))", at: member.path)
+        }
+        return section
+    }
+
+    var wireNode: UnsafeMutablePointer<json_t> { JSONBuilder.string(WireNames.id(of: self)) }
 }

@@ -2,46 +2,62 @@ import CJansson
 import CinematicDomain
 import MVIKit
 
-/// One feature on the wire, declared once: its name, how a store is opened (arguments), the
-/// intents a host may send and how its state is encoded. ``FeatureCatalog`` lists every one;
-/// the C API, the fuzz target and the tests iterate that list.
+/// One feature on the wire. Its schema entry (schema/cinematic.schema.json,
+/// `x-cinematic.features`) declares the name, the host intents with their members and the
+/// internal intents' names; `make generate` turns that into the codec's generated extension
+/// (Generated/FeatureWire.swift: `name`, `HostKind`, `InternalKind`, `decodeHost`,
+/// `encodeHost`) and the list ``FeatureCatalog`` iterates. The hand-written rest is the
+/// feature's wire description: how a store is opened, how its state is encoded (one member
+/// list) and how its internal intents are encoded for the debug history and recordings.
 ///
-/// Host intents are the feature's `Intent.Host` cases. Each codec names them with a
-/// `HostKind` (the wire `type`) and decodes each kind with an exhaustive switch; its intent
-/// encoder is exhaustive over every intent. No internal intent can ever be decoded.
+/// Host intents are the feature's `Intent.Host` cases, named as their wire `type`: adding an
+/// intent to the schema fails to compile until the reducer has the case, and no internal
+/// intent can ever be decoded.
 protocol FeatureCodec: Sendable {
     associatedtype Reducer: MVIKit.Reducer where Reducer.Intent: HostIntents
-    /// The wire `type` of each host intent.
+    /// The wire `type` of each host intent (generated).
     associatedtype HostKind: RawRepresentable, CaseIterable where HostKind.RawValue == String
+    /// The wire `type` of each internal intent (generated).
+    associatedtype InternalKind: RawRepresentable, CaseIterable where InternalKind.RawValue == String
 
     /// A codec with empty caches.
     init()
 
-    /// The name `cinematic_store_open` takes.
+    /// The name `cinematic_store_open` takes (generated).
     static var name: String { get }
-    /// Arguments a store of this feature can always be opened with (NULL when it takes none):
-    /// for tests and the fuzz target.
+    /// Arguments a store of this feature can always be opened with (nil when it takes none):
+    /// for tests and the fuzz target (generated from the schema's `sampleArgs`).
     static var sampleArguments: String? { get }
-    /// The wire names of the internal intents, only to tell a host why one is refused.
-    static var internalIntents: [String] { get }
 
     /// Opens a store of this feature with the host's arguments, built from `environment`
     /// and delivering through `delivery`.
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore
 
-    /// Decodes the members of a host intent of `kind` (exhaustive over `HostKind`).
+    /// Decodes the members of a host intent of `kind` (generated).
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> Reducer.Intent.Host
 
-    /// A state's top-level members, in wire order, each already encoded. Codecs may cache the
-    /// fragments of parts that rarely change. ``encodeState(_:)`` joins them; the debug
-    /// history and the log compare them to say which members an intent changed.
+    /// Encodes a host intent as a host sends it (generated).
+    static func encodeHost(_ intent: Reducer.Intent.Host) -> EncodedIntent
+
+    /// A state's top-level members, in wire order, each already encoded: the one description
+    /// of the state. Codecs may cache the fragments of parts that rarely change.
+    /// ``encodeState(_:)`` joins them; the debug history and the log compare them to say which
+    /// members an intent changed.
     func stateMembers(_ state: Reducer.State) -> [StateMember]
 
     /// Encodes any intent, internal ones included (`{"type":"resultsLoaded",…}`), for the
-    /// debug history, the log and recordings. A host intent encodes as a host sends it, so
-    /// the codec decodes it back to the same intent.
+    /// debug history, the log and recordings: host intents through ``encodeHost(_:)``,
+    /// internal ones through ``result(_:_:source:)``.
     static func encodeIntent(_ intent: Reducer.Intent) -> EncodedIntent
+}
+
+/// The internal intent kinds of a feature whose effects feed nothing back (or that has no
+/// effects): there are none.
+enum NoInternalIntents: RawRepresentable, CaseIterable, Sendable {
+    init?(rawValue: String) { nil }
+    var rawValue: String { switch self {} }
+    static var allCases: [NoInternalIntents] { [] }
 }
 
 /// An intent as JSON, and whether a host may send it (internal intents are effect results).
@@ -58,7 +74,10 @@ struct EncodedIntent: Sendable {
 
     /// An internal intent: `{"type": type, members…}` (members stolen), with where its answer
     /// came from (`"source"`, `"cachedAt"`; nothing for `.local`) when given.
-    static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
+    /// What the debug history shows for a state set back by time travel (no intent).
+    static var revert: EncodedIntent { .internal("revert") }
+
+    fileprivate static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
                            source: AnswerSource? = nil) -> EncodedIntent {
         EncodedIntent(type: type, json: node(type, members, source: source), isHost: false)
     }
@@ -72,15 +91,25 @@ struct EncodedIntent: Sendable {
     }
 }
 
-/// One top-level member of an encoded state.
-typealias StateMember = (key: StaticString, value: JSONFragment)
-
 extension FeatureCodec {
     /// Encodes a state: `{member: value, …}` in wire order.
-    func encodeState(_ state: Reducer.State) -> JSONFragment { .object(stateMembers(state)) }
+    func encodeState(_ state: Reducer.State) -> JSONFragment { stateNode(state).json }
+
+    /// A state as a tree a ``StatePatch`` can compare.
+    func stateNode(_ state: Reducer.State) -> StateNode { .object(stateMembers(state)) }
 
     /// The wire names of every host intent.
     static var hostIntents: [String] { HostKind.allCases.map(\.rawValue) }
+
+    /// The wire names of the internal intents, only to tell a host why one is refused.
+    static var internalIntents: [String] { InternalKind.allCases.map(\.rawValue) }
+
+    /// An internal intent: `{"type": kind, members…}` (members stolen), with where its answer
+    /// came from (`"source"`, `"cachedAt"`; nothing for `.local`) when given.
+    static func result(_ kind: InternalKind, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
+                       source: AnswerSource? = nil) -> EncodedIntent {
+        .internal(kind.rawValue, members, source: source)
+    }
 
     /// Decodes a host intent document; anything else (an internal intent, an unknown type)
     /// is `invalid`.
@@ -124,10 +153,10 @@ struct IntentReader {
     }
 }
 
-/// Every feature a host can open, in the order the documentation lists them: the one list
-/// the C API, the fuzz target and the tests iterate. Adding a feature is one line here.
+/// Every feature a host can open, in the schema's order (generated: ``GeneratedFeatures``):
+/// the one list the C API, the fuzz target and the tests iterate.
 package enum FeatureCatalog {
-    static let all: [any FeatureCodec.Type] = [SearchCodec.self, DiscoverCodec.self, FavoritesCodec.self, DetailCodec.self]
+    static var all: [any FeatureCodec.Type] { GeneratedFeatures.all }
 
     /// Every feature name, in order.
     package static var names: [String] { all.map { $0.name } }

@@ -38,7 +38,7 @@ final class TypedTraceValues<Codec: FeatureCodec>: TraceValues {
 
     var changed: Bool { beforeValue != afterValue }
 
-    func intent() -> EncodedIntent { intentValue.map(Codec.encodeIntent) ?? .internal("revert") }
+    func intent() -> EncodedIntent { intentValue.map(Codec.encodeIntent) ?? .revert }
     func before() -> JSONFragment { codec.encodeState(beforeValue) }
     func after() -> JSONFragment { codec.encodeState(afterValue) }
     func changedMembers() -> [String] { JSONDiff.changedKeys(codec.stateMembers(beforeValue), codec.stateMembers(afterValue)) }

@@ -7,10 +7,10 @@ import Glibc
 /// Entry points for `make bench` only: `package` access, so visible to this package's
 /// benchmark and test targets and to no one else (the one door for seams).
 package enum CinematicBenchmarks {
-    /// Encodes `state` the way the C API would without its fragment cache: the whole tree
-    /// through jansson, serialized and freed. Returns the byte count.
+    /// Encodes `state` the way the C API would without its fragment cache (a new codec each
+    /// time), serialized and freed. Returns the byte count.
     package static func encodeUncached(_ state: SearchState) -> Int {
-        let text = JSONBuilder.dump(consuming: SearchCodec.node(state))
+        let text = SearchCodec().encodeState(state).mallocCopy()
         defer { free(text) }
         return strlen(text)
     }

@@ -50,7 +50,16 @@ public func cinematic_store_state(_ handle: OpaquePointer?, _ out: UnsafeMutable
 public func cinematic_store_observe(_ handle: OpaquePointer?, _ function: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void)?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     apiCall { () throws(APIError) in
         let entry = try lookupStore(handle)
-        entry.store.observe(function.map { StateCallback(function: $0, userdata: userdata, handle: handle!) })
+        entry.store.observe(function.map { StateCallback(function: $0, userdata: userdata, handle: handle!) }, patches: false)
+    }
+}
+
+/// `cinematic_store_observe_patches`: documented in include/cinematic.h (ownership, threads, every status).
+@_cdecl("cinematic_store_observe_patches")
+public func cinematic_store_observe_patches(_ handle: OpaquePointer?, _ function: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void)?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    apiCall { () throws(APIError) in
+        let entry = try lookupStore(handle)
+        entry.store.observe(function.map { StateCallback(function: $0, userdata: userdata, handle: handle!) }, patches: true)
     }
 }
 

@@ -11,8 +11,9 @@ protocol FeatureStore: AnyObject, Sendable {
     /// The current state as malloc'd JSON (owned by the caller).
     func stateJSON() -> UnsafeMutablePointer<CChar>
     /// Replaces the state callback (nil removes it). The new callback first gets the current
-    /// state, then each distinct state.
-    func observe(_ callback: StateCallback?)
+    /// state, then each distinct state: whole, or with `patches`, as ``PatchedDelivery``
+    /// envelopes (the state, then JSON Patches from each delivered state to the next).
+    func observe(_ callback: StateCallback?, patches: Bool)
     /// Calls `body` once no effect is in flight.
     func whenSettled(_ body: @escaping @Sendable () -> Void) -> StoreObservation
     /// How many effects are in flight.
@@ -110,7 +111,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         let debugCodec = Codec()
         let entries = store.history.map { entry in
             let members = debugCodec.stateMembers(entry.after)
-            let after = JSONFragment.object(members)
+            let after = StateNode.object(members).json
             let changed = JSONDiff.changedKeys(debugCodec.stateMembers(entry.before), members)
             return JSONFragment.object([
                 "seq": .int(Int(clamping: entry.sequence)), "intent": Codec.encodeIntent(entry.intent).json, "state": after,
@@ -144,7 +145,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         codec.encodeState(store.state).mallocCopy()
     }
 
-    func observe(_ callback: StateCallback?) {
+    func observe(_ callback: StateCallback?, patches: Bool) {
         // Retire the previous callback: from now on its waiting states are skipped, and it is
         // not running on another thread when this returns.
         let (previous, generation) = registration.retire()
@@ -154,12 +155,18 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         let codec = codec, serial = serial, queue = queue, registration = registration
         // States that differ only in fields the wire format leaves out encode alike: the host
         // gets each distinct JSON state once.
-        let lastDelivered = LastDelivered()
+        let lastDelivered = LastDelivered(), patched = PatchedDelivery()
         let next = store.observe(emitCurrent: true) { state in
             queue.enqueue(DeliveryQueue.Event(store: serial) {
                 guard registration.isCurrent(generation) else { return false }
-                let json = codec.encodeState(state)
-                guard lastDelivered.replace(with: json) else { return false }
+                let json: JSONFragment
+                if patches {
+                    guard let envelope = patched.next(codec.stateNode(state)) else { return false }
+                    json = envelope
+                } else {
+                    json = codec.encodeState(state)
+                    guard lastDelivered.replace(with: json) else { return false }
+                }
                 json.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
                 return true
             })

@@ -29,14 +29,14 @@ public enum FavoritesIntent: Equatable, Sendable, HostIntents {
     public enum Host: Equatable, Sendable {
         /// The screen appeared: starts observing the favorites. Sending it again does nothing.
         case task
-        /// The user removed a movie from the favorites.
-        case removed(movieID: Int)
+        /// The user removed a movie from the favorites (its id; wire: `movieId`).
+        case removed(Int)
     }
 
     /// The screen appeared: `.host(.task)`.
     public static let task = FavoritesIntent.host(.task)
     /// The user removed a movie: `.host(.removed(movieID:))`.
-    public static func removed(movieID: Int) -> FavoritesIntent { .host(.removed(movieID: movieID)) }
+    public static func removed(movieID: Int) -> FavoritesIntent { .host(.removed(movieID)) }
 }
 
 /// The Favorites feature's reducer: the list mirrors the repository through a long-lived

@@ -37,9 +37,9 @@ from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_
                      ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
                      ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
                      TooLargeError, UnknownFeatureError)
+from .features import FEATURES, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
 from .runtime import Provider, Request, Runtime
-from .store import (DISCOVER_SECTIONS, DetailStore, DiscoverStore, FavoritesStore, SearchStore,
-                    State, StateCallback, Store)
+from .store import DISCOVER_SECTIONS, State, StateCallback, Store
 
 from .wire import VERSION as __version__  # noqa: E402  (generated from the schema)
 
@@ -93,6 +93,8 @@ __all__ = [
     "ERR_TIMEOUT",
     "ERR_TOO_LARGE",
     "ERR_UNKNOWN_FEATURE",
+    "FEATURES",
+    "Feature",
     "FavoritesStore",
     "HEADER_VERSION",
     "InvalidError",

@@ -10,17 +10,14 @@ delivery states arrive on library threads and are handed to the loop with
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, AsyncIterator, Optional, Set
+from typing import Any, AsyncIterator, Callable, Generic, Optional, Protocol, TypeVar
 
-from .store import State, _Subscriber
-
-if TYPE_CHECKING:
-    from .runtime import Runtime
-    from .store import Store
+from ._delivery import LoopReader, RuntimeCore, Subscriber
 
 __all__ = ["StateStream"]
 
 _END = object()
+T = TypeVar("T")
 
 
 class _Failure:
@@ -30,51 +27,16 @@ class _Failure:
         self.error = error
 
 
-class _LoopAttachment:
-    """One runtime's ``add_reader`` registration on one event loop, shared by its streams."""
+class _Source(Protocol):
+    """What a stream reads: a store (this module knows no store class)."""
 
-    def __init__(self, runtime: "Runtime", loop: asyncio.AbstractEventLoop) -> None:
-        self.runtime = runtime
-        self.loop = loop
-        self.streams: Set["StateStream"] = set()
-        self.fd: Optional[int] = None
+    @property
+    def runtime(self) -> RuntimeCore: ...
 
-    def add(self, stream: "StateStream") -> None:
-        if not self.streams:
-            self.fd = self.runtime.fileno()
-            self.loop.add_reader(self.fd, self._readable)
-        self.streams.add(stream)
-
-    def remove(self, stream: "StateStream") -> None:
-        self.streams.discard(stream)
-        if not self.streams:
-            self._remove_reader()
-            self.runtime._detach(self.loop)
-
-    def runtime_closing(self) -> None:
-        """The runtime is closing (its fd too): stop watching it."""
-        self._remove_reader()
-
-    def _remove_reader(self) -> None:
-        if self.fd is not None:
-            if not self.loop.is_closed():
-                self.loop.remove_reader(self.fd)
-            self.fd = None
-
-    def _readable(self) -> None:
-        try:
-            self.runtime.dispatch()
-        except BaseException as error:
-            # A callback (or the dispatch itself) failed: the streams' consumers raise it.
-            if self.streams:
-                for stream in list(self.streams):
-                    stream._push(_Failure(error))
-            else:  # pragma: no cover - the reader is removed with the last stream
-                self.loop.call_exception_handler(
-                    {"message": "cinematic: dispatch failed", "exception": error})
+    def _subscribe(self, subscriber: Subscriber) -> Callable[[], None]: ...
 
 
-class StateStream(AsyncIterator[State]):
+class StateStream(AsyncIterator[T], Generic[T]):
     """The asynchronous iterator behind :meth:`cinematic.Store.states`.
 
     It subscribes on its first ``__anext__`` (so the first state is the current one then),
@@ -83,18 +45,18 @@ class StateStream(AsyncIterator[State]):
     stream's reader dispatched, the next ``__anext__`` raises that exception.
     """
 
-    def __init__(self, store: "Store") -> None:
+    def __init__(self, store: _Source) -> None:
         self._store = store
         self._queue: Optional["asyncio.Queue[Any]"] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._unsubscribe: Optional[Any] = None
-        self._attachment: Optional[_LoopAttachment] = None
+        self._reader: Optional[LoopReader] = None
         self._finished = False
 
-    def __aiter__(self) -> "StateStream":
+    def __aiter__(self) -> "StateStream[T]":
         return self
 
-    async def __aenter__(self) -> "StateStream":
+    async def __aenter__(self) -> "StateStream[T]":
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -108,8 +70,8 @@ class StateStream(AsyncIterator[State]):
         queued = runtime.delivery == "queued"
         if queued:
             # Dispatching runs on this loop's thread: states go straight into the queue.
-            self._attachment = runtime._attach(loop)
-            self._attachment.add(self)
+            self._reader = runtime._loop_reader(loop)
+            self._reader.add(self._fail)
 
         def on_state(state: Any) -> None:
             if queued:
@@ -124,16 +86,19 @@ class StateStream(AsyncIterator[State]):
                 pass
 
         try:
-            self._unsubscribe = self._store._subscribe(_Subscriber(on_state, on_close))
+            self._unsubscribe = self._store._subscribe(Subscriber(on_state, on_close))
         except BaseException:
             self._detach()
             raise
+
+    def _fail(self, error: BaseException) -> None:
+        self._push(_Failure(error))
 
     def _push(self, item: Any) -> None:
         if self._queue is not None:
             self._queue.put_nowait(item)
 
-    async def __anext__(self) -> State:
+    async def __anext__(self) -> T:
         if self._finished:
             raise StopAsyncIteration
         if self._queue is None:
@@ -148,9 +113,9 @@ class StateStream(AsyncIterator[State]):
         return item  # type: ignore[no-any-return]
 
     def _detach(self) -> None:
-        if self._attachment is not None:
-            self._attachment.remove(self)
-            self._attachment = None
+        if self._reader is not None:
+            self._reader.remove(self._fail)
+            self._reader = None
 
     def _finish(self) -> None:
         if self._finished:

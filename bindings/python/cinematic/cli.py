@@ -31,7 +31,7 @@ import json
 import os
 import re
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO
 
 from . import wire
 from .errors import CinematicError, InvalidError
@@ -109,7 +109,7 @@ def _line(movie: Dict[str, Any]) -> str:
     return f"{movie['id']:>6}  {movie['title']} ({movie['year']})  {movie['rating']:.1f}/10, {movie['votes']:,} votes"
 
 
-def _phase_value(phase: Dict[str, Any]) -> Any:
+def _phase_value(phase: Mapping[str, Any]) -> Any:
     if phase["phase"] == "failed":
         error = phase["error"]
         raise _Failed(f"{error['code']}: {error.get('message', '')}".rstrip(": "))
@@ -123,7 +123,7 @@ def _json_text(value: Any) -> str:
 def _search(runtime: Runtime, query: str, pages: int, as_json: bool) -> str:
     with runtime.search() as store:
         store.query_changed(query)
-        store.submit()
+        store.submitted()
         # `submitted` reduces synchronously: a searchable query is loading now; a short one idle.
         state = store.wait_for(lambda s: s["results"]["phase"] != "loading", timeout=TIMEOUT)
         movies: List[Dict[str, Any]] = list(_phase_value(state["results"]) or [])
@@ -145,7 +145,7 @@ def _discover(runtime: Runtime, section_id: str, as_json: bool) -> str:
     with runtime.discover() as store:
         store.task()
 
-        def section_of(state: Dict[str, Any]) -> Dict[str, Any]:
+        def section_of(state: wire.DiscoverState) -> wire.DiscoverSection:
             return next(s for s in state["sections"] if s["section"] == section_id)
 
         state = store.wait_for(lambda s: section_of(s)["movies"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import ctypes
 import json
-import threading
 import weakref
-from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Type,
-                    TypeVar, overload)
+from typing import Any, Callable, Dict, List, Mapping, Optional, Type, TypeVar
 
 from . import _native
-from ._core import (CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode,
-                    take_string)
-from .store import (DetailStore, DiscoverStore, FavoritesStore, SearchStore, Store,
-                    store_class_for)
-
-if TYPE_CHECKING:
-    import asyncio
-
-    from .aio import _LoopAttachment
+from ._core import HandleRegistry, JSONInput, check, decode_state, encode, take_string
+from ._delivery import RuntimeCore
+from .features import FeatureOpeners
+from .store import Store
 
 __all__ = ["Runtime", "Provider", "Request", "Logger"]
 
@@ -34,7 +27,7 @@ Provider = Callable[[int, Request], Optional[Mapping[str, Any]]]
 #: A logger: ``logger(line)`` receives each readable log line (see :meth:`Runtime.set_logger`).
 Logger = Callable[[str], None]
 
-S = TypeVar("S", bound=Store)
+S = TypeVar("S", bound="Store[Any]")
 
 #: key -> weakref(Runtime), for the provider trampoline.
 _runtimes = HandleRegistry()
@@ -84,7 +77,7 @@ def _close_handle(handle: int) -> None:
         pass
 
 
-class Runtime:
+class Runtime(FeatureOpeners, RuntimeCore):
     """A libcinematic runtime. Open stores from it; close it (or use ``with``) to stop
     everything::
 
@@ -92,7 +85,11 @@ class Runtime:
             ...
 
     ``config`` (a mapping, or JSON text; keyword ``options`` are merged over a mapping) takes
-    the keys of ``cinematic_runtime_open``:
+    the keys of ``cinematic_runtime_open``. Open stores with the feature openers
+    (``search()``, ``discover()``, ``favorites()``, ``detail(movie_id)``: one per feature of
+    the schema, generated in :mod:`cinematic.features`) or :meth:`open_store`.
+
+    Configuration keys:
 
     - ``catalog``: ``"embedded"`` (default), ``"host"`` (see :meth:`set_provider`) or
       ``{"path": "/dir/catalog.sqlite"}``;
@@ -135,7 +132,7 @@ class Runtime:
                 parsed = json.loads(config)
             except ValueError:
                 parsed = None
-            self._config: Dict[str, Any] = parsed if isinstance(parsed, dict) else {}
+            settings: Dict[str, Any] = parsed if isinstance(parsed, dict) else {}
         else:
             if config is not None and not isinstance(config, Mapping):
                 raise TypeError(f"config must be a mapping or JSON text, not {type(config).__name__}")
@@ -143,20 +140,15 @@ class Runtime:
                 combined: Dict[str, Any] = dict(config or {})
                 combined.update(options)
                 merged = combined
-            self._config = dict(merged) if isinstance(merged, Mapping) else {}
+            settings = dict(merged) if isinstance(merged, Mapping) else {}
         handle = ctypes.c_void_p()
         check(_native.lib().cinematic_runtime_open(encode(merged, "config"), ctypes.byref(handle)),
               "cinematic_runtime_open")
         assert handle.value is not None
-        self._handle: int = handle.value
-        self._errors = CallbackErrors()
-        self._lock = threading.RLock()
-        self._stores: Dict[int, Store] = {}
-        self._closed = False
+        RuntimeCore.__init__(self, handle.value, settings)
         self._provider: Optional[Provider] = None
         self._logger: Optional[Logger] = None
         self._key = _runtimes.add(weakref.ref(self))
-        self._loops: Dict[Any, "_LoopAttachment"] = {}
         self._finalizer = weakref.finalize(self, _close_handle, self._handle)
 
     # ------------------------------------------------------------------ lifecycle
@@ -175,16 +167,6 @@ class Runtime:
         """The configuration the runtime was opened with (a copy; defaults omitted)."""
         return dict(self._config)
 
-    @property
-    def delivery(self) -> str:
-        """``"immediate"`` or ``"queued"``."""
-        return str(self._config.get("delivery", "immediate"))
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` ran."""
-        return self._closed
-
     def catalog_state(self) -> Dict[str, Any]:
         """Where the catalog is in its loading (``cinematic_runtime_catalog_state``):
         ``{"phase": "loading", "progress": 0.42}``, ``{"phase": "loaded"}`` or
@@ -201,16 +183,10 @@ class Runtime:
         callback, that callback is the last). Idempotent. Raises a pending callback exception
         after closing."""
         if not self._closed:
-            for attachment in list(self._loops.values()):
-                attachment.runtime_closing()
-            self._loops.clear()
+            self._shut_down()
             status = _native.lib().cinematic_runtime_close(self._handle)
             self._finalizer.detach()
-            self._closed = True
-            with self._lock:
-                stores, self._stores = list(self._stores.values()), {}
-            for store in stores:
-                store._forget()
+            self._closed_down()
             self._provider = None
             self._logger = None
             _runtimes.remove(self._key)
@@ -220,59 +196,23 @@ class Runtime:
 
     # ------------------------------------------------------------------ stores
 
-    @overload
-    def open_store(self, feature: str, args: Optional[JSONInput] = None) -> Store: ...
-
-    @overload
-    def open_store(self, feature: str, args: Optional[JSONInput] = None, *, cls: Type[S]) -> S: ...
-
-    def open_store(self, feature: str, args: Optional[JSONInput] = None, *,
-                   cls: Optional[Type[Store]] = None) -> Store:
-        """Opens a store of ``feature`` (``"search"``, ``"discover"``, ``"favorites"``,
-        ``"detail"``) with ``args`` (a mapping, JSON text or None). Returns the feature's
-        :class:`Store` subclass (:class:`SearchStore`, ...), or ``cls`` when given.
-
-        Raises UnknownFeatureError, JSONError / TooLargeError / InvalidError (bad args),
-        ClosedError (the runtime is closed).
-        """
+    def _open_store(self, feature: str, args: Optional[JSONInput], cls: Type[S]) -> S:
+        """Opens a store of ``feature`` as ``cls`` (what :meth:`open_store` and the feature
+        openers call)."""
         self._errors.raise_pending()
         out = ctypes.c_void_p()
         check(_native.lib().cinematic_store_open(self._handle, feature.encode("utf-8"), encode(args, "args"),
                                                  ctypes.byref(out)), "cinematic_store_open")
         assert out.value is not None
-        store = (cls or store_class_for(feature))(self, feature, out.value)
-        with self._lock:
-            if self._closed:  # closed meanwhile by another thread: C closed the store too
-                store._forget()
-            else:
-                self._stores[store._key] = store
+        store = cls(self, feature, out.value)
+        self._track(store._key, store)
         return store
 
-    def search(self) -> SearchStore:
-        """Opens a ``"search"`` store."""
-        return self.open_store("search", cls=SearchStore)
-
-    def discover(self) -> DiscoverStore:
-        """Opens a ``"discover"`` store."""
-        return self.open_store("discover", cls=DiscoverStore)
-
-    def favorites(self) -> FavoritesStore:
-        """Opens a ``"favorites"`` store."""
-        return self.open_store("favorites", cls=FavoritesStore)
-
-    def detail(self, movie_id: int) -> DetailStore:
-        """Opens a ``"detail"`` store for ``movie_id``."""
-        return self.open_store("detail", {"movieId": int(movie_id)}, cls=DetailStore)
-
     @property
-    def stores(self) -> List[Store]:
+    def stores(self) -> List["Store[Any]"]:
         """The stores of this runtime that are still open."""
         with self._lock:
-            return list(self._stores.values())
-
-    def _store_closed(self, store: Store) -> None:
-        with self._lock:
-            self._stores.pop(store._key, None)
+            return [store for store in self._open_stores.values() if isinstance(store, Store)]
 
     # ------------------------------------------------------------------ clock
 
@@ -286,45 +226,6 @@ class Runtime:
         check(_native.lib().cinematic_runtime_advance_clock(self._handle, int(milliseconds)),
               "cinematic_runtime_advance_clock")
         self._errors.raise_pending()
-
-    # ------------------------------------------------------------------ queued delivery
-
-    def fileno(self) -> int:
-        """With ``"queued"`` delivery, a file descriptor that is readable while callbacks
-        wait: watch it (select, poll, ``loop.add_reader``) and call :meth:`dispatch`. It
-        belongs to the runtime: never read, write or close it.
-
-        Raises MisuseError with ``"immediate"`` delivery, ClosedError.
-        """
-        self._errors.raise_pending()
-        fd = ctypes.c_int(-1)
-        check(_native.lib().cinematic_runtime_fd(self._handle, ctypes.byref(fd)), "cinematic_runtime_fd")
-        return fd.value
-
-    def dispatch(self) -> int:
-        """Runs every waiting callback on this thread, in order; returns how many ran (0 when
-        another thread is dispatching, or with immediate delivery). Raises MisuseError from
-        inside a callback, ClosedError, and an exception a callback raised (after all waiting
-        callbacks ran)."""
-        self._errors.raise_pending()
-        count = ctypes.c_int(0)
-        check(_native.lib().cinematic_runtime_dispatch(self._handle, ctypes.byref(count)),
-              "cinematic_runtime_dispatch")
-        self._errors.raise_pending()
-        return count.value
-
-    def _attach(self, loop: "asyncio.AbstractEventLoop") -> "_LoopAttachment":
-        """The (reference-counted) ``add_reader`` registration of this runtime on ``loop``."""
-        from .aio import _LoopAttachment
-
-        attachment = self._loops.get(loop)
-        if attachment is None:
-            attachment = _LoopAttachment(self, loop)
-            self._loops[loop] = attachment
-        return attachment
-
-    def _detach(self, loop: "asyncio.AbstractEventLoop") -> None:
-        self._loops.pop(loop, None)
 
     # ------------------------------------------------------------------ debugging
 

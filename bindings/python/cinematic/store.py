@@ -1,9 +1,9 @@
 """Stores: one feature's state machine, driven with intents and observed through states.
 
-A :class:`Store` is opened by :meth:`cinematic.Runtime.open_store` (or the feature shortcuts
+A :class:`Store` is opened by :meth:`cinematic.Runtime.open_store` (or the feature openers
 ``runtime.search()``, ``runtime.discover()``, ``runtime.favorites()``,
-``runtime.detail(movie_id)``), which return the feature's subclass with typed intent
-helpers::
+``runtime.detail(movie_id)``), which return the feature's subclass (generated from the
+schema in :mod:`cinematic.features`) with its typed state and intent helpers::
 
     with cinematic.Runtime() as runtime, runtime.search() as search:
         search.query_changed("dune")
@@ -19,66 +19,32 @@ import select
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, cast
+from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, cast
 
 from . import _native, wire
-from ._core import (CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode,
-                    logger, take_string)
+from ._core import CallbackErrors, JSONInput, check, decode_state, encode, take_string
+from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
+from .aio import StateStream
 from .errors import ERR_TIMEOUT, SettleTimeoutError
-
-if TYPE_CHECKING:
-    from .aio import StateStream
-    from .runtime import Runtime
 
 __all__ = [
     "State",
     "StateCallback",
     "Store",
-    "SearchStore",
-    "DiscoverStore",
-    "FavoritesStore",
-    "DetailStore",
     "DISCOVER_SECTIONS",
-    "store_class_for",
 ]
 
-#: A state as the binding hands it out: the parsed JSON object.
+#: A state as an untyped host sees it: the parsed JSON object.
 State = Dict[str, Any]
-#: A state subscriber: called with each state (a fresh dict per call).
+#: A state subscriber of an untyped store: called with each state (a fresh dict per call).
 StateCallback = Callable[[State], None]
 
 #: Discover's section ids, in the order the state lists them (from the schema).
 DISCOVER_SECTIONS: Tuple[str, ...] = wire.SECTION_ID_VALUES
 
-_S = TypeVar("_S", bound="Store")
-
-#: key -> weakref(Store), for the state trampoline (entries removed at close; the runtime
-#: holds its open stores strongly).
-_stores = HandleRegistry()
-
-
-class _Subscriber:
-    __slots__ = ("callback", "last", "on_close")
-
-    def __init__(self, callback: StateCallback, on_close: Optional[Callable[[], None]] = None) -> None:
-        self.callback = callback
-        self.last: Optional[bytes] = None
-        self.on_close = on_close
-
-
-def _on_state(userdata: Optional[int], handle: Optional[int], state_json: Optional[bytes]) -> None:
-    # Runs on whatever thread the library delivers on. Must never raise into C.
-    try:
-        ref = _stores.get(userdata)
-        store: Optional[Store] = ref() if ref is not None else None
-        if store is not None and state_json is not None:
-            store._deliver(state_json)
-    except BaseException:  # pragma: no cover - _deliver already catches
-        logger.exception("cinematic: error in the state trampoline")
-
-
-#: The one C function pointer every store's observation uses (lives as long as the module).
-_state_trampoline = _native.STATE_FN(_on_state)
+#: The type of a store's state: the feature's generated TypedDict (``wire.SearchState``...).
+StateT = TypeVar("StateT")
+_S = TypeVar("_S", bound="Store[Any]")
 
 
 def _seconds_to_ms(timeout: Optional[float]) -> int:
@@ -89,8 +55,9 @@ def _seconds_to_ms(timeout: Optional[float]) -> int:
     return min(int(round(timeout * 1000)), 2**63 - 1)
 
 
-class Store:
-    """One feature's store, owned by a :class:`~cinematic.Runtime`.
+class Store(Generic[StateT]):
+    """One feature's store, owned by a :class:`~cinematic.Runtime`; ``StateT`` is the type of
+    its state (``Store[wire.SearchState]`` for search: see :mod:`cinematic.features`).
 
     Use it as a context manager or call :meth:`close`. Every method raises the
     :class:`~cinematic.CinematicError` subclass of a failing C status, and first re-raises
@@ -99,20 +66,23 @@ class Store:
 
     Attributes:
         feature: the feature name, e.g. ``"search"``.
-        runtime: the runtime that owns the store.
+        runtime: the :class:`~cinematic.Runtime` that owns the store (typed as its core:
+            ``delivery``, ``closed``, ``fileno()``, ``dispatch()``).
     """
 
     #: The feature name this class is for (None: any; set on the feature subclasses).
     FEATURE: Optional[str] = None
+    #: The wire types of the feature's host intents (set on the feature subclasses).
+    INTENTS: Tuple[str, ...] = ()
 
-    def __init__(self, runtime: "Runtime", feature: str, handle: int) -> None:
+    def __init__(self, runtime: RuntimeCore, feature: str, handle: int) -> None:
         """Wraps an opened C store handle; use :meth:`Runtime.open_store` instead."""
         self.feature = feature
         self.runtime = runtime
         self._handle = handle
         self._errors: CallbackErrors = runtime._errors
-        self._subscribers: Tuple[_Subscriber, ...] = ()
-        self._key = _stores.add(weakref.ref(self))
+        self._subscribers: Tuple[Subscriber, ...] = ()
+        self._key = STORES.add(weakref.ref(self))
         self._closed = False
         self._lock = threading.Lock()
 
@@ -142,7 +112,7 @@ class Store:
             if status not in (0, 5):  # closed already: e.g. by its runtime
                 check(status, "cinematic_store_close")
             self._forget()
-            self.runtime._store_closed(self)
+            self.runtime._untrack(self._key)
         self._errors.raise_pending()
 
     def _forget(self) -> None:
@@ -152,7 +122,7 @@ class Store:
                 return
             self._closed = True
             subscribers, self._subscribers = self._subscribers, ()
-        _stores.remove(self._key)
+        STORES.remove(self._key)
         for subscriber in subscribers:
             if subscriber.on_close is not None:
                 try:
@@ -188,10 +158,15 @@ class Store:
     # ------------------------------------------------------------------ state
 
     @property
-    def state(self) -> State:
-        """A snapshot of the current state, parsed (a fresh dict each time)."""
-        state: State = json.loads(self.state_json)
-        return state
+    def state(self) -> StateT:
+        """A snapshot of the current state, parsed (a fresh dict each time), typed by the
+        feature's TypedDict."""
+        return cast(StateT, json.loads(self.state_json))
+
+    @property
+    def typed_state(self) -> StateT:
+        """Deprecated: :attr:`state` is typed now."""
+        return self.state
 
     @property
     def state_json(self) -> str:
@@ -256,7 +231,7 @@ class Store:
 
     # ------------------------------------------------------------------ observing
 
-    def subscribe(self, callback: StateCallback) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[StateT], None]) -> Callable[[], None]:
         """Calls ``callback(state)`` with the current state, then with every distinct state in
         order; returns a function that unsubscribes (idempotent).
 
@@ -273,9 +248,9 @@ class Store:
         An exception raised by ``callback`` is logged and re-raised by the next call on this
         runtime or its stores (see the package documentation).
         """
-        return self._subscribe(_Subscriber(callback))
+        return self._subscribe(Subscriber(callback))
 
-    def _subscribe(self, subscriber: _Subscriber) -> Callable[[], None]:
+    def _subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._errors.raise_pending()
         with self._lock:
             if not self._closed:  # (closed: C answers the observe below with ClosedError)
@@ -286,7 +261,7 @@ class Store:
             self._remove(subscriber)
             raise
 
-        held: Optional[_Subscriber] = subscriber
+        held: Optional[Subscriber] = subscriber
 
         def unsubscribe() -> None:
             nonlocal held
@@ -297,10 +272,10 @@ class Store:
         return unsubscribe
 
     def _register(self) -> None:
-        check(_native.lib().cinematic_store_observe(self._handle, _state_trampoline, self._key),
+        check(_native.lib().cinematic_store_observe(self._handle, STATE_TRAMPOLINE, self._key),
               "cinematic_store_observe")
 
-    def _remove(self, subscriber: _Subscriber) -> None:
+    def _remove(self, subscriber: Subscriber) -> None:
         with self._lock:
             if subscriber not in self._subscribers:
                 return
@@ -313,7 +288,7 @@ class Store:
             with self._lock:
                 again = bool(self._subscribers) and not self._closed
             if again:
-                _native.lib().cinematic_store_observe(self._handle, _state_trampoline, self._key)
+                _native.lib().cinematic_store_observe(self._handle, STATE_TRAMPOLINE, self._key)
 
     def _deliver(self, raw: bytes) -> None:
         for subscriber in self._subscribers:
@@ -330,7 +305,7 @@ class Store:
         """How many subscribers the store has."""
         return len(self._subscribers)
 
-    def states(self) -> "StateStream":
+    def states(self) -> "StateStream[StateT]":
         """An asynchronous iterator over states, for asyncio::
 
             async for state in store.states():
@@ -343,11 +318,9 @@ class Store:
         ``call_soon_threadsafe``. Close it with ``aclose()`` or ``async with`` when leaving
         early (a ``break`` leaves the cleanup to garbage collection).
         """
-        from .aio import StateStream
-
         return StateStream(self)
 
-    def wait_for(self, predicate: Callable[[State], bool], timeout: Optional[float] = 5.0) -> State:
+    def wait_for(self, predicate: Callable[[StateT], bool], timeout: Optional[float] = 5.0) -> StateT:
         """Blocks until a state satisfies ``predicate`` and returns it, or raises
         :class:`~cinematic.SettleTimeoutError` after ``timeout`` seconds (None: no limit).
 
@@ -357,10 +330,10 @@ class Store:
         dispatches, never from inside a callback.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        found: List[State] = []
+        found: List[StateT] = []
         event = threading.Event()
 
-        def on_state(state: State) -> None:
+        def on_state(state: StateT) -> None:
             if not found and predicate(state):
                 found.append(state)
                 event.set()
@@ -389,123 +362,3 @@ class Store:
                 f"{self.state_json[:500]}",
                 {"status": "timeout"}, "Store.wait_for")
         return found[0]
-
-
-class SearchStore(Store):
-    """The ``"search"`` feature. State: ``{"query": str, "results": <phase of [movie], with
-    the "query" it answers>, "pagesLoaded", "isExhausted", "isLoadingMore", "loadMoreError"}``."""
-
-    FEATURE = "search"
-
-    @property
-    def typed_state(self) -> "wire.SearchState":
-        """:attr:`state`, typed by the schema's ``searchState`` (a TypedDict)."""
-        return cast("wire.SearchState", self.state)
-
-    def query_changed(self, query: str) -> None:
-        """The user edited the query; the search runs after the debounce (250 ms default). A
-        query shorter than 2 characters (trimmed) returns to idle at once."""
-        self.send({"type": "queryChanged", "query": query})
-
-    def submit(self) -> None:
-        """Search now, skipping the debounce (``{"type": "submitted"}``)."""
-        self.send({"type": "submitted"})
-
-    def load_more(self) -> None:
-        """Appends the next 20 results (``{"type": "loadMore"}``); ignored unless results
-        are loaded and not exhausted."""
-        self.send({"type": "loadMore"})
-
-
-class DiscoverStore(Store):
-    """The ``"discover"`` feature. State: ``{"sections": [{"section", "movies": <phase>,
-    "pagesLoaded", "isExhausted", "isLoadingMore", "loadMoreError"}, ...]}``."""
-
-    FEATURE = "discover"
-
-    @property
-    def typed_state(self) -> "wire.DiscoverState":
-        """:attr:`state`, typed by the schema's ``discoverState`` (a TypedDict)."""
-        return cast("wire.DiscoverState", self.state)
-
-    def task(self) -> None:
-        """Loads every section (repeating it while loading or loaded starts no duplicate
-        work)."""
-        self.send({"type": "task"})
-
-    def refresh(self) -> None:
-        """Reloads every section."""
-        self.send({"type": "refresh"})
-
-    def load_more(self, section: str) -> None:
-        """Loads the next page of ``section`` (one of :data:`DISCOVER_SECTIONS`)."""
-        self.send({"type": "loadMore", "section": section})
-
-    def section(self, name: str) -> Optional[Dict[str, Any]]:
-        """The current state's entry for section ``name``, or None."""
-        sections: List[Dict[str, Any]] = self.state.get("sections", [])
-        for entry in sections:
-            if entry.get("section") == name:
-                return entry
-        return None
-
-
-class FavoritesStore(Store):
-    """The ``"favorites"`` feature. State: ``{"favorites": <phase of [movie]>,
-    "removalError": null | {"code", "message"}}``. After :meth:`task` it keeps observing the
-    favorites, so it never settles: wait for states (``wait_for``, ``subscribe``,
-    ``states()``)."""
-
-    FEATURE = "favorites"
-
-    @property
-    def typed_state(self) -> "wire.FavoritesState":
-        """:attr:`state`, typed by the schema's ``favoritesState`` (a TypedDict)."""
-        return cast("wire.FavoritesState", self.state)
-
-    def task(self) -> None:
-        """Starts observing the favorites."""
-        self.send({"type": "task"})
-
-    def remove(self, movie_id: int) -> None:
-        """Removes a movie from the favorites (``{"type": "removed", "movieId": id}``)."""
-        self.send({"type": "removed", "movieId": int(movie_id)})
-
-
-class DetailStore(Store):
-    """The ``"detail"`` feature (opened with ``{"movieId": id}``). State: ``{"movieId",
-    "detail": <phase of movie detail>, "isFavorite", "isSaving", "favoriteError"}``; a movie
-    detail is a movie plus ``"budget"`` (dollars or None) and ``"ratingDistribution"`` (10
-    percentages, for 1..10 stars). After :meth:`task` it keeps observing the favorites, so it
-    never settles: wait for states."""
-
-    FEATURE = "detail"
-
-    @property
-    def typed_state(self) -> "wire.DetailState":
-        """:attr:`state`, typed by the schema's ``detailState`` (a TypedDict)."""
-        return cast("wire.DetailState", self.state)
-
-    def task(self) -> None:
-        """Loads the detail and starts observing whether the movie is a favorite."""
-        self.send({"type": "task"})
-
-    def toggle_favorite(self) -> None:
-        """Adds the movie to the favorites or removes it (``{"type": "favoriteToggled"}``):
-        ``isFavorite`` flips at once (optimistic) and rolls back with a ``"storage"``
-        ``favoriteError`` if the write fails. Ignored until the detail has loaded."""
-        self.send({"type": "favoriteToggled"})
-
-
-_FEATURE_CLASSES: Dict[str, Type[Store]] = {
-    "search": SearchStore,
-    "discover": DiscoverStore,
-    "favorites": FavoritesStore,
-    "detail": DetailStore,
-}
-
-
-def store_class_for(feature: str) -> Type[Store]:
-    """The Store subclass with the typed helpers of ``feature`` (plain :class:`Store` for a
-    feature the binding has no helpers for)."""
-    return _FEATURE_CLASSES.get(feature, Store)

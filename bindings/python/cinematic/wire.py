@@ -393,6 +393,29 @@ class ErrorAnswer(TypedDict):
 ProviderAnswer = Union[MoviesAnswer, MovieAnswer, ErrorAnswer]
 
 
+class PatchOperation(TypedDict):
+    """One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove."""
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: NotRequired[Optional[Dict[str, object]]]
+
+
+class PatchedDelivery0(TypedDict):
+    """The wire object PatchedDelivery0."""
+    seq: Literal[1]
+    state: Dict[str, object]
+
+
+class PatchedDelivery1(TypedDict):
+    """The wire object PatchedDelivery1."""
+    seq: int
+    patch: List[PatchOperation]
+
+
+#: What a callback registered with cinematic_store_observe_patches receives: first the whole state, then the patch from each delivered state to the next, numbered from 1 without gaps.
+PatchedDelivery = Union[PatchedDelivery0, PatchedDelivery1]
+
+
 class HistoryEntry(TypedDict):
     """One reduced intent in a store's debug history (cinematic_store_history)."""
     seq: int

@@ -187,11 +187,11 @@ def embedded() -> Iterator[cinematic.Runtime]:
 def features_missing(*names: str) -> List[str]:
     """The features among ``names`` the loaded library does not have (yet)."""
     missing = []
+    samples = {feature.name: feature.sample_args for feature in cinematic.FEATURES}
     with cinematic.Runtime({"catalog": "host"}) as runtime:
         for name in names:
-            args = {"movieId": 15249} if name == "detail" else None
             try:
-                runtime.open_store(name, args).close()
+                runtime.open_store(name, samples.get(name)).close()
             except cinematic.UnknownFeatureError:
                 missing.append(name)
     return missing

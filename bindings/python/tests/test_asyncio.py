@@ -63,7 +63,7 @@ def test_stream_ends_when_the_store_closes_and_reader_is_shared():
                     seen.append(state)
                     if len(seen) == 1:
                         store.query_changed(query)
-                        store.submit()
+                        store.submitted()
                     elif state["results"]["phase"] == "loaded":
                         store.close()  # the stream ends after this
             return seen
@@ -126,7 +126,7 @@ def test_async_for_with_immediate_delivery():
                     phases.append(state["results"]["phase"])
                     if len(phases) == 1:
                         search.query_changed("heat")
-                        search.submit()
+                        search.submitted()
                     elif phases[-1] == "loaded":
                         break
                 await stream.aclose()

@@ -23,7 +23,7 @@ def search(runtimes):
 def still_works(store: cinematic.SearchStore) -> None:
     """The store still searches after the error."""
     store.query_changed("alien")
-    store.submit()
+    store.submitted()
     store.settle(5)
     assert store.state["results"]["phase"] == "loaded"
     assert store.state["results"]["value"][0]["title"] == "alien"
@@ -250,7 +250,7 @@ def test_bad_provider_answers(runtimes):
     with runtime.search() as search:
         for i, answer in enumerate(['{"movies":', '{"movies": 3}', '{"movies": [{"id": "x", "title": "t"}]}']):
             search.query_changed(f"query {i}")
-            search.submit()
+            search.submitted()
             request_id = catalog.wait_for("search", i + 1)[i][0]
             with pytest.raises((cinematic.JSONError, cinematic.InvalidError)):
                 runtime.respond(request_id, answer)
@@ -258,7 +258,7 @@ def test_bad_provider_answers(runtimes):
             assert search.state["results"]["error"]["code"] == "invalidResponse"
         # Unknown keys in answers are ignored (forward compatibility).
         search.query_changed("fine")
-        search.submit()
+        search.submitted()
         request_id = catalog.wait_for("search", 4)[3][0]
         runtime.respond(request_id, {"movies": [{"id": 9, "title": "Fine", "colour": True}], "next": 2})
         search.settle(5)

@@ -34,7 +34,7 @@ def test_subscribe_gets_current_then_each_distinct_state_and_unsubscribes(runtim
         unsubscribe = search.subscribe(seen.append)
         assert seen == [search_state("")]
         search.query_changed("alien")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert [s["results"]["phase"] for s in seen] == ["idle", "idle", "loading", "loaded"]
         assert seen[-1] == search.state
@@ -42,7 +42,7 @@ def test_subscribe_gets_current_then_each_distinct_state_and_unsubscribes(runtim
         unsubscribe()  # idempotent
         assert search.subscriber_count == 0
         search.query_changed("aliens")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert seen[-1]["query"] == "alien"
 
@@ -56,7 +56,7 @@ def test_several_subscribers_share_a_store(runtimes):
         search.subscribe(second.append)  # joins with the current state
         assert second == [search_state("du")]
         assert len(first) == 2  # no duplicate of the current state for the first
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert first[-1] == second[-1] == search.state
         assert first[1:] == second
@@ -80,7 +80,7 @@ def test_queued_delivery_runs_callbacks_in_dispatch_on_this_thread(runtimes):
         assert select.select([fd], [], [], 0)[0] == []  # nothing waits: not readable
 
         search.query_changed("alien")
-        search.submit()
+        search.submitted()
         state = search.wait_for(lambda s: s["results"]["phase"] == "loaded", 5)
         assert state["results"]["value"][0]["title"] == "alien"
         assert set(threads) == {threading.get_ident()}
@@ -124,7 +124,7 @@ def test_exception_in_state_callback_is_logged_and_raised_by_the_next_call(runti
             with pytest.raises(Boom) as raised:
                 # The callback runs during one of these (on the sender's thread or a library
                 # thread); whichever call it ran during raises it when it returns.
-                search.submit()
+                search.submitted()
                 search.settle(5)
         assert raised.value is boom
         assert raised.value.__traceback__ is not None

@@ -126,7 +126,7 @@ def record_scripted_session(path: Path, favorites: Path) -> None:
         (movie_id, _), = catalog.wait_for("movie", 1)
         runtime.respond(movie_id, {"movie": {"id": 438631, "title": "Dune", "year": 2021}})
         detail.wait_for(lambda state: state["detail"]["phase"] == "loaded")
-        detail.toggle_favorite()
+        detail.favorite_toggled()
         failed = detail.wait_for(lambda state: state["favoriteError"] is not None)
         assert failed["favoriteError"]["code"] == "storage" and failed["isFavorite"] is False
 

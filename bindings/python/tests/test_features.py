@@ -6,6 +6,7 @@ tests wait for states (``store.wait_for``) with a deadline instead."""
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,11 @@ from conftest import HOST_CONFIG, ScriptedCatalog
 
 DUNE = 15249
 MOVIE_KEYS = {"id", "title", "year", "runtime", "rating", "votes", "genres", "mpaa"}
+
+
+def section_of(discover: cinematic.DiscoverStore, name: str) -> Any:
+    """The current state's entry for section ``name`` (None if it has none)."""
+    return next((entry for entry in discover.state["sections"] if entry["section"] == name), None)
 
 
 def phase(value, name):
@@ -58,7 +64,7 @@ def test_discover_loads_every_section_and_pages(embedded):
         # Load more appends the next 20.
         discover.load_more("popular")  # (isLoadingMore while it loads: see the host test)
         discover.settle(30)
-        popular2 = discover.section("popular")
+        popular2 = section_of(discover, "popular")
         assert popular2["pagesLoaded"] == 2
         assert popular2["isLoadingMore"] is False
         movies = popular2["movies"]["value"]
@@ -95,21 +101,21 @@ def test_discover_task_twice_while_loading_starts_no_duplicate_requests(runtimes
             runtime.respond(request_id, {"movies": movies})
         discover.settle(5)
         assert catalog.count("discover") == len(cinematic.DISCOVER_SECTIONS)
-        short = discover.section("short")
+        short = section_of(discover, "short")
         assert short["isExhausted"] is True and len(short["movies"]["value"]) == 3
-        popular = discover.section("popular")
+        popular = section_of(discover, "popular")
         assert popular["isExhausted"] is False and len(popular["movies"]["value"]) == 20
 
         # While the next page loads, movies stay loaded and isLoadingMore is true; a failed
         # next page keeps the content and sets loadMoreError.
         discover.load_more("popular")
-        popular = discover.section("popular")
+        popular = section_of(discover, "popular")
         assert popular["isLoadingMore"] is True and phase(popular["movies"], "loaded")
         request_id, request = catalog.wait_for("discover", len(cinematic.DISCOVER_SECTIONS) + 1)[-1]
         assert request == {"op": "discover", "section": "popular", "page": 2}
         runtime.respond(request_id, {"error": {"code": "network", "message": "offline"}})
         discover.settle(5)
-        popular = discover.section("popular")
+        popular = section_of(discover, "popular")
         assert popular["loadMoreError"] == {"code": "network", "message": "offline"}
         assert popular["isLoadingMore"] is False
         assert phase(popular["movies"], "loaded") and len(popular["movies"]["value"]) == 20
@@ -157,7 +163,7 @@ def test_detail_loads_and_toggles_a_favorite_seen_by_a_favorites_store(embedded)
         favorites.task()
         favorites.wait_for(lambda s: phase(s["favorites"], "loaded") and s["favorites"]["value"] == [], 10)
 
-        detail.toggle_favorite()
+        detail.favorite_toggled()
         assert detail.state["isFavorite"] is True  # optimistic: at once
         listed = favorites.wait_for(lambda s: DUNE in ids(s["favorites"]), 10)
         dune = [m for m in listed["favorites"]["value"] if m["id"] == DUNE][0]
@@ -167,13 +173,13 @@ def test_detail_loads_and_toggles_a_favorite_seen_by_a_favorites_store(embedded)
         assert saved["favoriteError"] is None
 
         # Removing it from the favorites store turns the detail's heart off.
-        favorites.remove(DUNE)
+        favorites.removed(DUNE)
         favorites.wait_for(lambda s: DUNE not in ids(s["favorites"]), 10)
         detail.wait_for(lambda s: s["isFavorite"] is False, 10)
 
         # Toggling twice quickly ends where it started.
-        detail.toggle_favorite()
-        detail.toggle_favorite()
+        detail.favorite_toggled()
+        detail.favorite_toggled()
         favorites.wait_for(lambda s: DUNE not in ids(s["favorites"]), 10)
         assert detail.wait_for(lambda s: not s["isFavorite"], 10)["favoriteError"] is None
 
@@ -192,13 +198,13 @@ def test_read_only_favorites_roll_back_with_a_storage_error(tmp_path):
             detail.wait_for(lambda s: phase(s["detail"], "loaded"), 10)
             seen = []
             detail.subscribe(seen.append)  # every distinct state, in order
-            detail.toggle_favorite()
+            detail.favorite_toggled()
             failed = detail.wait_for(lambda s: s["favoriteError"] is not None and not s["isSaving"], 10)
             assert failed["favoriteError"]["code"] == "storage"
             assert failed["isFavorite"] is False  # rolled back...
             flags = [s["isFavorite"] for s in seen]
             assert True in flags and flags.index(True) < len(flags) - 1  # ...after the optimistic flip
-            favorites.remove(DUNE)
+            favorites.removed(DUNE)
             removal = favorites.wait_for(lambda s: s["removalError"] is not None, 10)
             assert removal["removalError"]["code"] == "storage"
 
@@ -213,7 +219,7 @@ def test_favorites_persist_across_runtimes(tmp_path):
     with cinematic.Runtime(favorites=path) as runtime, runtime.detail(DUNE) as detail:
         detail.task()
         detail.wait_for(lambda s: phase(s["detail"], "loaded"), 10)
-        detail.toggle_favorite()
+        detail.favorite_toggled()
         with runtime.favorites() as favorites:
             favorites.task()
             favorites.wait_for(lambda s: DUNE in ids(s["favorites"]), 10)
@@ -226,7 +232,7 @@ def test_favorites_persist_across_runtimes(tmp_path):
             with runtime.detail(DUNE) as detail:
                 detail.task()
                 assert detail.wait_for(lambda s: phase(s["detail"], "loaded") and s["isFavorite"], 10)
-            favorites.remove(DUNE)
+            favorites.removed(DUNE)
             favorites.wait_for(lambda s: ids(s["favorites"]) == [], 10)
 
     with cinematic.Runtime(favorites=path) as runtime, runtime.favorites() as favorites:
@@ -239,7 +245,7 @@ def test_detail_of_an_unknown_movie_fails_with_not_found(embedded):
         detail.task()
         state = detail.wait_for(lambda s: phase(s["detail"], "failed"), 10)
         assert state["detail"]["error"]["code"] == "notFound"
-        detail.toggle_favorite()  # ignored until loaded
+        detail.favorite_toggled()  # ignored until loaded
         assert detail.state["isFavorite"] is False
 
 

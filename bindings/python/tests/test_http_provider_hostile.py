@@ -569,12 +569,12 @@ def test_every_kind_of_failure_through_a_real_runtime_leaves_the_provider_servin
         with runtime.search() as store:
             for query in bad:
                 store.query_changed(query)
-                store.submit()
+                store.submitted()
                 state = store.wait_for(lambda s: s["results"]["phase"] != "loading", timeout=WAIT)
                 assert state["results"]["phase"] == "failed", state
                 assert state["results"]["error"]["code"] == "invalidResponse"
             store.query_changed("dune")
-            store.submit()
+            store.submitted()
             state = store.wait_for(lambda s: s["results"]["phase"] != "loading", timeout=WAIT)
             assert state["results"]["value"][0]["title"] == "Dune"
         assert provider.alive_workers() == 4

@@ -66,7 +66,7 @@ def live(server: CatalogServer, tmp_path: Path, runtimes) -> Iterator[Tuple[cine
 
 def search(store: cinematic.SearchStore, query: str) -> Dict[str, Any]:
     store.query_changed(query)
-    store.submit()
+    store.submitted()
     store.settle(15)
     return store.state["results"]
 
@@ -148,7 +148,7 @@ def test_a_slow_server_meets_the_deadline_on_the_manual_clock(server: CatalogSer
         with runtime.search() as store:
             assert search(store, "dune")["source"] == "live"
             server.control(latencyMs=3000)
-            store.submit()
+            store.submitted()
             assert store.state["results"]["phase"] == "loading"
             runtime.advance_clock(10_000)
             store.settle(5)

@@ -60,7 +60,7 @@ def test_short_query_resets_at_once_and_cancels_the_pending_search(host):
 
         # Whitespace does not count, and "submitted" with a short query asks nothing either.
         search.query_changed("  x  ")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert catalog.count("search") == 0
         assert search.state["results"] == {"phase": "idle"}
@@ -177,7 +177,7 @@ def test_no_provider_fails_with_network(runtimes):
     runtime = runtimes(HOST_CONFIG)
     with runtime.search() as search:
         search.query_changed("dune")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert search.state["results"]["phase"] == "failed"
         assert search.state["results"]["error"]["code"] == "network"
@@ -190,12 +190,12 @@ def test_provider_can_be_replaced_and_removed(runtimes):
     runtime.set_provider(second)
     with runtime.search() as search:
         search.query_changed("alien")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert first.count("search") == 0 and second.count("search") == 1
         runtime.set_provider(None)
         search.query_changed("aliens")
-        search.submit()
+        search.submitted()
         search.settle(5)
         assert search.state["results"]["error"]["code"] == "network"
 
@@ -217,13 +217,13 @@ def test_embedded_catalog_articles_and_fts_operators(embedded):
     """Titles carry their article in front; FTS5 syntax in user text is harmless."""
     with embedded.search() as search:
         search.query_changed("godfather")
-        search.submit()
+        search.submitted()
         search.settle(10)
         titles = [(m["title"], m["year"]) for m in search.state["results"]["value"]]
         assert ("The Godfather", 1972) in titles
         for nasty in ['"unbalanced', "dune OR NOT", "title:*", "a AND (", "NEAR(x y)"]:
             search.query_changed(nasty)
-            search.submit()
+            search.submitted()
             search.settle(10)
             assert search.state["results"]["phase"] in ("loaded", "failed")
             assert search.state["query"] == nasty

@@ -1,6 +1,6 @@
 """Schema-driven property tests: random valid and invalid intents and args, generated from
 schema/cinematic.schema.json (hypothesis-jsonschema), driven in random sequences over all
-four stores of one runtime. The library never crashes, every valid intent is accepted, every
+the stores of one runtime (one per feature of the schema, opened with random valid args). The library never crashes, every valid intent is accepted, every
 invalid one gets `invalid`, and every state it emits validates (the conftest checks each).
 
 A short pass runs in `make test`; `make fuzz` runs a long one (HYPOTHESIS_PROFILE=long).
@@ -79,11 +79,11 @@ def steps(draw: Callable[..., Any]) -> List[Step]:
     return out
 
 
-@given(sequence=steps(), movie_id=of("detailArgs"))
-def test_random_sequences_over_all_four_stores(runtimes, sequence: List[Step], movie_id: Dict[str, Any]) -> None:
+@given(sequence=steps(), args=st.fixed_dictionaries({f["name"]: of(f["args"]) for f in FEATURES}))
+def test_random_sequences_over_all_stores(runtimes, sequence: List[Step], args: Dict[str, Any]) -> None:
     runtime = runtimes({"clock": "manual", "catalog": "host", "offlineCache": {"path": ":memory:"}})
     runtime.set_provider(lambda request_id, request: answer(request))
-    stores = {f["name"]: runtime.open_store(f["name"], movie_id if f["name"] == "detail" else None) for f in FEATURES}
+    stores = {f["name"]: runtime.open_store(f["name"], args[f["name"]]) for f in FEATURES}
     for feature, kind, value in sequence:
         store = stores[feature]
         if kind == "advance":

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import curses
 import json
-from typing import TYPE_CHECKING, Any, List, Mapping, NamedTuple, Optional
+from typing import Any, List, Mapping, NamedTuple, Optional, Protocol
 
 import cinematic
 from cinematic import wire
 
-if TYPE_CHECKING:
-    from .app import App
+from .common import Glyphs
 
 #: History entries the runtime keeps per store (runtime config ``history``).
 HISTORY = 200
@@ -63,15 +62,31 @@ class Pin(NamedTuple):
     """A time-travel step: ``store`` shows the state after ``seq``; ``latest`` was the newest
     entry then (a newer intent makes the pin stale: the store has moved on)."""
 
-    store: cinematic.Store
+    store: cinematic.Store[Any]
     seq: int
     latest: int
+
+
+class Host(Protocol):
+    """What the panel needs of the app (the app imports this module, not the other way)."""
+
+    dirty: bool
+    notice: str
+    glyphs: Glyphs
+
+    def debug_store(self) -> Optional[cinematic.Store[Any]]: ...
+
+    def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None: ...
+
+    def put(self, y: int, x: int, text: str, attr: int = 0) -> None: ...
+
+    def clip(self, text: str, width: int) -> str: ...
 
 
 class DebugPanel:
     """The panel's state (open, the entry shown), its keys and its drawing."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.open = False
         self.pin: Optional[Pin] = None
@@ -82,18 +97,18 @@ class DebugPanel:
         self.open = not self.open
         self.app.dirty = True
 
-    def store(self) -> Optional[cinematic.Store]:
+    def store(self) -> Optional[cinematic.Store[Any]]:
         """The store of the screen the app shows (Detail, else the current tab's)."""
         return self.app.debug_store()
 
-    def entries(self, store: cinematic.Store) -> List[wire.HistoryEntry]:
+    def entries(self, store: cinematic.Store[Any]) -> List[wire.HistoryEntry]:
         """The store's history, oldest first (empty once the store is closed)."""
         try:
             return store.history()
         except cinematic.ClosedError:
             return []
 
-    def selected(self, store: cinematic.Store, entries: List[wire.HistoryEntry]) -> int:
+    def selected(self, store: cinematic.Store[Any], entries: List[wire.HistoryEntry]) -> int:
         """The index of the entry the screen shows: the pinned one, else the latest."""
         pin = self.pin
         if pin is not None and pin.store is store and entries and pin.latest == entries[-1]["seq"]:
@@ -112,7 +127,7 @@ class DebugPanel:
         index = max(0, min(len(entries) - 1, self.selected(store, entries) + delta))
         self.go(store, entries, index)
 
-    def go(self, store: cinematic.Store, entries: List[wire.HistoryEntry], index: int) -> None:
+    def go(self, store: cinematic.Store[Any], entries: List[wire.HistoryEntry], index: int) -> None:
         """Time travel: the store takes the state after ``entries[index]``."""
         entry = entries[index]
         try:
@@ -160,7 +175,7 @@ class DebugPanel:
         self.app.put(top + 1, 1, HEADER_KEYS, curses.A_DIM)
         self.draw_entries(top + 2, bottom - top - 2, cols, entries, index)
 
-    def draw_header(self, y: int, cols: int, store: Optional[cinematic.Store],
+    def draw_header(self, y: int, cols: int, store: Optional[cinematic.Store[Any]],
                     entries: List[wire.HistoryEntry], index: int) -> None:
         line = self.app.glyphs.line
         if store is None:

@@ -1,0 +1,90 @@
+/// An RFC 6902 JSON Patch between two states of one store, built from their ``StateNode``
+/// trees: what the codecs already know changed. Parts that did not change are the same cached
+/// fragments (compared by identity first, so an unchanged list of 2,000 films costs one
+/// comparison), an object whose members stayed the same is patched member by member, and a
+/// list is patched by its change when it is one of the kinds states make: elements appended
+/// (a page: `add` at `/…/-` for each new one), one element removed (`remove`), one inserted
+/// (`add` at its index). Anything else is a `replace` of the part that changed.
+///
+/// ```json
+/// [{"op":"replace","path":"/pagesLoaded","value":2},
+///  {"op":"add","path":"/results/value/-","value":{"id":…}}]
+/// ```
+struct StatePatch {
+    /// The operations, each already encoded.
+    private(set) var operations: [JSONFragment] = []
+
+    /// True when the two states encode alike.
+    var isEmpty: Bool { operations.isEmpty }
+
+    /// The patch that turns `old` into `new`.
+    init(from old: StateNode, to new: StateNode) {
+        diff(old, new, at: "")
+    }
+
+    /// `[op, …]`.
+    var json: JSONFragment { .array(operations) }
+
+    private mutating func diff(_ old: StateNode, _ new: StateNode, at path: String) {
+        switch (old, new) {
+        case let (.fragment(a), .fragment(b)):
+            if a != b { replace(path, b) }
+        case let (.object(a), .object(b))
+            where a.count == b.count && zip(a, b).allSatisfy({ $0.key.description == $1.key.description }):
+            for (before, after) in zip(a, b) {
+                diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
+            }
+        case let (.list(a), .list(b)):
+            diff(list: a, b, at: path)
+        default:
+            if old != new { replace(path, new.json) }
+        }
+    }
+
+    private mutating func diff(list old: [StateNode], _ new: [StateNode], at path: String) {
+        if old == new { return }
+        let common = zip(old, new).prefix { $0 == $1 }.count
+        if common == old.count {
+            for element in new[common...] { operation("add", path + "/-", element.json) }
+        } else if new.count == old.count - 1, old[(common + 1)...].elementsEqual(new[common...]) {
+            operation("remove", path + "/\(common)", nil)
+        } else if new.count == old.count + 1, old[common...].elementsEqual(new[(common + 1)...]) {
+            operation("add", path + "/\(common)", new[common].json)
+        } else if new.count == old.count, Self.patchesElementwise(old, new) {
+            for (index, (before, after)) in zip(old, new).enumerated() where before != after {
+                diff(before, after, at: path + "/\(index)")
+            }
+        } else {
+            replace(path, StateNode.list(new).json)
+        }
+    }
+
+    /// Lists of objects (Discover's sections) are patched element by element; lists of
+    /// encoded values only when at most half of them changed (else one `replace` is smaller).
+    private static func patchesElementwise(_ old: [StateNode], _ new: [StateNode]) -> Bool {
+        if case .object = new.first { return true }
+        return zip(old, new).count { $0 != $1 } * 2 <= new.count
+    }
+
+    private mutating func replace(_ path: String, _ value: JSONFragment) { operation("replace", path, value) }
+
+    private mutating func operation(_ op: StaticString, _ path: String, _ value: JSONFragment?) {
+        var members: [(key: StaticString, value: JSONFragment)] = [("op", .string(op.description)), ("path", .string(path))]
+        if let value { members.append(("value", value)) }
+        operations.append(.object(members))
+    }
+
+    /// A key as a JSON Pointer reference token (RFC 6901: `~` is `~0`, `/` is `~1`).
+    static func escape(_ key: String) -> String {
+        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
+        var escaped = ""
+        for character in key {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

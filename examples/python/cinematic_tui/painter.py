@@ -1,0 +1,129 @@
+"""Drawing primitives and the parts every screen shares: the tab bar, the status line, the
+help, movie rows and phase messages."""
+
+from __future__ import annotations
+
+import curses
+import time
+from typing import List, Mapping, cast
+
+from cinematic import wire
+
+from .common import TABS, ListCursor, movies_of, phase_of
+from .debug import FOOTER_KEYS, TOGGLE_KEYS
+from .model import Model
+
+
+class Painter(Model):
+    """Puts text on the curses screen; draws what every screen shares."""
+
+    def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        rows, cols = self.screen.getmaxyx()
+        if y < 0 or y >= rows or x >= cols:
+            return
+        text = self.text(text)[: max(0, cols - x - (1 if y == rows - 1 else 0))]
+        try:
+            self.screen.addstr(y, x, text, attr)
+        except curses.error:
+            pass
+
+    def draw_tabs(self, cols: int) -> None:
+        x = 1
+        self.put(0, x, "Cinematic", curses.A_BOLD)
+        x += 11
+        for i, name in enumerate(TABS):
+            label = f" {name} "
+            if name == "Favorites":
+                count = len(movies_of(self.favorites_state["favorites"])) if self.favorites_state else 0
+                label = f" {name} ({count}) "
+            self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if i == self.tab else 0)
+            x += len(label) + 1
+        self.put(1, 0, self.glyphs.line * cols)
+
+    def draw_status(self, rows: int, cols: int) -> None:
+        """The footer lists the keys of the screen; a notice shows on the line above it."""
+        if self.debug.open:
+            keys = FOOTER_KEYS
+        elif self.detail is not None:
+            keys = "f favorite  q/Esc back  Tab tabs  ? help  Ctrl-Q quit"
+        elif TABS[self.tab] == "Search":
+            keys = "Type  Enter search/open  Up/Dn move  Tab tabs  ? help  Ctrl-Q quit"
+        elif TABS[self.tab] == "Discover":
+            keys = "[ ] section  m more  r refresh  Enter open  Tab tabs  ? help  q quit"
+        else:
+            keys = "Enter open  d remove  u undo  Tab tabs  ? help  q quit"
+        if self.notice:
+            self.put(rows - 2, 0, self.notice.ljust(cols), curses.A_BOLD)
+        self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
+
+    def draw_help(self, rows: int, cols: int) -> None:
+        lines = [
+            "Keys", "",
+            "Tab, Shift-Tab, Left, Right   switch tabs (Search, Discover, Favorites)",
+            "Up, Down, PgUp, PgDn, Home, End   move; Down at the end loads more",
+            "Enter                          Search: search now, or open the selected film",
+            "                               elsewhere: open the selected film",
+            "typing, Backspace, Ctrl-U      edit the query (Search)",
+            "[ ]  1-9  m  r                 Discover: section, more, refresh",
+            "d or Delete, u                 Favorites: remove, undo the removal",
+            "f                              Detail: toggle the favorite",
+            "q, Esc, Backspace              Detail: back",
+            "?                              this help (any key closes it)",
+            f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
+            "Ctrl-Q, or Esc then q          quit",
+        ]
+        for i, line in enumerate(lines):
+            self.put(3 + i, 2, line, curses.A_BOLD if i == 0 else 0)
+
+    def movie_row(self, movie: wire.Movie, cols: int) -> str:
+        year = str(movie["year"] or "")
+        rating = movie["rating"]
+        minutes = movie["runtime"]
+        genre_width = 20 if cols >= 76 else 12
+        genres = self.clip(", ".join(movie["genres"]), genre_width)
+        right = f"{year:>4}  {rating:4.1f}{self.glyphs.star}  {minutes:>3}m  {genres}"
+        title_width = max(10, cols - 2 - 22 - genre_width)
+        title = self.clip(movie["title"], title_width)
+        return f" {title:<{title_width}} {right}"
+
+    def clip(self, text: str, width: int) -> str:
+        """``text`` cut to ``width`` characters, with an ellipsis when cut."""
+        if len(text) <= width:
+            return text
+        return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
+
+    def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], cursor: ListCursor,
+                    x: int = 0) -> None:
+        cursor.clamp(len(movies), height)
+        width = cols - x
+        for row in range(height):
+            i = cursor.offset + row
+            if i >= len(movies):
+                break
+            line = self.movie_row(movies[i], width).ljust(width)
+            self.put(top + row, x, line, curses.A_REVERSE if i == cursor.index else 0)
+
+    def source_note(self, phase: Mapping[str, object]) -> str:
+        """Where a loaded value came from, for a live catalog: "live from URL", or the
+        offline note with the time the copy was saved; "" for the embedded catalog."""
+        source = phase.get("source") if phase_of(phase) == "loaded" else None
+        if source == "cache":
+            saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
+            return f"offline, showing saved results from {saved}"
+        if source == "live":
+            return f"live from {self.live_url}" if self.live_url else "live"
+        return ""
+
+    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str) -> bool:
+        """Draws a message for a non-loaded phase; True when it did."""
+        name = phase_of(phase)
+        if name == "loading":
+            self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
+        elif name == "failed":
+            error = cast(wire.FailedPhase, phase)["error"]
+            self.put(y, x, f"Could not load {what}: {error['code']}: {error['message']}")
+        elif name == "idle":
+            return False
+        else:
+            return False
+        return True

@@ -1,0 +1,200 @@
+"""The screens: Search, Discover and Favorites (the tabs) and Detail, and the frame that
+chooses between them."""
+
+from __future__ import annotations
+
+import curses
+from typing import cast
+
+from cinematic import wire
+
+from .common import MIN_COLS, MIN_ROWS, TABS, money, movies_of, phase_of
+from .painter import Painter
+
+
+class Screens(Painter):
+    """Renders the screen: the frame, then the view the app shows."""
+
+    def render(self) -> None:
+        self.dirty = False
+        screen = self.screen
+        screen.erase()
+        rows, cols = screen.getmaxyx()
+        if rows < MIN_ROWS or cols < MIN_COLS:
+            lines = ["Terminal too small", f"{cols}x{rows}; need at least {MIN_COLS}x{MIN_ROWS}",
+                     "Resize it, or press Ctrl-Q to quit"]
+            for i, line in enumerate(lines):
+                self.put(max(0, rows // 2 - 1) + i, max(0, (cols - len(line)) // 2), line[:cols], curses.A_BOLD)
+            screen.refresh()
+            return
+        self.draw_tabs(cols)
+        if self.help:
+            self.draw_help(rows, cols)
+        elif self.debug.open:
+            # The view keeps the upper half (drawn as on a screen that ends there).
+            self.draw_view(self.debug.top(rows) + 1, cols)
+            self.debug.draw(rows, cols)
+        else:
+            self.draw_view(rows, cols)
+        self.draw_status(rows, cols)
+        screen.refresh()
+
+    def draw_view(self, rows: int, cols: int) -> None:
+        """Detail, or the current tab, on the screen's first ``rows`` rows."""
+        if self.detail is not None and self.detail_state is not None:
+            self.draw_detail(rows, cols)
+        elif TABS[self.tab] == "Search":
+            self.draw_search(rows, cols)
+        elif TABS[self.tab] == "Discover":
+            self.draw_discover(rows, cols)
+        else:
+            self.draw_favorites(rows, cols)
+
+    def draw_search(self, rows: int, cols: int) -> None:
+        results: wire.MoviesPhase = self.search_state["results"] if self.search_state else {"phase": "idle"}
+        phase = phase_of(results)
+        searchable = len(self.query.strip()) >= 2
+        shown_query = self.search_state["query"] if self.search_state else ""
+        pending = searchable and (phase == "loading" or self.results_query != shown_query)
+        self.put(2, 1, "Search: ", curses.A_BOLD)
+        room = max(10, cols - 9 - 24)  # the status on the right keeps its place
+        shown = self.query + "_"
+        if len(shown) > room:
+            shown = self.glyphs.ellipsis + shown[-(room - len(self.glyphs.ellipsis)):]
+        self.put(2, 9, shown)
+        status = ""
+        if pending:
+            status = f"searching{self.glyphs.ellipsis}"
+        elif phase == "loaded":
+            count = len(movies_of(results))
+            status = f"{count} movie{'s' if count != 1 else ''}" + (" (first page)" if count == 20 else "")
+        elif phase == "failed":
+            status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
+        self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)
+        note = self.source_note(results)
+        if note:
+            self.put(3, 2, self.clip(note, cols - 4), curses.A_BOLD if "offline" in note else curses.A_DIM)
+        movies = movies_of(results)
+        if movies:
+            self.draw_movies(4, rows - 5, cols, movies, self.cursor("search"))
+        elif phase == "failed":
+            error = cast(wire.FailedPhase, results)["error"]
+            self.put(4, 2, self.clip(f"Search failed ({error['code']}): {error['message']}", cols - 4))
+            if self.live_url and error["code"] in ("network", "timeout"):
+                self.put(5, 2, "offline, and nothing saved for this search")
+        elif phase == "loaded" and not pending:
+            self.put(4, 2, "No movies match.")
+        elif not searchable:
+            self.put(4, 2, "Type at least two characters to search 58,788 films.")
+
+    def draw_discover(self, rows: int, cols: int) -> None:
+        if "discover" in self.unavailable:
+            self.put(3, 2, self.unavailable["discover"])
+            return
+        sections = self.discover_state["sections"] if self.discover_state else []
+        side = 14
+        for i, entry in enumerate(sections):
+            label = f"{i + 1} {entry['title']}"
+            busy = phase_of(entry["movies"]) == "loading" or entry["isLoadingMore"]
+            if busy:
+                label += self.glyphs.ellipsis
+            self.put(3 + i, 1, label[: side - 1].ljust(side - 1), curses.A_REVERSE if i == self.section else 0)
+        section = self.current_section()
+        if section is None:
+            self.put(3, side + 2, f"Loading{self.glyphs.ellipsis}")
+            return
+        movies_phase = section["movies"]
+        title = section["title"]
+        info = f"{title}: {len(movies_of(movies_phase))} movies, {section['pagesLoaded']} page(s)"
+        if section["isLoadingMore"]:
+            info += f", loading more{self.glyphs.ellipsis}"
+        elif section["isExhausted"]:
+            info += ", all loaded"
+        error = section["loadMoreError"]
+        if error:
+            info += f", more failed: {error['code']}"
+        note = self.source_note(movies_phase)
+        if note and "offline" in note:
+            info += f" ({note})"
+        self.put(2, side + 1, self.clip(info, cols - side - 2), curses.A_BOLD)
+        if not self.draw_phase_message(4, side + 2, movies_phase, title):
+            movies = movies_of(movies_phase)
+            if movies:
+                self.draw_movies(3, rows - 4, cols, movies, self.current_cursor(), x=side)
+
+    def draw_favorites(self, rows: int, cols: int) -> None:
+        if "favorites" in self.unavailable:
+            self.put(3, 2, self.unavailable["favorites"])
+            return
+        favorites: wire.FavoritesPhase = self.favorites_state["favorites"] if self.favorites_state else {"phase": "idle"}
+        error = self.favorites_state["removalError"] if self.favorites_state else None
+        if error:
+            self.put(2, 1, f"Could not remove: {error['code']}: {error['message']}", curses.A_BOLD)
+        else:
+            self.put(2, 1, "Your favorites", curses.A_BOLD)
+        if self.draw_phase_message(4, 2, favorites, "favorites"):
+            return
+        movies = movies_of(cast(wire.MoviesPhase, favorites))
+        if movies:
+            self.draw_movies(4, rows - 5, cols, movies, self.cursor("favorites"))
+        else:
+            self.put(4, 2, "No favorites yet: open a movie and press f.")
+
+    def draw_detail(self, rows: int, cols: int) -> None:
+        state = self.detail_state
+        if state is None:
+            return
+        detail = state["detail"]
+        loaded = cast(wire.DetailLoaded, detail)["value"] if phase_of(detail) == "loaded" else None
+        note = self.source_note(detail)
+        if note and "offline" in note:
+            self.put(rows - 3, 1, self.clip(note, cols - 2), curses.A_BOLD)
+        heart = (f"{self.glyphs.star} Favorite" if state["isFavorite"]
+                 else f"{self.glyphs.hollow} Not a favorite (f to add)")
+        if state["isSaving"]:
+            heart = f"saving{self.glyphs.ellipsis} {heart}"
+        shown = loaded or self.detail_movie
+        # The full title, wrapped (the heart keeps the right of the first line).
+        top = 2
+        if shown:
+            import textwrap
+            width = max(10, cols - len(heart) - 5)
+            lines = textwrap.wrap(f"{shown['title']} ({shown['year']})", width) or [""]
+            for i, line in enumerate(lines[:3]):
+                self.put(top + i, 1, line, curses.A_BOLD)
+            top += min(3, len(lines)) - 1
+        self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state["isFavorite"] else 0)
+        error = state["favoriteError"]
+        if error:
+            top += 1
+            self.put(top, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
+        if self.draw_phase_message(top + 2, 2, detail, "the detail"):
+            return
+        if loaded is None:
+            return
+        movie = loaded
+        genres = ", ".join(movie["genres"]) or "none listed"
+        mpaa = movie["mpaa"] or "unknown"   # the catalog does not know it (not "not rated")
+        minutes = movie["runtime"]
+        base = top + 2
+        self.put(base, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
+        self.put(base + 1, 2, f"Budget   {money(movie['budget'])}")
+        self.put(base + 2, 2, f"Rating   {movie['rating']:.1f}/10 from {movie['votes']:,} votes")
+        distribution = [float(x) for x in movie["ratingDistribution"]]
+        self.put(base + 4, 2, "Share of votes per star rating", curses.A_BOLD)
+        self.put(base + 5, 2, "(IMDb rounds each share to x4.5%; they need not add up to 100%)")
+        if not distribution:
+            self.put(base + 6, 2, "no votes")
+            return
+        scale = 100.0 if max(distribution) <= 1.0 else 1.0  # fractions or percentages
+        peak = max(distribution) or 1.0
+        bar_width = max(5, cols - 20)
+        for i, share in enumerate(distribution[:10]):
+            y = base + 6 + (9 - i)  # 10 stars on top
+            if y >= rows - 1:
+                continue
+            cells = share / peak * bar_width
+            bar = self.glyphs.bar * int(cells) + (self.glyphs.half if cells - int(cells) >= 0.5 else "")
+            self.put(y, 2, f"{i + 1:>2}{self.glyphs.star} ")
+            self.put(y, 7, bar)
+            self.put(y, 8 + len(bar), f"{share * scale:.1f}%")
