@@ -1,5 +1,4 @@
 import CinematicData
-import CinematicDomain
 import CinematicThreads
 import Synchronization
 
