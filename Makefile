@@ -144,7 +144,7 @@ test-generated:
 test-adding-a-feature: lib
 	python3 tools/try-adding-a-feature.py
 
-## test-layering: Package.swift declares exactly what each target imports; arrows point one way.
+## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh
 

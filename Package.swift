@@ -25,13 +25,16 @@ let package = Package(
 
         // Each target declares exactly the modules it imports (checked by `make test-layering`).
         .target(name: "MVIKit", swiftSettings: strict),
+        // The library's own threads (workers, a task executor, a condition variable): used by
+        // the data layer and the C ABI; depends on nothing but Glibc.
+        .target(name: "CinematicThreads", swiftSettings: strict),
         .target(name: "CinematicDomain", swiftSettings: strict),
         .target(
             name: "CinematicData",
-            dependencies: ["CinematicDomain", "MVIKit", "CSQLite", "CZlib", "CinematicCatalogData"],
+            dependencies: ["CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CinematicCatalogData"],
             swiftSettings: strict),
         .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
-        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
+        .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
         // Evidence, not product: Search built MV, MVVM and MVI (docs/comparison.md). Nothing
         // shipped links it (checked by `make test-layering`).
@@ -44,12 +47,13 @@ let package = Package(
 
         // Helpers shared by the test targets: bounded waits, recorders, catalog doubles.
         .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
-        .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicThreads", "CinematicTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CinematicThreadsTests", dependencies: ["CinematicThreads", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicComparisonTests", dependencies: ["CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,9 +25,9 @@ MV = "Sources/CinematicComparison/MovieSearch.swift"
 MVI = "Sources/CinematicFeatures/Search/SearchFeature.swift"
 STORE = "Sources/MVIKit/Store.swift"
 
-SUCCESS_GUARD = ("            let movies = try await searchMovies.execute(query: query)\n"
+SUCCESS_GUARD = ("            let movies = try await searchMovies.movies(matching: query)\n"
                  "            guard !Task.isCancelled else { return }\n")
-MV_SUCCESS_GUARD = ("            let movies = try await searchMovies.execute(query: query)\n"
+MV_SUCCESS_GUARD = ("            let movies = try await searchMovies.movies(matching: query)\n"
                     "            // A cancelled call belongs to a query the user already replaced.\n"
                     "            guard !Task.isCancelled else { return }\n")
 FAILURE_GUARD = ("        } catch {\n"
@@ -41,7 +41,7 @@ MUTATIONS = [
      "            try? await clock.sleep(for: debounce)\n            guard !Task.isCancelled else { return }\n",
      "            try? await clock.sleep(for: debounce)\n"),
     ("MVVM", "delete `guard !Task.isCancelled` after the search's await", VM,
-     SUCCESS_GUARD, "            let movies = try await searchMovies.execute(query: query)\n"),
+     SUCCESS_GUARD, "            let movies = try await searchMovies.movies(matching: query)\n"),
     ("MVVM", "delete `guard !Task.isCancelled` after a failed await", VM,
      FAILURE_GUARD, "        } catch {\n"),
     ("MVVM", "skip the short-query reset (`results = .idle`)", VM,
@@ -49,7 +49,7 @@ MUTATIONS = [
     ("MVVM", "erase the failure's type (every failure becomes `.network`)", VM,
      "            results = .failed(error)\n", "            results = .failed(.network(error.message))\n"),
     ("MV", "delete `guard !Task.isCancelled` after the search's await", MV,
-     MV_SUCCESS_GUARD, "            let movies = try await searchMovies.execute(query: query)\n"),
+     MV_SUCCESS_GUARD, "            let movies = try await searchMovies.movies(matching: query)\n"),
     ("MV", "delete `guard !Task.isCancelled` after a failed await", MV,
      FAILURE_GUARD, "        } catch {\n"),
     ("MV", "skip the short-query reset (`results = .idle`)", MV,

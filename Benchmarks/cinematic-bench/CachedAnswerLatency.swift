@@ -4,7 +4,7 @@ import Cinematic
 import Foundation
 import Synchronization
 
-/// A cached answer served when the remote catalog fails: `CachedMovieCatalog.sourcedSearch`
+/// A cached answer served when the remote catalog fails: `CachedMovieCatalog.search`
 /// with a remote that throws `network`, over a cache file holding 500 searches of 20 movies
 /// (the provider's JSON, as the runtime stores them). Timed from the call to the decoded
 /// answer: the failure, the lookup on the cache's thread (an await and two thread hops),
@@ -25,7 +25,7 @@ enum CachedAnswerLatency {
         let cached = CachedMovieCatalog(remote: remote, cache: cache, coder: CinematicBenchmarks.offlineCacheCoder(),
                                         now: { Int64(Date().timeIntervalSince1970) })
         let names = (0..<queries).map { "query \($0)" }
-        for name in names { _ = try await cached.sourcedSearch(matching: name, page: 1) }   // live: stored
+        for name in names { _ = try await cached.search(matching: name, page: 1) }   // live: stored
         _ = await cache.usage()                                                           // every store written
         remote.fail(true)
         let clock = ContinuousClock()
@@ -34,7 +34,7 @@ enum CachedAnswerLatency {
         for round in 0..<rounds {
             let name = names[(round * 7919) % queries]
             let start = clock.now
-            let answer = try await cached.sourcedSearch(matching: name, page: 1)
+            let answer = try await cached.search(matching: name, page: 1)
             served.append(clock.now - start)
             guard case .cache = answer.source, answer.value.count == page.count else { throw BenchError("not served from the cache") }
             let key = CachedMovieCatalog.key(search: name, page: 1)
@@ -107,7 +107,7 @@ private final class SwitchableRemote: MovieCatalogRepository {
         return movies
     }
 
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] { try answer() }
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] { try answer() }
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> { Sourced(try answer(), source: .live) }
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> { Sourced(try answer(), source: .live) }
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { throw .notFound }
 }

@@ -32,7 +32,7 @@ public final class MovieSearch {
         }
         results = .loading
         do throws(MovieError) {
-            let movies = try await searchMovies.execute(query: query)
+            let movies = try await searchMovies.movies(matching: query)
             // A cancelled call belongs to a query the user already replaced.
             guard !Task.isCancelled else { return }
             results = .loaded(movies)

@@ -58,7 +58,7 @@ public final class SearchViewModel {
     private func search(for query: String) async {
         results = .loading
         do throws(MovieError) {
-            let movies = try await searchMovies.execute(query: query)
+            let movies = try await searchMovies.movies(matching: query)
             guard !Task.isCancelled else { return }
             results = .loaded(movies)
         } catch {

@@ -25,9 +25,9 @@ public protocol AnswerCoder: Sendable {
 ///
 /// ```swift
 /// let catalog = CachedMovieCatalog(remote: hostCatalog, cache: cache, coder: coder, now: { unixTime() })
-/// let answer = try await catalog.sourcedSearch(matching: "dune", page: 1)   // .live or .cache
+/// let answer = try await catalog.search(matching: "dune", page: 1)   // .live or .cache
 /// ```
-public struct CachedMovieCatalog: SourcedMovieCatalogRepository {
+public struct CachedMovieCatalog: MovieCatalogRepository {
     private let remote: any MovieCatalogRepository
     private let cache: OfflineCache
     private let coder: any AnswerCoder
@@ -61,19 +61,22 @@ public struct CachedMovieCatalog: SourcedMovieCatalogRepository {
     /// The cache key of a detail: `movie:<id>`.
     public static func key(movie id: Int) -> String { "movie:\(id)" }
 
-    public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    /// A search: live (and stored), or the stored copy when the remote is unreachable.
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await cached(Self.key(search: query, page: page), encode: coder.encode, decode: coder.decodeMovies) { () throws(MovieError) in
             try await remote.searchMovies(matching: query, page: page)
         }
     }
 
-    public func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    /// A Discover page: live (and stored), or the stored copy when the remote is unreachable.
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await cached(Self.key(section: section, page: page), encode: coder.encode, decode: coder.decodeMovies) { () throws(MovieError) in
             try await remote.movies(in: section, page: page)
         }
     }
 
-    public func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+    /// A movie's detail: live (and stored), or the stored copy when the remote is unreachable.
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         try await cached(Self.key(movie: id), encode: coder.encode, decode: coder.decodeDetail) { () throws(MovieError) in
             try await remote.movieDetail(id: id)
         }

@@ -54,7 +54,6 @@ package enum FaultInjection {
 
     private static let armed = Atomic<Bool>(false)
     private static let rules = Mutex<(entries: [Entry], lastID: UInt64)>(([], 0))
-    private static let failures = Atomic<Int>(0)
 
     /// Adds `rule` (rules are checked in the order they were armed).
     @discardableResult
@@ -91,13 +90,10 @@ package enum FaultInjection {
     /// True while any rule is armed (one relaxed load: the disarmed fast path).
     package static var isArmed: Bool { armed.load(ordering: .relaxed) }
 
-    /// How many calls failed by injection since the process started.
-    package static var injectedFailures: Int { failures.load(ordering: .relaxed) }
-
     /// The `errno` that this call of `operation` on `path` must fail with, if any.
     package static func fault(_ operation: Operation, path: String) -> Int32? {
         guard armed.load(ordering: .relaxed) else { return nil }
-        let fault = rules.withLock { rules -> Int32? in
+        return rules.withLock { rules -> Int32? in
             for index in rules.entries.indices where rules.entries[index].rule.operation == operation && rules.entries[index].rule.times > 0 {
                 let rule = rules.entries[index].rule
                 guard rule.pathContaining.isEmpty || path.contains(rule.pathContaining) else { continue }
@@ -111,7 +107,5 @@ package enum FaultInjection {
             }
             return nil
         }
-        if fault != nil { failures.add(1, ordering: .relaxed) }
-        return fault
     }
 }

@@ -86,31 +86,22 @@ public final class HostMovieCatalog: MovieCatalogRepository {
         self.onCancel = onCancel
     }
 
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try movies(from: await perform(.search(query: query, page: page)))
+    /// A search, asked of the host (`.live`).
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try movies(from: await perform(.search(query: query, page: page))), source: .live)
     }
 
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try movies(from: await perform(.discover(section: section, page: page)))
+    /// A Discover page, asked of the host (`.live`).
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try movies(from: await perform(.discover(section: section, page: page))), source: .live)
     }
 
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+    /// A movie's detail, asked of the host (`.live`).
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         guard case let .movie(detail) = try await perform(.movie(id: id)) else {
             throw .invalidResponse("expected {\"movie\": …} for a movie request")
         }
-        return detail
-    }
-
-    public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await searchMovies(matching: query, page: page), source: .live)
-    }
-
-    public func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await movies(in: section, page: page), source: .live)
-    }
-
-    public func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
-        Sourced(try await movieDetail(id: id), source: .live)
+        return Sourced(detail, source: .live)
     }
 
     /// The pending request with `id`, if it still waits for an answer (to decode the answer).

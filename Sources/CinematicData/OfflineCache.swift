@@ -1,5 +1,5 @@
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 
 /// A bounded store of a remote catalog's answers on disk, so an app can show what it saw
@@ -39,7 +39,6 @@ public final class OfflineCache: Sendable {
     private let health: OfflineCacheHealth
     private let worker = WorkerThread(name: "cinematic-offline-cache")
     private let pendingStores = Atomic<Int>(0)
-    private let dropped = Atomic<Int>(0)
 
     /// Opens (creating it when missing) the cache at `path` (":memory:" allowed). Runs on the
     /// calling thread (opening is the one blocking step: at most about 2 s of waiting for
@@ -125,11 +124,10 @@ public final class OfflineCache: Sendable {
     public static let maximumPendingStores = 256
 
     /// Queues storing `body` under `key`, stored at `now` (Unix seconds); returns at once.
-    /// Dropped (and counted in ``droppedStores``) when ``maximumPendingStores`` wait already.
+    /// Dropped when ``maximumPendingStores`` wait already.
     public func store(_ key: String, body: String, now: Int64) {
         guard pendingStores.add(1, ordering: .relaxed).newValue <= Self.maximumPendingStores else {
             pendingStores.subtract(1, ordering: .relaxed)
-            dropped.add(1, ordering: .relaxed)
             return
         }
         let submitted = worker.submit { [self] in
@@ -141,9 +139,6 @@ public final class OfflineCache: Sendable {
         }
         if !submitted { pendingStores.subtract(1, ordering: .relaxed) }
     }
-
-    /// Stores dropped because too many waited.
-    public var droppedStores: Int { dropped.load(ordering: .relaxed) }
 
     /// The answer under `key` and when it was stored, unless missing or expired at `now`.
     public func lookup(_ key: String, now: Int64) async -> (body: String, storedAt: Int64)? {

@@ -1,8 +1,4 @@
-import CSQLite
 import CinematicDomain
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The SQLite file behind ``OfflineCache``: one table of answers by key, each with the time
 /// it was stored (for the time to live) and a use counter (for least-recently-used eviction).
@@ -31,17 +27,6 @@ final class OfflineCacheDatabase: @unchecked Sendable {
     /// How long opening (and each statement) waits for another connection's lock. Shorter
     /// than the favorites' wait: a cache is worth less than the time a host waits to open.
     static let busyTimeoutMilliseconds = 2_000
-
-    /// The identity and schema of a new cache, written in rollback-journal mode (before the
-    /// switch to WAL) so the main file always carries them.
-    private static let schema = """
-        PRAGMA application_id = \(applicationID);
-        PRAGMA user_version = \(schemaVersion);
-        CREATE TABLE answers (
-            key TEXT PRIMARY KEY, body TEXT NOT NULL, stored_at INTEGER NOT NULL,
-            used INTEGER NOT NULL, size INTEGER NOT NULL);
-        CREATE INDEX answers_by_use ON answers (used);
-        """
 
     let path: String
     private let connection: SQLiteConnection
@@ -203,103 +188,10 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         }
     }
 
-    private static func read<T>(_ statement: SQLiteStatement, _ column: (SQLiteStatement) -> T) throws(MovieError) -> T {
+    static func read<T>(_ statement: SQLiteStatement, _ column: (SQLiteStatement) -> T) throws(MovieError) -> T {
         try statement.bind([])
         defer { statement.reset() }
         guard try statement.step() else { throw .storage("no row") }
         return column(statement)
     }
-
-    /// SQLITE_BUSY or SQLITE_LOCKED (any extended code): another connection holds a lock.
-    static func isBusy(_ code: Int32) -> Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-
-    /// SQLITE_CORRUPT or SQLITE_NOTADB (any extended code): the file is damaged.
-    static func isDamage(_ code: Int32) -> Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
-
-    /// Refuses, before SQLite touches it, a file that is not ours: not SQLite, another
-    /// program's, or ours from a newer schema. Missing and empty files pass.
-    private static func checkHeader(_ path: String) throws(MovieError) {
-        guard path != ":memory:" else { return }
-        switch try SQLiteHeader.read(path) {
-        case .missing, .empty: return
-        case .notSQLite:
-            throw .storage("\(path) is not an offline cache (not a SQLite file); it was left unchanged")
-        case let .sqlite(header):
-            guard header.applicationID == applicationID else {
-                throw .storage("\(path) belongs to another program (application_id \(header.applicationID)); it was left unchanged")
-            }
-            guard header.userVersion <= schemaVersion else {
-                throw .storage("\(path) is an offline cache of a newer schema (\(header.userVersion)); it was left unchanged")
-            }
-        }
-    }
-
-    /// Makes the open file a working cache: a new (empty) database gets our schema inside a
-    /// write transaction (so concurrent creators take turns and the second finds it done);
-    /// then WAL, and a read of the answers, which fails on a damaged file.
-    private static func adopt(_ connection: SQLiteConnection, path: String) throws(MovieError) {
-        connection.clearFailure()
-        if try connection.pragmaInteger("application_id") == 0 {
-            try connection.transaction { () throws(MovieError) in
-                let application = try connection.pragmaInteger("application_id")
-                let version = try connection.pragmaInteger("user_version")
-                let objects = try connection.prepare("SELECT count(*) FROM sqlite_master", persistent: false)
-                defer { objects.finalize() }
-                let count = try read(objects) { $0.int(0) }
-                if application == 0 && version == 0 && count == 0 {
-                    try connection.execute(schema)
-                } else if application != Int(applicationID) {
-                    throw .storage("\(path) belongs to another program (application_id \(application)); it was left unchanged")
-                }
-            }
-        }
-        let application = try connection.pragmaInteger("application_id")
-        guard application == Int(applicationID) else {
-            throw .storage("\(path) belongs to another program (application_id \(application)); it was left unchanged")
-        }
-        guard try connection.userVersion() <= Int(schemaVersion) else {
-            throw .storage("\(path) is an offline cache of a newer schema; it was left unchanged")
-        }
-        if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
-        let check = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
-        defer { check.finalize() }
-        _ = try read(check) { $0.int(0) }
-    }
-
-    /// ``adopt(_:path:)``, tried again while it fails busy within the busy timeout: SQLite
-    /// skips the busy handler when waiting could deadlock (a connection upgrading its read
-    /// lock, as the switch to WAL does, while another waits to write), so a creator racing
-    /// others can be told "busy" at once; the next try, a moment later, goes through.
-    private static func adoptWaiting(_ connection: SQLiteConnection, path: String) throws(MovieError) {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(busyTimeoutMilliseconds))
-        while true {
-            do {
-                return try adopt(connection, path: path)
-            } catch where isBusy(connection.failureCode) && clock.now < deadline {
-                usleep(5_000)
-            }
-        }
-    }
-
-    /// Replaces the damaged file's contents by an empty cache of the same page size, in one
-    /// transaction (nothing is unlinked or renamed).
-    private static func replace(_ connection: SQLiteConnection, path: String) throws(MovieError) {
-        var pageSize = 4_096
-        if case let .sqlite(header)? = try? SQLiteHeader.read(path) { pageSize = header.pageSize }
-        let fresh = try SQLiteConnection(path: ":memory:")
-        defer { fresh.close() }
-        try fresh.execute("PRAGMA page_size = \(pageSize);" + schema)
-        connection.clearFailure()
-        try connection.replaceContents(with: fresh)
-    }
-}
-
-/// Why ``OfflineCacheDatabase`` could not open a cache.
-enum OfflineCacheOpenError: Error {
-    /// Another connection kept the file locked past the busy timeout: run without the cache
-    /// this time (nothing was changed).
-    case busy(MovieError)
-    /// Anything else: the file is not ours, cannot be opened or read, or could not be fixed.
-    case failed(MovieError)
 }

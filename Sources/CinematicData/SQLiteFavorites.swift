@@ -1,5 +1,5 @@
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 
 /// The user's favorites in a SQLite database in WAL mode, shared by every store of a runtime
 /// and, through the file, by other runtimes and processes.

@@ -1,5 +1,5 @@
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 
 /// A catalog index opened for Search, Discover and Detail: the index compiled into the
@@ -137,19 +137,22 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         worker.shutDown { [queries] in queries.close() }
     }
 
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await onWorker { queries throws(MovieError) in try queries.search(query, page: page) }
+    /// A search of the embedded catalog (`.local`).
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await onWorker { queries throws(MovieError) in try queries.search(query, page: page) }, source: .local)
     }
 
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await onWorker { queries throws(MovieError) in try queries.movies(in: section, page: page) }
+    /// A Discover page of the embedded catalog (`.local`).
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        Sourced(try await onWorker { queries throws(MovieError) in try queries.movies(in: section, page: page) }, source: .local)
     }
 
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await onWorker { queries throws(MovieError) in try queries.detail(id: id) }
+    /// A movie's detail from the embedded catalog (`.local`).
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+        Sourced(try await onWorker { queries throws(MovieError) in try queries.detail(id: id) }, source: .local)
     }
 
-    /// The synchronous search behind ``searchMovies(matching:page:)``, on the calling thread,
+    /// The synchronous search behind ``search(matching:page:)``, on the calling thread,
     /// once loaded (benchmarks time it).
     package func search(_ query: String, page: Int = 1) throws(MovieError) -> [Movie] {
         waitUntilLoaded()

@@ -96,12 +96,6 @@ enum SearchText {
         return value
     }
 
-    /// The roman numeral of a number word (2...20), or nil: "2" → "ii".
-    static func roman(ofNumber word: String) -> String? {
-        guard let value = Int(word) else { return nil }
-        return romanNumerals.first { $0.value == value }?.key
-    }
-
     private static let romanNumerals: [String: Int] = [
         "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
         "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20,

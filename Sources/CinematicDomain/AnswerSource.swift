@@ -32,10 +32,10 @@ public enum AnswerSource: Equatable, Hashable, Sendable {
     }
 }
 
-/// A value and where it came from: what a catalog's sourced requests return.
+/// A value and where it came from: what a catalog's requests return.
 ///
 /// ```swift
-/// let answer = try await catalog.sourcedSearch(matching: "dune", page: 1)
+/// let answer = try await catalog.search(matching: "dune", page: 1)
 /// render(answer.value, offline: answer.source != .live)
 /// ```
 public struct Sourced<Value> {

@@ -16,44 +16,51 @@ public enum DiscoverSection: Hashable, Sendable {
 
 /// Where movies come from: the embedded SQLite catalog or a host-provided one.
 ///
+/// One requirement per request, each answering with where the answer came from (a local
+/// catalog says `.local`; a remote one `.live`, or `.cache` when its offline copy answered).
+/// The plain accessors (``searchMovies(matching:page:)``, ``movies(in:page:)``,
+/// ``movieDetail(id:)``) are derived from them and are not requirements: no requirement has
+/// a default implementation, so a conforming type that forgets one fails to compile.
 /// Pages are 1-based and hold at most ``MovieCatalog/pageSize`` movies.
+///
+/// ```swift
+/// struct Logging: MovieCatalogRepository {
+///     let inner: any MovieCatalogRepository
+///     func search(matching q: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+///         try await inner.search(matching: q, page: page)   // a decorator keeps the source
+///     }
+///     // discover(section:page:), detail(id:) likewise
+/// }
+/// ```
 public protocol MovieCatalogRepository: Sendable {
     /// Movies matching free user text: exact and prefix title matches first, then popular
     /// films. Text is never interpreted as query syntax.
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie]
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]>
     /// One page of a Discover section.
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie]
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]>
     /// Everything known about one film; throws `.notFound` for an unknown id.
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail
-    /// A search page and where it came from; a decorator (an offline cache, a recorder)
-    /// must forward it. Defaults to ``searchMovies(matching:page:)`` marked `.local`.
-    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]>
-    /// A Discover page and where it came from (default: `.local`).
-    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]>
-    /// A movie's detail and where it came from (default: `.local`).
-    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail>
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail>
 }
 
 extension MovieCatalogRepository {
-    /// ``searchMovies(matching:page:)`` with where the answer came from. A remote catalog
-    /// (or its offline cache) says `.live` or `.cache`; this default says `.local`.
-    public func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await searchMovies(matching: query, page: page), source: .local)
-    }
-
-    /// ``movies(in:page:)`` with where the answer came from (default: `.local`).
-    public func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await movies(in: section, page: page), source: .local)
-    }
-
-    /// ``movieDetail(id:)`` with where the answer came from (default: `.local`).
-    public func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
-        Sourced(try await movieDetail(id: id), source: .local)
+    /// The movies of ``search(matching:page:)``, without where they came from.
+    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+        try await search(matching: query, page: page).value
     }
 
     /// The first page of a search.
     public func searchMovies(matching query: String) async throws(MovieError) -> [Movie] {
-        try await searchMovies(matching: query, page: 1)
+        try await search(matching: query, page: 1).value
+    }
+
+    /// The movies of ``discover(section:page:)``, without where they came from.
+    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+        try await discover(section: section, page: page).value
+    }
+
+    /// The detail of ``detail(id:)``, without where it came from.
+    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+        try await detail(id: id).value
     }
 }
 
@@ -61,37 +68,4 @@ extension MovieCatalogRepository {
 public enum MovieCatalog {
     /// Movies per page, for every list.
     public static let pageSize = 20
-}
-
-/// A catalog that answers with where its answers came from (a decorator such as an offline
-/// cache or a recorder, which must keep the source): it implements the three `sourced`
-/// requests, and its plain requests are their values. A conforming type must implement the
-/// sourced requests (the defaults of ``MovieCatalogRepository`` would call back here).
-///
-/// ```swift
-/// struct Logging: SourcedMovieCatalogRepository {
-///     let inner: any MovieCatalogRepository
-///     func sourcedSearch(matching q: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-///         try await inner.sourcedSearch(matching: q, page: page)
-///     }
-///     // sourcedMovies(in:page:), sourcedMovieDetail(id:) likewise
-/// }
-/// ```
-public protocol SourcedMovieCatalogRepository: MovieCatalogRepository {}
-
-extension SourcedMovieCatalogRepository {
-    /// The value of ``MovieCatalogRepository/sourcedSearch(matching:page:)``.
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedSearch(matching: query, page: page).value
-    }
-
-    /// The value of ``MovieCatalogRepository/sourcedMovies(in:page:)``.
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await sourcedMovies(in: section, page: page).value
-    }
-
-    /// The value of ``MovieCatalogRepository/sourcedMovieDetail(id:)``.
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
-        try await sourcedMovieDetail(id: id).value
-    }
 }

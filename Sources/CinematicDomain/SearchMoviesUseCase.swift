@@ -51,14 +51,15 @@ public struct SearchMoviesUseCase: Sendable {
         return String(characters[first...last])
     }
 
-    /// Page `page` (1-based) of the matches for `query`, or no movies for a short query.
-    public func execute(query: String, page: Int = 1) async throws(MovieError) -> [Movie] {
-        try await executeSourced(query: query, page: page).value
+    /// Page `page` (1-based) of the matches for `query` and where they came from; a short
+    /// query finds no movies and touches no repository (`.local`).
+    public func execute(query: String, page: Int = 1) async throws(MovieError) -> Sourced<[Movie]> {
+        guard Self.isSearchable(query) else { return Sourced([], source: .local) }
+        return try await repository.search(matching: Self.trimmed(Self.bounded(query)), page: page)
     }
 
-    /// ``execute(query:page:)`` with where the answer came from (a short query: `.local`).
-    public func executeSourced(query: String, page: Int = 1) async throws(MovieError) -> Sourced<[Movie]> {
-        guard Self.isSearchable(query) else { return Sourced([], source: .local) }
-        return try await repository.sourcedSearch(matching: Self.trimmed(Self.bounded(query)), page: page)
+    /// The movies of ``execute(query:page:)``, without where they came from.
+    public func movies(matching query: String, page: Int = 1) async throws(MovieError) -> [Movie] {
+        try await execute(query: query, page: page).value
     }
 }

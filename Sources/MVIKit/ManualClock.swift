@@ -46,7 +46,7 @@ public final class ManualClock: Clock, Sendable {
     public static let limit = Duration.seconds(Int64.max / 4)
 
     /// `a + b` clamped to ±``limit`` (each operand is clamped first, so the sum cannot trap).
-    static func saturatingSum(_ a: Duration, _ b: Duration) -> Duration {
+    package static func saturatingSum(_ a: Duration, _ b: Duration) -> Duration {
         func clamp(_ value: Duration) -> Duration { min(max(value, .zero - limit), limit) }
         return clamp(clamp(a) + clamp(b))
     }

@@ -16,14 +16,14 @@ final class CountingCatalog: MovieCatalogRepository {
     let base: any MovieCatalogRepository
     let searches = Atomic(0)
     init(_ base: any MovieCatalogRepository) { self.base = base }
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         searches.add(1, ordering: .relaxed)
-        return try await base.searchMovies(matching: query, page: page)
+        return try await base.search(matching: query, page: page)
     }
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
-        try await base.movies(in: section, page: page)
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+        try await base.discover(section: section, page: page)
     }
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { try await base.movieDetail(id: id) }
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { try await base.detail(id: id) }
 }
 
 func describe(_ state: SearchState) -> String {

@@ -10,28 +10,28 @@ struct CachedMovieCatalogTests {
     func servedFromCacheOnFailure(failure: MovieError) async throws {
         let fixture = try Fixture()
         defer { fixture.cache.close() }
-        let live = try await fixture.catalog.sourcedSearch(matching: "dune", page: 1)
+        let live = try await fixture.catalog.search(matching: "dune", page: 1)
         #expect(live == Sourced([film(1, "Dune")], source: .live))
-        #expect(try await fixture.catalog.sourcedMovies(in: .popular, page: 2).source == .live)
-        #expect(try await fixture.catalog.sourcedMovieDetail(id: 1).source == .live)
+        #expect(try await fixture.catalog.discover(section: .popular, page: 2).source == .live)
+        #expect(try await fixture.catalog.detail(id: 1).source == .live)
 
         fixture.remote.fail(with: failure)
         fixture.now.withLock { $0 = 2_000 }
-        #expect(try await fixture.catalog.sourcedSearch(matching: "dune", page: 1) == Sourced([film(1, "Dune")], source: .cache(cachedAt: 1_000)))
-        #expect(try await fixture.catalog.sourcedMovies(in: .popular, page: 2) == Sourced([film(2, "popular 2")], source: .cache(cachedAt: 1_000)))
-        #expect(try await fixture.catalog.sourcedMovieDetail(id: 1) == Sourced(MovieDetail(movie: film(1, "movie 1"), budget: nil, ratingDistribution: []), source: .cache(cachedAt: 1_000)))
+        #expect(try await fixture.catalog.search(matching: "dune", page: 1) == Sourced([film(1, "Dune")], source: .cache(cachedAt: 1_000)))
+        #expect(try await fixture.catalog.discover(section: .popular, page: 2) == Sourced([film(2, "popular 2")], source: .cache(cachedAt: 1_000)))
+        #expect(try await fixture.catalog.detail(id: 1) == Sourced(MovieDetail(movie: film(1, "movie 1"), budget: nil, ratingDistribution: []), source: .cache(cachedAt: 1_000)))
     }
 
     @Test("nothing cached: the error stays; other errors are never covered up")
     func errorsWithoutACopy() async throws {
         let fixture = try Fixture()
         defer { fixture.cache.close() }
-        _ = try await fixture.catalog.sourcedMovieDetail(id: 1)
+        _ = try await fixture.catalog.detail(id: 1)
         fixture.remote.fail(with: .network("offline"))
-        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.sourcedSearch(matching: "alien", page: 1) }
-        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.sourcedMovies(in: .topRated, page: 1) }
+        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.search(matching: "alien", page: 1) }
+        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.discover(section: .topRated, page: 1) }
         fixture.remote.fail(with: .notFound)
-        await #expect(throws: MovieError.notFound) { try await fixture.catalog.sourcedMovieDetail(id: 1) }
+        await #expect(throws: MovieError.notFound) { try await fixture.catalog.detail(id: 1) }
     }
 
     @Test("searches are cached by their normalised words and page")
@@ -41,34 +41,34 @@ struct CachedMovieCatalogTests {
         #expect(CachedMovieCatalog.key(search: "dune", page: 1) != CachedMovieCatalog.key(search: "dune", page: 2))
         let fixture = try Fixture()
         defer { fixture.cache.close() }
-        _ = try await fixture.catalog.sourcedSearch(matching: "Dune", page: 1)
+        _ = try await fixture.catalog.search(matching: "Dune", page: 1)
         fixture.remote.fail(with: .network("offline"))
-        #expect(try await fixture.catalog.sourcedSearch(matching: "dune ", page: 1).source == .cache(cachedAt: 1_000))
-        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.sourcedSearch(matching: "dune", page: 2) }
+        #expect(try await fixture.catalog.search(matching: "dune ", page: 1).source == .cache(cachedAt: 1_000))
+        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.search(matching: "dune", page: 2) }
     }
 
     @Test("an expired copy is not served")
     func expiredCopy() async throws {
         let fixture = try Fixture(ttlSeconds: 100)
         defer { fixture.cache.close() }
-        _ = try await fixture.catalog.sourcedSearch(matching: "dune", page: 1)
+        _ = try await fixture.catalog.search(matching: "dune", page: 1)
         fixture.remote.fail(with: .network("offline"))
         fixture.now.withLock { $0 = 1_099 }
-        #expect(try await fixture.catalog.sourcedSearch(matching: "dune", page: 1).source == .cache(cachedAt: 1_000))
+        #expect(try await fixture.catalog.search(matching: "dune", page: 1).source == .cache(cachedAt: 1_000))
         fixture.now.withLock { $0 = 1_100 }
-        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.sourcedSearch(matching: "dune", page: 1) }
+        await #expect(throws: MovieError.network("offline")) { try await fixture.catalog.search(matching: "dune", page: 1) }
     }
 
     @Test("a later live success replaces the copy")
     func liveReplacesCopy() async throws {
         let fixture = try Fixture()
         defer { fixture.cache.close() }
-        _ = try await fixture.catalog.sourcedSearch(matching: "dune", page: 1)
+        _ = try await fixture.catalog.search(matching: "dune", page: 1)
         fixture.remote.rename("Dune (2021)")
         fixture.now.withLock { $0 = 1_500 }
-        #expect(try await fixture.catalog.sourcedSearch(matching: "dune", page: 1) == Sourced([film(1, "Dune (2021)")], source: .live))
+        #expect(try await fixture.catalog.search(matching: "dune", page: 1) == Sourced([film(1, "Dune (2021)")], source: .live))
         fixture.remote.fail(with: .network("offline"))
-        #expect(try await fixture.catalog.sourcedSearch(matching: "dune", page: 1) == Sourced([film(1, "Dune (2021)")], source: .cache(cachedAt: 1_500)))
+        #expect(try await fixture.catalog.search(matching: "dune", page: 1) == Sourced([film(1, "Dune (2021)")], source: .cache(cachedAt: 1_500)))
     }
 }
 
@@ -107,19 +107,19 @@ private final class ScriptedRemote: MovieCatalogRepository {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try check()
-        return [film(1, title.withLock { $0 } ?? query.capitalized)]
+        return Sourced([film(1, title.withLock { $0 } ?? query.capitalized)], source: .live)
     }
 
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try check()
-        return [film(page, "\(section) \(page)")]
+        return Sourced([film(page, "\(section) \(page)")], source: .live)
     }
 
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         try check()
-        return MovieDetail(movie: film(id, "movie \(id)"), budget: nil, ratingDistribution: [])
+        return Sourced(MovieDetail(movie: film(id, "movie \(id)"), budget: nil, ratingDistribution: []), source: .live)
     }
 }
 

@@ -33,7 +33,7 @@ struct HostDeadlineTests {
         let catalog = HostMovieCatalog(deadline: .init(.milliseconds(1_000), on: clock),
                                        onRequest: { id, _ in log.append("request \(id)") },
                                        onCancel: { id in log.append("cancel \(id)") })
-        let search = Task { try? await catalog.sourcedSearch(matching: "dune", page: 1) }
+        let search = Task { try? await catalog.search(matching: "dune", page: 1) }
         await waitUntil("the request is out") { log.entries == ["request 1"] }
         #expect(catalog.respond(to: 1, with: .success(.movies([]))) == .delivered)
         #expect(await search.value == Sourced([], source: .live))

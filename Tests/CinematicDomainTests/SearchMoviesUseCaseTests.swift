@@ -36,8 +36,8 @@ struct SearchMoviesUseCaseTests {
     @Test func aSearchableQueryReachesTheRepositoryTrimmed() async throws {
         let repository = RecordingCatalogRepository(results: [Self.dune])
         let useCase = SearchMoviesUseCase(repository: repository)
-        let movies = try await useCase.execute(query: "  dune \n")
-        #expect(movies == [Self.dune])
+        let answer = try await useCase.execute(query: "  dune \n")
+        #expect(answer == Sourced([Self.dune], source: .local))
         #expect(repository.searchQueries == ["dune"])
     }
 
@@ -45,7 +45,7 @@ struct SearchMoviesUseCaseTests {
     func aShortQueryReturnsNoMoviesAndTouchesNoRepository(query: String) async throws {
         let repository = RecordingCatalogRepository(results: [Self.dune])
         let useCase = SearchMoviesUseCase(repository: repository)
-        let movies = try await useCase.execute(query: query)
+        let movies = try await useCase.movies(matching: query)
         #expect(movies == [])
         #expect(repository.searchQueries == [])
     }

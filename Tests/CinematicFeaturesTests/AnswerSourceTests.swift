@@ -71,13 +71,10 @@ struct AnswerSourceTests {
     }
 }
 
-/// A repository whose sourced answers say `source` (like an offline cache serving a copy).
+/// A repository whose search answers say `source` (like an offline cache serving a copy).
 private struct CachedAnswers: MovieCatalogRepository {
     let source: AnswerSource
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] { [MovieFixtures.movie(1, query)] }
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] { [] }
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
-    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await searchMovies(matching: query, page: page), source: source)
-    }
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> { Sourced([MovieFixtures.movie(1, query)], source: source) }
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> { Sourced([], source: source) }
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { throw .notFound }
 }

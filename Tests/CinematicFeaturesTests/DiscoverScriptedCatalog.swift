@@ -57,18 +57,18 @@ final class ScriptedCatalog: MovieCatalogRepository {
         set { inner.withLock { $0.holding = newValue } }
     }
 
-    func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         let request = Request(section: section, page: page)
         let (answer, hold) = inner.withLock { inner in
             inner.requests.append(request)
             return (inner.answer(request, inner.requests.count - 1), inner.holding)
         }
-        guard hold else { return try answer.get() }
+        guard hold else { return Sourced(try answer.get(), source: .local) }
         // Not cancellable on purpose: the answer arrives only through `release`.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Movie], MovieError>, Never>) in
             inner.withLock { $0.held.append(Held(request: request, answer: answer, continuation: continuation)) }
         }
-        return try result.get()
+        return Sourced(try result.get(), source: .local)
     }
 
     /// Answers the oldest held call for `request` with its scripted answer. False when none waits.
@@ -100,16 +100,16 @@ final class ScriptedCatalog: MovieCatalogRepository {
         for call in held { call.continuation.resume(returning: call.answer) }
     }
 
-    func movieDetail(id: Int) async throws(MovieError) -> MovieDetail {
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         let detail = inner.withLock { inner -> MovieDetail? in
             inner.detailRequests.append(id)
             return inner.details[id]
         }
         guard let detail else { throw .notFound }
-        return detail
+        return Sourced(detail, source: .local)
     }
 
-    func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] { [] }
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> { Sourced([], source: .local) }
 }
 
 /// Recognisable movies and pages for the Discover, Favorites and Detail tests.

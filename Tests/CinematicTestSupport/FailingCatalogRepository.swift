@@ -10,11 +10,11 @@ public final class FailingCatalogRepository: MovieCatalogRepository {
 
     public var searchQueries: [String] { queries.withLock { $0 } }
 
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         queries.withLock { $0.append(query) }
         throw error
     }
 
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] { throw error }
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw error }
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> { throw error }
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { throw error }
 }

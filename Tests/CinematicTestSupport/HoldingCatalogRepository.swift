@@ -26,7 +26,7 @@ public final class HoldingCatalogRepository: MovieCatalogRepository {
     /// Queries whose callers are still waiting for an answer, oldest first.
     public var heldQueries: [String] { inner.withLock { $0.held.map(\.query) } }
 
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         // Not cancellable on purpose: the answer arrives only through `release`.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Movie], MovieError>, Never>) in
             inner.withLock { inner in
@@ -34,7 +34,7 @@ public final class HoldingCatalogRepository: MovieCatalogRepository {
                 inner.held.append(Held(query: query, continuation: continuation))
             }
         }
-        return try result.get()
+        return Sourced(try result.get(), source: .local)
     }
 
     /// Answers the oldest held call for `query`. Returns false when no such call is waiting.
@@ -48,9 +48,9 @@ public final class HoldingCatalogRepository: MovieCatalogRepository {
         return held != nil
     }
 
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         throw .invalidResponse("not scripted")
     }
 
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { throw .notFound }
 }

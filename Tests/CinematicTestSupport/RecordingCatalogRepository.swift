@@ -22,14 +22,14 @@ public final class RecordingCatalogRepository: MovieCatalogRepository {
     /// Every search query received, in order.
     public var searchQueries: [String] { queries.withLock { $0 } }
 
-    public func searchMovies(matching query: String, page: Int) async throws(MovieError) -> [Movie] {
+    public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         queries.withLock { $0.append(query) }
-        return everyQuery ?? script[query] ?? []
+        return Sourced(everyQuery ?? script[query] ?? [], source: .local)
     }
 
-    public func movies(in section: DiscoverSection, page: Int) async throws(MovieError) -> [Movie] {
+    public func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         throw .invalidResponse("not scripted")
     }
 
-    public func movieDetail(id: Int) async throws(MovieError) -> MovieDetail { throw .notFound }
+    public func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> { throw .notFound }
 }

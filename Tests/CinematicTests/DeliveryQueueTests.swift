@@ -1,4 +1,5 @@
 @testable import Cinematic
+import CinematicThreads
 import MVIKit
 import Synchronization
 import Testing

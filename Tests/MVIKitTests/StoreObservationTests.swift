@@ -1,3 +1,4 @@
+import CinematicThreads
 import Foundation
 import MVIKit
 import Testing

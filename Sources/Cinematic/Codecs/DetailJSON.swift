@@ -12,11 +12,12 @@ import MVIKit
 struct DetailCodec: FeatureCodec {
     typealias Reducer = DetailReducer
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         let movieID = try movieID(from: arguments)
         return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
-                          reducer: DetailReducer(catalog: runtime.catalog, favorites: runtime.favorites),
-                          codec: DetailCodec(), runtime: runtime)
+                          reducer: DetailReducer(catalog: environment.catalog, favorites: environment.favorites),
+                          codec: DetailCodec(), delivery: delivery)
     }
 
     /// The movie id from the store's arguments: `{"movieId": N}`, required.

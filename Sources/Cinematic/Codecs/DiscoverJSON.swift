@@ -12,10 +12,11 @@ import MVIKit
 struct DiscoverCodec: FeatureCodec {
     typealias Reducer = DiscoverReducer
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
-        return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: runtime.catalog),
-                          codec: DiscoverCodec(), runtime: runtime)
+        return CodecStore(serial: serial, initialState: DiscoverState(), reducer: DiscoverReducer(catalog: environment.catalog),
+                          codec: DiscoverCodec(), delivery: delivery)
     }
 
     /// One cache of films per section: a page appended to a section encodes its 20 films.

@@ -11,10 +11,11 @@ import MVIKit
 struct FavoritesCodec: FeatureCodec {
     typealias Reducer = FavoritesReducer
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
-        return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: runtime.favorites),
-                          codec: FavoritesCodec(), runtime: runtime)
+        return CodecStore(serial: serial, initialState: FavoritesState(), reducer: FavoritesReducer(favorites: environment.favorites),
+                          codec: FavoritesCodec(), delivery: delivery)
     }
 
     /// The favorites' films, each encoded once while it stays in the list.

@@ -29,8 +29,10 @@ protocol FeatureCodec: Sendable {
     /// for tests and the fuzz target (generated from the schema's `sampleArgs`).
     static var sampleArguments: String? { get }
 
-    /// Opens a store of this feature on `runtime` with the host's arguments.
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore
+    /// Opens a store of this feature with the host's arguments, built from `environment`
+    /// and delivering through `delivery`.
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore
 
     /// Decodes the members of a host intent of `kind` (generated).
     func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> Reducer.Intent.Host

@@ -14,12 +14,13 @@ import MVIKit
 struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
-    static func makeStore(arguments: JSONDocument?, serial: UInt64, runtime: Runtime) throws(APIError) -> any FeatureStore {
+    static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         try requireNoArguments(arguments)
         let reducer = SearchReducer(
-            searchMovies: SearchMoviesUseCase(repository: runtime.catalog), clock: runtime.clock,
-            debounce: .milliseconds(runtime.config.searchDebounceMilliseconds))
-        return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), runtime: runtime)
+            searchMovies: SearchMoviesUseCase(repository: environment.catalog), clock: environment.clock,
+            debounce: environment.searchDebounce)
+        return CodecStore(serial: serial, initialState: SearchState(), reducer: reducer, codec: SearchCodec(), delivery: delivery)
     }
 
     static func encodeIntent(_ intent: SearchIntent) -> EncodedIntent {

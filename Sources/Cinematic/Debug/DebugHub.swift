@@ -6,7 +6,7 @@ import Synchronization
 /// collector. Stores are traced only while ``sinks`` is not empty, so with none a store
 /// records nothing.
 final class DebugHub: Sendable {
-    let clock: SessionClock
+    let clock: RuntimeClock
     /// The session recorder, when the runtime records.
     let recorder: Recorder?
     /// A fixed sink of the runtime's own (a replay's collector).
@@ -16,7 +16,7 @@ final class DebugHub: Sendable {
     /// it did.
     private let early = Mutex<(notes: [(String, Duration)], opened: Bool)>(([], false))
 
-    init(clock: SessionClock, recorder: Recorder?, fixed: (any DebugSink)? = nil) {
+    init(clock: RuntimeClock, recorder: Recorder?, fixed: (any DebugSink)? = nil) {
         self.clock = clock
         self.recorder = recorder
         self.fixed = fixed
@@ -34,7 +34,7 @@ final class DebugHub: Sendable {
     /// cannot be used) to the current logger, if any; notes made while the runtime opens wait
     /// for ``flushNotes()``. Bounded: at most 16 wait.
     func note(_ text: String) {
-        let time = clock.now
+        let time = clock.elapsed
         let deferred = early.withLock { early -> Bool in
             guard !early.opened else { return false }
             if early.notes.count < 16 { early.notes.append((text, time)) }

@@ -56,7 +56,7 @@ final class LogSink: DebugSink {
     /// Logs a line about the runtime itself (`[t ms] runtime recording stopped: …`), in
     /// order with the stores' lines.
     func note(_ text: String, at time: Duration) {
-        let line = "[\(SessionClock.milliseconds(time).text) ms] runtime \(text)"
+        let line = "[\(RuntimeClock.milliseconds(time).text) ms] runtime \(text)"
         queue.enqueue(DeliveryQueue.Event(store: Self.queueKey) { [self] in
             guard isCurrent(self) else { return false }
             emit(line)
@@ -84,7 +84,7 @@ final class LogSink: DebugSink {
 
     /// The text of one event (no newline).
     static func line(for event: TracedEvent) -> String {
-        let prefix = "[\(SessionClock.milliseconds(event.time).text) ms] \(event.feature)#\(event.store)"
+        let prefix = "[\(RuntimeClock.milliseconds(event.time).text) ms] \(event.feature)#\(event.store)"
         switch event.kind {
         case let .reduced(sequence, values):
             let encoded = values.intent()

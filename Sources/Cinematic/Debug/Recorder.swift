@@ -1,6 +1,6 @@
 import CinematicData
 import CinematicDomain
-import MVIKit
+import CinematicThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +11,7 @@ import Glibc
 /// intent each store reduced (host intents are the replay's inputs) and each state it
 /// produced, every time-travel step, every clock advance, and every request the stores made
 /// of the catalog and the favorites with its answer. Each line carries `t`, the virtual time
-/// in milliseconds since the runtime opened (``SessionClock``).
+/// in milliseconds since the runtime opened (``RuntimeClock/elapsed``).
 ///
 /// Recording never blocks the recorded threads: they only append a closure to a list (one
 /// short lock, no wake-up); the recorder's own thread takes the list every
@@ -20,7 +20,7 @@ final class Recorder: DebugSink {
     /// How often the recorder's thread writes what was recorded.
     static let flushMilliseconds = 10
 
-    let clock: SessionClock
+    let clock: RuntimeClock
     private let file: RecordingFile
     private let thread: WorkerThread
     private let lastID = Atomic<UInt64>(0)
@@ -32,7 +32,7 @@ final class Recorder: DebugSink {
     /// Creates the recording at `path` under the files rule (``OwnedFile``): a new file, or
     /// a recording of ours that no other runtime writes, replaced; never a symbolic link, a
     /// foreign file or one of `refusing` (the same runtime's databases).
-    init(path: String, clock: SessionClock, refusing: [String]) throws(APIError) {
+    init(path: String, clock: RuntimeClock, refusing: [String]) throws(APIError) {
         // Non-blocking: a pipe or FIFO nobody reads fails the recording (EAGAIN) instead of
         // hanging the recorder thread, and with it cinematic_runtime_close.
         let fd: Int32
@@ -59,7 +59,7 @@ final class Recorder: DebugSink {
     /// recorder's thread.
     func write(_ name: StaticString, at time: Duration? = nil,
                _ members: @escaping @Sendable () -> [(key: String, value: JSONFragment)] = { [] }) {
-        file.append(RecordingFile.Line(event: name, time: time ?? clock.now, members: members))
+        file.append(RecordingFile.Line(event: name, time: time ?? clock.elapsed, members: members))
     }
 
     /// Records a request the stores made of the catalog or the favorites (`"request"`, a new
@@ -92,7 +92,7 @@ final class Recorder: DebugSink {
     /// closed) is dropped: `end` is always the last line. Returns the first write error, if
     /// any (the recording then stops at its last complete line, without `end`).
     func close() -> String? {
-        file.finish(RecordingFile.Line(event: "end", time: clock.now, members: { [] }))
+        file.finish(RecordingFile.Line(event: "end", time: clock.elapsed, members: { [] }))
         let file = file
         thread.shutDown { file.close() }
         return file.writeError
@@ -165,7 +165,7 @@ final class RecordingFile: Sendable {
         private static func render(_ event: StaticString, _ time: Duration, _ members: [(key: String, value: JSONFragment)],
                                    into text: inout String) {
             text += #"{"event":"# + JSONFragment.string(String(describing: event)).text
-            text += #","t":"# + SessionClock.milliseconds(time).text
+            text += #","t":"# + RuntimeClock.milliseconds(time).text
             for (key, value) in members { text += "," + JSONFragment.string(key).text + ":" + value.text }
             text += "}\n"
         }

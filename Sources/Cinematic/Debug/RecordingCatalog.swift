@@ -5,27 +5,27 @@ import CinematicDomain
 /// provider protocol's own JSON (`{"op":"search",…}`, `{"movies":[…]}`, `{"error":{…}}`) with
 /// where the answer came from (`"source"`, `"cachedAt"`), so a replay can answer from the
 /// recording whatever the catalog was (embedded, host, host with its offline cache).
-struct RecordingCatalog: SourcedMovieCatalogRepository {
+struct RecordingCatalog: MovieCatalogRepository {
     let inner: any MovieCatalogRepository
     let recorder: Recorder
 
-    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.search(query: query, page: page)) { () async throws(MovieError) in
-            let answer = try await inner.sourcedSearch(matching: query, page: page)
+            let answer = try await inner.search(matching: query, page: page)
             return Sourced(.movies(answer.value), source: answer.source)
         }.map(\.movies)
     }
 
-    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.discover(section: section, page: page)) { () async throws(MovieError) in
-            let answer = try await inner.sourcedMovies(in: section, page: page)
+            let answer = try await inner.discover(section: section, page: page)
             return Sourced(.movies(answer.value), source: answer.source)
         }.map(\.movies)
     }
 
-    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         try await record(.movie(id: id)) { () async throws(MovieError) in
-            let answer = try await inner.sourcedMovieDetail(id: id)
+            let answer = try await inner.detail(id: id)
             return Sourced(.movie(answer.value), source: answer.source)
         }.map(\.detail)
     }

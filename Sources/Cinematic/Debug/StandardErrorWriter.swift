@@ -1,5 +1,5 @@
 import CinematicData
-import MVIKit
+import CinematicThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -57,9 +57,6 @@ final class StandardErrorWriter: Sendable {
         }
         return true
     }
-
-    /// Lines dropped and not yet reported.
-    var droppedLines: Int { backlog.withLock { $0.dropped } }
 
     /// Blocks until everything queued so far is written (tests; never on a host's path).
     func drain() { _ = worker.waitUntilIdle() }

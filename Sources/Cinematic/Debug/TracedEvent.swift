@@ -23,7 +23,7 @@ struct TracedEvent: Sendable {
     let store: UInt64
     /// The store's feature name ("search").
     let feature: String
-    /// Virtual time since the runtime opened (see ``SessionClock``).
+    /// Virtual time since the runtime opened (``RuntimeClock/elapsed``).
     let time: Duration
     let kind: Kind
 }
@@ -46,27 +46,4 @@ protocol TraceValues: Sendable {
 /// it must only queue work (a sink never calls a host or does I/O there).
 protocol DebugSink: Sendable {
     func receive(_ event: TracedEvent)
-}
-
-/// Virtual time since a runtime opened: the manual clock's time when the runtime has one,
-/// otherwise the time elapsed on the continuous clock.
-struct SessionClock: Sendable {
-    private let manual: ManualClock?
-    private let start: ContinuousClock.Instant
-
-    init(manual: ManualClock?) {
-        self.manual = manual
-        self.start = ContinuousClock.now
-    }
-
-    /// Time since the runtime opened.
-    var now: Duration { manual?.now.offset ?? (ContinuousClock.now - start) }
-
-    /// `duration` in milliseconds as JSON: an integer when whole, else three decimals.
-    static func milliseconds(_ duration: Duration) -> JSONFragment {
-        let (seconds, attoseconds) = duration.components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        if micros % 1_000 == 0 { return .int(Int(micros / 1_000)) }
-        return JSONFragment(consuming: JSONBuilder.real(Double(micros) / 1_000))
-    }
 }

@@ -56,7 +56,7 @@ public func cinematic_runtime_dispatch(_ handle: OpaquePointer?, _ outCount: Uns
 public func cinematic_runtime_advance_clock(_ handle: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
     apiCall { () throws(APIError) in
         let runtime = try lookupRuntime(handle)
-        guard let clock = runtime.manualClock else { throw .misuse("the runtime uses the system clock; open it with {\"clock\": \"manual\"}") }
+        guard let clock = runtime.clock.manual else { throw .misuse("the runtime uses the system clock; open it with {\"clock\": \"manual\"}") }
         guard milliseconds >= 0 else { throw .invalid("milliseconds must not be negative", at: "milliseconds") }
         // The clock saturates (ManualClock.limit): huge or repeated advances never overflow.
         runtime.drive { clock.advance(by: .milliseconds(milliseconds)) }

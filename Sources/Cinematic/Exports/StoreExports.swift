@@ -1,4 +1,4 @@
-import MVIKit
+import CinematicThreads
 /// The store half of the C API; see include/cinematic.h for the contract.
 
 func lookupStore(_ handle: OpaquePointer?) throws(APIError) -> StoreEntry {

@@ -137,7 +137,7 @@ final class RecordingScript {
             throw line.invalid("a second \"session\" line: a recording holds one session")
         }
         guard line.time >= lastTime else {
-            throw line.invalid("time goes backwards (\(SessionClock.milliseconds(line.time).text) ms after \(SessionClock.milliseconds(lastTime).text) ms)")
+            throw line.invalid("time goes backwards (\(RuntimeClock.milliseconds(line.time).text) ms after \(RuntimeClock.milliseconds(lastTime).text) ms)")
         }
         lastTime = line.time
         if line.event == "open" {

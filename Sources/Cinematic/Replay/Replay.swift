@@ -55,7 +55,7 @@ struct Replay {
         let runtime = try Runtime(serial: HandleTable.shared.reserve(), config: config,
                                   substitutes: .init(catalog: catalog, favorites: favorites, sink: collector))
         defer { runtime.close() }
-        guard let clock = runtime.manualClock else { throw .misuse("a replay runtime without a manual clock") }
+        guard let clock = runtime.clock.manual else { throw .misuse("a replay runtime without a manual clock") }
 
         var progress = Progress()
         while let line = try script.next() {

@@ -3,18 +3,18 @@ import CinematicDomain
 import Synchronization
 
 /// The catalog of a replay: every answer, and where it came from, comes from the recording.
-struct ReplayCatalog: SourcedMovieCatalogRepository {
+struct ReplayCatalog: MovieCatalogRepository {
     let answers = ScriptedAnswers<HostCatalogRequest, Sourced<HostCatalogAnswer>>()
 
-    func sourcedSearch(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await answers.perform(.search(query: query, page: page)).get().map(\.movies)
     }
 
-    func sourcedMovies(in section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
+    func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await answers.perform(.discover(section: section, page: page)).get().map(\.movies)
     }
 
-    func sourcedMovieDetail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
+    func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         let answer = try await answers.perform(.movie(id: id)).get()
         guard case let .movie(detail) = answer.value else {
             throw .invalidResponse("the recording answers a movie request with a list")

@@ -1,5 +1,5 @@
 import CSystem
-import MVIKit
+import CinematicThreads
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -90,13 +90,13 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     /// True while a logger traces this store's effects.
     private let logsEffects = Atomic<Bool>(false)
 
-    init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, runtime: Runtime) {
+    init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, delivery: StoreDelivery) {
         self.serial = serial
         self.codec = codec
-        let queue = runtime.queue
+        let queue = delivery.queue
         self.queue = queue
-        self.store = Store(initialState: initialState, reducer: reducer, historyCapacity: runtime.config.historyCapacity,
-                           executor: runtime.effects) { [queue] in queue.deliver() }
+        self.store = Store(initialState: initialState, reducer: reducer, historyCapacity: delivery.historyCapacity,
+                           executor: delivery.effects) { [queue] in queue.deliver() }
     }
 
     func send(_ document: JSONDocument) throws(APIError) {
@@ -136,7 +136,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         }
         let debugCodec = Codec(), serial = serial, clock = hub.clock
         store.trace(effects: effects) { event in
-            let traced = TracedEvent.from(event, codec: debugCodec, store: serial, time: clock.now)
+            let traced = TracedEvent.from(event, codec: debugCodec, store: serial, time: clock.elapsed)
             for sink in sinks { sink.receive(traced) }
         }
     }

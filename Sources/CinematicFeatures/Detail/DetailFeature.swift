@@ -185,7 +185,7 @@ public struct DetailReducer: Reducer {
         state.detail = .loading
         return .run(id: Self.loadEffect) { [catalog, id = state.movieID] send in
             do throws(MovieError) {
-                let answer = try await catalog.sourcedMovieDetail(id: id)
+                let answer = try await catalog.detail(id: id)
                 await send(.detailLoaded(answer.value, source: answer.source))
             } catch {
                 await send(.detailFailed(error))

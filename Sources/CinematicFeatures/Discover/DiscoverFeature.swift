@@ -184,7 +184,7 @@ public struct DiscoverReducer: Reducer {
     private func load(_ section: DiscoverSection, page: Int) -> Effect<DiscoverIntent> {
         .run(id: Self.effectID(for: section)) { [catalog] send in
             do throws(MovieError) {
-                let answer = try await catalog.sourcedMovies(in: section, page: page)
+                let answer = try await catalog.discover(section: section, page: page)
                 await send(.sectionLoaded(section, page: page, movies: answer.value, source: answer.source))
             } catch {
                 await send(.sectionFailed(section, page: page, error: error))

@@ -154,7 +154,7 @@ public struct SearchReducer: Reducer {
     private func search(_ query: String, page: Int) -> Effect<SearchIntent> {
         .run(id: Self.searchEffect) { [searchMovies] send in
             do throws(MovieError) {
-                let answer = try await searchMovies.executeSourced(query: query, page: page)
+                let answer = try await searchMovies.execute(query: query, page: page)
                 await send(.resultsLoaded(query: query, page: page, movies: answer.value, source: answer.source))
             } catch {
                 await send(.searchFailed(query: query, page: page, error: error))

@@ -1,4 +1,5 @@
-@testable import MVIKit
+@testable import CinematicThreads
+import MVIKit
 import Synchronization
 import Testing
 import CinematicTestSupport

@@ -87,9 +87,6 @@ package final class WorkerThread: @unchecked Sendable {
     /// How many jobs wait (not counting one running).
     package var queuedJobCount: Int { condition.locked { jobs.count - head } }
 
-    /// True when no job is queued or running.
-    package var isIdle: Bool { condition.locked { head == jobs.count && !isBusy } }
-
     /// Waits until no job is queued or running (or `deadline` passes; false then). Returns at
     /// once on the worker's own thread.
     @discardableResult
