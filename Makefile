@@ -36,6 +36,7 @@ STRESS_SECONDS ?= 30
 C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 
 EXAMPLE := $(BUILD)/bin/cinematic-search
+PATCH_EXAMPLE := $(BUILD)/bin/cinematic-patches
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
@@ -83,7 +84,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop
+test: test-generated test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -174,9 +175,10 @@ test-header:
 ## every state, error envelope and provider request they receive is then validated against
 ## the schema (tools/wirecheck.py, in the test venv).
 WIRE_LOG := $(BUILD)/wire
-test-c: lib $(C_TESTS)
+test-c: lib $(C_TESTS) $(PATCH_EXAMPLE)
 	@mkdir -p $(WIRE_LOG) && rm -f $(WIRE_LOG)/c.jsonl
 	@failed=0; for t in $(C_TESTS); do echo "== $$t"; CINEMATIC_WIRE_LOG=$(CURDIR)/$(WIRE_LOG)/c.jsonl $$t || failed=1; done; \
+	  echo "== $(PATCH_EXAMPLE) (a C host keeping its state current from patches)"; $(PATCH_EXAMPLE) 5 || failed=1; \
 	  echo "== schema validation of what the C programs received"; \
 	  $$(tools/ensure-venv.sh) tools/wirecheck.py $(WIRE_LOG)/c.jsonl || failed=1; exit $$failed
 
@@ -188,7 +190,7 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
 $(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
-$(BUILD)/tests/test_patches: Tests/c/json_patch.h
+$(BUILD)/tests/test_patches: examples/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.
@@ -229,8 +231,12 @@ test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## example: examples/c/cinematic-search against the in-tree library.
-example: $(EXAMPLE)
+## example: examples/c/cinematic-search (and cinematic-patches: a host keeping a jansson tree
+## current from patched delivery) against the in-tree library.
+example: $(EXAMPLE) $(PATCH_EXAMPLE)
+$(PATCH_EXAMPLE): examples/c/cinematic_patches.c examples/c/json_patch.h include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude examples/c/cinematic_patches.c -L$(BUILD)/lib -lcinematic $$(pkg-config --cflags --libs jansson) -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 $(EXAMPLE): examples/c/cinematic_search.c include/cinematic.h lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
@@ -299,6 +305,7 @@ test-install:
 ## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE)
 	$(SWIFT) run -c release cinematic-bench
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
 	examples/desktop/bench-typing.sh
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer

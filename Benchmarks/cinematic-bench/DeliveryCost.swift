@@ -26,25 +26,32 @@ enum DeliveryCost {
     enum Mode: String, CaseIterable { case none = "no observer", states = "state observer", patches = "patch observer" }
 
     static func run(catalogPath: String, directory: URL) throws {
-        print("delivery cost: Discover's Comedy section paged to page \(pages), one loadMore at a time (send to settled)")
-        var perPage: [Mode: Duration] = [:]
+        print("delivery cost through the C API: Discover's Comedy section paged one loadMore at a time (send to settled,")
+        print("deliveries included; bytes = what the observer received for that loadMore); medians of 5 pages around each")
+        var results: [Mode: [Int: (time: Duration, bytes: Int)]] = [:]
         for mode in Mode.allCases {
-            let (times, counter, stateTime, stateBytes) = try page(mode: mode, catalogPath: catalogPath)
-            let tail = Array(times.suffix(10))
-            perPage[mode] = Report.median(tail)
-            let bytes = counter.deliveries > 0 ? "last delivery \(counter.last / 1024) KB, \(counter.bytes / 1_048_576) MB in \(counter.deliveries) deliveries" : "nothing delivered"
-            print("  \(mode.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) loadMore at pages 91-100 median \(Report.format(Report.median(tail)))  \(bytes)")
-            if mode == .none {
-                print("  cinematic_store_state at page \(pages): median \(Report.format(stateTime)) for \(stateBytes / 1024) KB")
+            let (perPage, stateTime, stateBytes) = try page(mode: mode, catalogPath: catalogPath)
+            results[mode] = perPage
+            if mode == .none { print("  cinematic_store_state at page \(pages): median \(Report.format(stateTime)) for \(stateBytes / 1024) KB") }
+        }
+        print("  mode             page 2 time / bytes        page 10 time / bytes       page 100 time / bytes     100 vs 2")
+        for mode in Mode.allCases {
+            guard let perPage = results[mode], let first = perPage[2], let last = perPage[pages] else { continue }
+            let cells = [2, 10, pages].map { page -> String in
+                let cell = perPage[page].map { "\(Report.format($0.time)) / \(bytes($0.bytes))" } ?? "-"
+                return cell.padding(toLength: 27, withPad: " ", startingAt: 0)
             }
+            let bytesRatio = first.bytes > 0 ? String(format: "%.2fx", Double(last.bytes) / Double(first.bytes)) : "-"
+            print("  \(mode.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(cells.joined())time \(Report.ratio(last.time, first.time)), bytes \(bytesRatio)")
         }
-        if let none = perPage[.none], let states = perPage[.states], let patches = perPage[.patches] {
-            print("  loadMore at page 100 with a state observer: \(Report.ratio(states, none)) of the unobserved one; with a patch observer: \(Report.ratio(patches, none))")
-        }
+        print("  target: in patch mode, loadMore at page 100 costs at most 2x page 2 (time and bytes)")
         try favorites(catalogPath: catalogPath, directory: directory)
     }
 
-    static func page(mode: Mode, catalogPath: String) throws -> ([Duration], Counter, Duration, Int) {
+    static func bytes(_ count: Int) -> String { count >= 10_240 ? "\(count / 1024) KB" : "\(count) B" }
+
+    /// Per page (2...pages): the median time and bytes of the loadMores of pages p-2...p+2.
+    static func page(mode: Mode, catalogPath: String) throws -> ([Int: (time: Duration, bytes: Int)], Duration, Int) {
         var runtime: OpaquePointer?
         var store: OpaquePointer?
         try ABIRoundTrip.check(cinematic_runtime_open(#"{"catalog":{"path":"\#(catalogPath)"}}"#, &runtime), "runtime_open")
@@ -61,27 +68,36 @@ enum DeliveryCost {
         try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"task"}"#), "send")
         try ABIRoundTrip.check(cinematic_store_settle(store, 30_000), "settle")
         let clock = ContinuousClock()
-        var times: [Duration] = []
-        for _ in 2...pages {
+        var samples: [Int: (time: Duration, bytes: Int)] = [:]
+        for page in 2...pages {
+            let bytesBefore = counter.bytes
             let start = clock.now
             try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"loadMore","section":"comedy"}"#), "send")
             try ABIRoundTrip.check(cinematic_store_settle(store, 30_000), "settle")
-            times.append(clock.now - start)
+            samples[page] = (clock.now - start, counter.bytes - bytesBefore)
+        }
+        var medians: [Int: (time: Duration, bytes: Int)] = [:]
+        for page in [2, 10, pages] {
+            let around = (max(2, page - 2)...min(pages, max(2, page - 2) + 4)).compactMap { samples[$0] }
+            let sortedBytes = around.map(\.bytes).sorted()
+            medians[page] = (Report.median(around.map(\.time)), sortedBytes[sortedBytes.count / 2])
         }
         var stateTimes: [Duration] = []
-        var bytes = 0
+        var stateBytes = 0
         for _ in 0..<20 {
             var json: UnsafeMutablePointer<CChar>?
             let start = clock.now
             try ABIRoundTrip.check(cinematic_store_state(store, &json), "state")
             stateTimes.append(clock.now - start)
-            bytes = strlen(json!)
+            stateBytes = strlen(json!)
             cinematic_free(json)
         }
-        return (times, counter, Report.median(stateTimes), bytes)
+        return (medians, Report.median(stateTimes), stateBytes)
     }
 
-    /// 1,000 favorites, then one heart tap: what each observer receives for it.
+    /// Favorites at 0, 100 and 1,000 films: what one heart tap (a film added) sends a state
+    /// observer and a patch observer of the Favorites store, and the time from the tap to both
+    /// observers having it.
     static func favorites(catalogPath: String, directory: URL) throws {
         let path = directory.appendingPathComponent("delivery-favorites.sqlite").path
         var runtime: OpaquePointer?
@@ -94,10 +110,10 @@ enum DeliveryCost {
         for _ in 0..<51 { _ = cinematic_store_send(discover, #"{"type":"loadMore","section":"popular"}"#); _ = cinematic_store_settle(discover, 30_000) }
         var json: UnsafeMutablePointer<CChar>?
         try ABIRoundTrip.check(cinematic_store_state(discover, &json), "state")
-        let ids = idsOfFirstSection(String(cString: json!), limit: 1_001)
+        let ids = idsOfFirstSection(String(cString: json!), limit: 1_003)
         cinematic_free(json)
         _ = cinematic_store_close(discover)
-        for id in ids.prefix(1_000) { try toggle(runtime, id) }
+        guard ids.count >= 1_003 else { throw BenchError("only \(ids.count) films to favor") }
         var stores: [OpaquePointer?] = []
         var counters: [Counter] = []
         for patches in [false, true] {
@@ -110,12 +126,21 @@ enum DeliveryCost {
             try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"task"}"#), "send")
             stores.append(store)
         }
-        try waitUntil { counters.allSatisfy { $0.deliveries >= 2 && $0.last > 0 } }
-        usleep(200_000)
-        let before = counters.map(\.deliveries)
-        try toggle(runtime, ids[1_000])
-        try waitUntil { zip(counters, before).allSatisfy { $0.deliveries > $1 } }
-        print("favorites: 1,000 films, one heart tap: the state observer gets \(counters[0].last / 1024) KB, the patch observer \(counters[1].last) bytes")
+        print("favorites: one heart tap (a film added) as each observer of the Favorites store receives it")
+        var favored = 0
+        for size in [0, 100, 1_000] {
+            while favored < size { try toggle(runtime, ids[favored]); favored += 1 }
+            try waitUntil { counters.allSatisfy { $0.deliveries > 0 } }
+            usleep(100_000)
+            let before = counters.map(\.deliveries)
+            let clock = ContinuousClock(), start = clock.now
+            try toggle(runtime, ids[1_000 + [0, 100, 1_000].firstIndex(of: size)!])
+            try waitUntil { zip(counters, before).allSatisfy { $0.deliveries > $1 } }
+            let elapsed = clock.now - start
+            favored += 1
+            print("  at \(String(size).padding(toLength: 5, withPad: " ", startingAt: 0)) favorites: state observer \(bytes(counters[0].last).padding(toLength: 8, withPad: " ", startingAt: 0)) patch observer \(bytes(counters[1].last).padding(toLength: 8, withPad: " ", startingAt: 0)) (tap to both delivered \(Report.format(elapsed)))")
+        }
+        print("  target: a favorites change at 1,000 favorites sends under 1 KB in patch mode")
         for store in stores { _ = cinematic_store_close(store) }
     }
 

@@ -7,7 +7,7 @@
  * starts over with the whole state; a recording made while observing in patch mode replays.
  */
 #include "harness.h"
-#include "json_patch.h"
+#include "../../examples/c/json_patch.h"
 
 #define EMBEDDED "{\"clock\":\"manual\"}"
 

@@ -1,7 +1,9 @@
 /*
- * A small RFC 6902 JSON Patch applier (add, remove, replace; RFC 6901 pointers) over jansson,
- * for the tests of cinematic_store_observe_patches. It is strict: a path that does not exist
- * (or an index out of range) fails the patch, so a wrong patch cannot pass unnoticed.
+ * A small RFC 6902 JSON Patch applier (add, remove, replace; RFC 6901 pointers) over jansson:
+ * what a C host needs to keep a state current from cinematic_store_observe_patches
+ * (examples/c/cinematic_patches.c), also used by Tests/c/test_patches.c. Strict: a path that
+ * does not exist (or an index out of range) fails the patch, so a wrong patch cannot pass
+ * unnoticed. Header-only; copy it into your program.
  */
 #ifndef CINEMATIC_TEST_JSON_PATCH_H
 #define CINEMATIC_TEST_JSON_PATCH_H
