@@ -36,6 +36,7 @@ public final class SearchViewModel {
     }
 
     private func queryChanged() {
+        searchTask?.cancel()
         let trimmed = SearchMoviesUseCase.trimmed(query)
         guard trimmed.count >= SearchMoviesUseCase.minimumQueryLength else {
             results = .idle
