@@ -21,6 +21,8 @@ struct DiscoverCodec: FeatureCodec {
 
     /// One cache of films per section: a page appended to a section encodes its 20 films.
     private let movies: [MovieFragments] = DiscoverSection.all.map { _ in MovieFragments() }
+    /// One cache per section: a state change in one section leaves the others' nodes as they were.
+    private let sections: [NodeCache<DiscoverSectionState>] = DiscoverSection.all.map { _ in NodeCache() }
 
     static func encodeIntent(_ intent: DiscoverIntent) -> EncodedIntent {
         switch intent {
@@ -35,7 +37,8 @@ struct DiscoverCodec: FeatureCodec {
 
     func stateMembers(_ state: DiscoverState) -> [StateMember] {
         [("sections", .list(state.sections.enumerated().map { index, section in
-            node(section, movies: index < movies.count ? movies[index] : MovieFragments())
+            guard index < sections.count else { return node(section, movies: MovieFragments()) }
+            return sections[index].node(for: section) { node($0, movies: movies[index]) }
         }))]
     }
 

@@ -20,6 +20,8 @@ struct FavoritesCodec: FeatureCodec {
 
     /// The favorites' films, each encoded once while it stays in the list.
     private let movies = MovieFragments()
+    /// The list's phase, described once per distinct list.
+    private let favorites = NodeCache<LoadingPhase<[Movie], Never>>()
 
     static func encodeIntent(_ intent: FavoritesIntent) -> EncodedIntent {
         switch intent {
@@ -31,7 +33,7 @@ struct FavoritesCodec: FeatureCodec {
 
     func stateMembers(_ state: FavoritesState) -> [StateMember] {
         [
-            ("favorites", .phase(state.favorites, value: { .movies($0, movies) }, failure: StateNode.never)),
+            ("favorites", favorites.node(for: state.favorites) { .phase($0, value: { .movies($0, movies) }, failure: StateNode.never) }),
             ("removalError", .error(state.removalError)),
         ]
     }

@@ -39,18 +39,28 @@ struct SearchCodec: FeatureCodec {
     /// the query; a page appended encodes 20 films).
     private let movies = MovieFragments()
 
+    /// The results, the query they answer and where they came from: described (and
+    /// serialized) once per distinct value, so typing changes only the query.
+    private struct Results: Equatable, Sendable {
+        let phase: LoadingPhase<[Movie], MovieError>
+        let query: String
+        let source: AnswerSource
+    }
+
+    private let results = NodeCache<Results>()
+
     /// The results phase, with the query it answers in every phase but idle.
-    private func results(_ state: SearchState) -> StateNode {
-        let phase = StateNode.phase(state.results, source: state.resultsSource, value: { .movies($0, movies) }, failure: StateNode.error)
-        guard case var .object(members) = phase, state.results != .idle else { return phase }
-        members.append(("query", .string(state.resultsQuery)))
+    private func node(_ results: Results) -> StateNode {
+        let phase = StateNode.phase(results.phase, source: results.source, value: { .movies($0, movies) }, failure: StateNode.error)
+        guard case var .object(members) = phase, results.phase != .idle else { return phase }
+        members.append(("query", .string(results.query)))
         return .object(members)
     }
 
     func stateMembers(_ state: SearchState) -> [StateMember] {
         [
             ("query", .string(state.query)),
-            ("results", results(state)),
+            ("results", results.node(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), node)),
             ("pagesLoaded", .int(state.pagesLoaded)),
             ("isExhausted", .bool(state.isExhausted)),
             ("isLoadingMore", .bool(state.isLoadingMore)),

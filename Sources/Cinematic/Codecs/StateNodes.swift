@@ -35,7 +35,7 @@ extension StateNode {
 
     /// A list of movies, each encoded once while it stays in the list (`cache`).
     static func movies(_ movies: [Movie], _ cache: MovieFragments) -> StateNode {
-        .list(cache.nodes(for: movies))
+        cache.node(for: movies)
     }
 }
 

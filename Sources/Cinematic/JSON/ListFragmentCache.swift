@@ -10,7 +10,7 @@ import Synchronization
 final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sendable>: Sendable {
     private let key: @Sendable (Element) -> Key
     private let encode: @Sendable (Element) -> UnsafeMutablePointer<json_t>
-    private let last = Mutex<(list: [Element], nodes: [StateNode])>(([], []))
+    private let last = Mutex<(list: [Element], nodes: [StateNode], node: StateNode?)>(([], [], nil))
 
     /// A cache matching elements by `key` and encoding new ones with `encode`.
     init(key: @escaping @Sendable (Element) -> Key, encode: @escaping @Sendable (Element) -> UnsafeMutablePointer<json_t>) {
@@ -18,10 +18,11 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         self.encode = encode
     }
 
-    /// A node per element of `list` (each a fragment), in order.
-    func nodes(for list: [Element]) -> [StateNode] {
+    /// The list as a node: one node per element (each a fragment), serialized at most once
+    /// per distinct list; the same node while the list stays the same.
+    func node(for list: [Element]) -> StateNode {
         let previous = last.withLock { $0 }
-        if previous.list == list { return previous.nodes }
+        if let node = previous.node, previous.list == list { return node }
         // Elements kept in place (a page appended, a change further down) reuse their nodes.
         let common = zip(previous.list, list).prefix { $0 == $1 }.count
         var nodes = Array(previous.nodes.prefix(common))
@@ -40,7 +41,10 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
                 }
             }
         }
-        last.withLock { $0 = (list, nodes) }
-        return nodes
+        // A list that only grew says so: its patch is the new elements, found without comparing.
+        let base: SerializedNode? = if common == previous.list.count, case let .cached(box)? = previous.node { box } else { nil }
+        let node = StateNode.cached(SerializedNode(.list(nodes), appendedTo: base, from: common))
+        last.withLock { $0 = (list, nodes, node) }
+        return node
     }
 }

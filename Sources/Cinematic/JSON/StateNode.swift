@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A state, or a part of one, as its codec describes it: leaves already encoded, objects and
 /// lists kept apart (not `indirect`: the arrays already live on the heap, so a leaf costs no
 /// allocation), so the whole state serializes by joining cached fragments and a patch
@@ -15,6 +17,10 @@ enum StateNode: Sendable, Equatable {
     case object([StateMember])
     /// An array whose elements a patch may append, insert, remove or patch one by one.
     case list([StateNode])
+    /// A part that a cache built once per distinct value (``NodeCache``): the same box while
+    /// the value stays the same, so a patch skips it in constant time, and serialized at most
+    /// once, when first needed.
+    case cached(SerializedNode)
 
     /// A JSON string.
     static func string(_ value: String) -> StateNode { .fragment(.string(value)) }
@@ -31,11 +37,21 @@ enum StateNode: Sendable, Equatable {
         case let .fragment(fragment): fragment
         case let .object(members): .object(members.map { (key: $0.key, value: $0.value.json) })
         case let .list(elements): .array(elements.map(\.json))
+        case let .cached(box): box.json
         }
+    }
+
+    /// The node without its cache box.
+    var uncached: StateNode {
+        if case let .cached(box) = self { return box.node.uncached }
+        return self
     }
 
     static func == (lhs: StateNode, rhs: StateNode) -> Bool {
         switch (lhs, rhs) {
+        case let (.cached(a), .cached(b)) where a === b: true
+        case let (.cached(a), _): a.node == rhs
+        case let (_, .cached(b)): lhs == b.node
         case let (.fragment(a), .fragment(b)): a == b
         case let (.list(a), .list(b)): a == b
         case let (.object(a), .object(b)):
@@ -47,3 +63,41 @@ enum StateNode: Sendable, Equatable {
 
 /// One top-level member of a state (or of an object inside it), in wire order.
 typealias StateMember = (key: StaticString, value: StateNode)
+
+/// The serialization of a cached node, made on first use and kept (a node's JSON never
+/// changes: a new value gets a new box).
+final class SerializedNode: Sendable {
+    /// The node itself.
+    let node: StateNode
+    /// When the node is a list made by appending to another cached list: that list's box and
+    /// where the appended elements start (a patch then adds them without comparing the rest).
+    let appended: (to: SerializedNode, from: Int)?
+    private let serialized = Mutex<JSONFragment?>(nil)
+
+    init(_ node: StateNode, appendedTo base: SerializedNode? = nil, from index: Int = 0) {
+        self.node = node
+        self.appended = base.map { ($0, index) }
+    }
+
+    /// The node's JSON.
+    var json: JSONFragment {
+        if let done = serialized.withLock({ $0 }) { return done }
+        let json = node.json
+        serialized.withLock { $0 = json }
+        return json
+    }
+}
+
+/// Remembers the node of the last value it described and reuses it (the same box) while the
+/// value is equal: a part of a state is described, and serialized, once per distinct value.
+final class NodeCache<Value: Equatable & Sendable>: Sendable {
+    private let last = Mutex<(value: Value, node: StateNode)?>(nil)
+
+    /// The node for `value`, described with `describe` only when the value changed.
+    func node(for value: Value, _ describe: (Value) -> StateNode) -> StateNode {
+        if let cached = last.withLock({ $0 }), cached.value == value { return cached.node }
+        let node = StateNode.cached(SerializedNode(describe(value)))
+        last.withLock { $0 = (value, node) }
+        return node
+    }
+}

@@ -27,6 +27,17 @@ struct StatePatch {
 
     private mutating func diff(_ old: StateNode, _ new: StateNode, at path: String) {
         switch (old, new) {
+        case let (.cached(a), .cached(b)) where a === b:
+            return  // the same value: nothing changed below
+        case let (.cached(a), .cached(b)) where b.appended?.to === a:
+            // A list that grew from the very list delivered last: its new elements, appended.
+            if case let .list(elements) = b.node, let start = b.appended?.from {
+                for element in elements[start...] { operation("add", path + "/-", element.json) }
+            }
+        case let (.cached(a), _):
+            diff(a.node, new, at: path)
+        case let (_, .cached(b)):
+            diff(old, b.node, at: path)
         case let (.fragment(a), .fragment(b)):
             if a != b { replace(path, b) }
         case let (.object(a), .object(b))
@@ -62,7 +73,7 @@ struct StatePatch {
     /// Lists of objects (Discover's sections) are patched element by element; lists of
     /// encoded values only when at most half of them changed (else one `replace` is smaller).
     private static func patchesElementwise(_ old: [StateNode], _ new: [StateNode]) -> Bool {
-        if case .object = new.first { return true }
+        if case .object = new.first?.uncached { return true }
         return zip(old, new).count { $0 != $1 } * 2 <= new.count
     }
 
