@@ -13,9 +13,12 @@ struct SearchQuery: Sendable {
         var alternatives: [String: Double]
         /// A stopword ("the", "of"): it may be missing from a title.
         let isStop: Bool
-        /// A year (1890...2030) in a query of several words: it may match the film's year
-        /// instead of a title word.
-        let year: Int?
+        /// The years of a year ("1999": 1999...1999) or decade ("80s", "1980s": 1980...1989)
+        /// in a query of several words: it may match the film's year instead of a title word.
+        var years: ClosedRange<Int>?
+        /// A number, roman numeral, year or decade (``SearchFilters/isNumeral(_:after:isLast:)``):
+        /// it may be the word missing from a title of the series the other words name.
+        var isNumeral = false
         /// The word being typed (the query's last, with no space after it): any title word it
         /// begins matches as a prefix.
         var isPrefix = false
@@ -38,6 +41,19 @@ struct SearchQuery: Sendable {
 
     /// Quality of matches by kind.
     static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
+
+    /// Which query words a title may lack (stopwords aside, it may always lack those).
+    enum Missing: Sendable {
+        /// None: every word matches (a title word, or the film's year for a year).
+        case none
+        /// Exactly one numeral (number, roman numeral, year or decade), every other word
+        /// matching: the series the other words name ("alien 3" → the Alien films).
+        case numeral
+        /// At most one word, with at least two words that are not numerals matching: the
+        /// fallback when nothing else matched ("shawshank redemption prison"; never a title
+        /// sharing a single word with the query, such as "Cast Away" for "spirited away").
+        case word
+    }
 }
 
 /// The documented score behind search ranking (see ``score(_:words:plainCount:coreCount:votes:year:corpus:allowingMissing:)``).
@@ -49,9 +65,9 @@ enum SearchRanking {
     static let stopWeight = 0.25
 
     /// The score of one title for `query`, or nil when the title does not match (a word that
-    /// is not a stopword matches none of the title's words, nor the year; with
-    /// `allowingMissing`, up to that many may, scoring 0: the fallback when nothing matches
-    /// every word, so "star trek 2" still lists Star Trek films):
+    /// is not a stopword matches none of the title's words, nor the year; `missing` says
+    /// which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
+    /// still lists Star Trek films):
     ///
     ///     score = 3 × match + 1 × coverage + 1 × exactTitle + 0.8 × log10(votes + 1) + 1.5 × yearMatch
     ///
@@ -65,14 +81,14 @@ enum SearchRanking {
     ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
     ///   popularity against 2 of exactness and coverage), while among comparable films the
     ///   better match wins.
-    /// - yearMatch: 1 when the query names the film's year.
+    /// - yearMatch: 1 when the query names the film's year (or decade).
     /// Ties keep the catalog's order (most votes first).
     static func score(_ query: SearchQuery, words: ArraySlice<UInt32>, plainCount: Int, coreCount: Int, votes: Int, year: Int,
-                      corpus: SearchCorpus, allowingMissing allowed: Int = 0) -> Double? {
+                      corpus: SearchCorpus, missing allowance: SearchQuery.Missing = .none) -> Double? {
         var weighted = 0.0, weights = 0.0
         var allExact = true
         var yearMatched = false
-        var missing = 0
+        var missingWords = 0, missingNumerals = 0, matchedWords = 0
         var covered = 0
         var used: [UInt32] = []
         // The title's plain words come first, then the other forms it is found by.
@@ -90,7 +106,7 @@ enum SearchRanking {
                     bestWord = word
                 }
             }
-            if let wanted = term.year, wanted == year, best < SearchQuery.exact {
+            if let wanted = term.years, wanted.contains(year), best < SearchQuery.exact {
                 best = SearchQuery.exact
                 bestWord = nil
                 yearMatched = true
@@ -102,8 +118,14 @@ enum SearchRanking {
                 bestWord = pair.id
             }
             if best == 0 && !term.isStop {
-                missing += 1
-                if missing > allowed { return nil }
+                if term.isNumeral { missingNumerals += 1 } else { missingWords += 1 }
+                switch allowance {
+                case .none: return nil
+                case .numeral: if missingWords > 0 || missingNumerals > 1 { return nil }
+                case .word: if missingWords + missingNumerals > 1 { return nil }
+                }
+            } else if best > 0 && !term.isStop && !term.isNumeral {
+                matchedWords += 1
             }
             let weight = term.isStop ? stopWeight : 1.0
             weighted += weight * best
@@ -116,6 +138,11 @@ enum SearchRanking {
                 covered += joinsTwo ? 2 : 1
             }
         }
+        switch allowance {
+        case .none: break
+        case .numeral: if missingNumerals != 1 { return nil }
+        case .word: if matchedWords < 2 { return nil }
+        }
         let match = weights > 0 ? weighted / weights : 0
         // A joined word ("goodfellas" for "good fellas") covers what the query split.
         let coverage = coreCount == 0 ? 1 : min(1, Double(covered) / Double(coreCount))
@@ -123,6 +150,22 @@ enum SearchRanking {
         return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
             + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
     }
+
+    /// A film found by its period or genre alone, in a query made only of years, decades and
+    /// genres ("1994", "90s comedy"), counts as a match of quality 0.9, with no coverage:
+    ///
+    ///     score = 3 × 0.9 + 0.8 × log10(votes + 1)
+    ///
+    /// so a title holding the query's words ranks by its own score among them: a title that is
+    /// the number ("1941", 5,536 votes; "1984", 304 votes) comes before the year's films with
+    /// up to 300 times its votes (1 + 1 of coverage and exact title, + 0.3), a title starting
+    /// with it ("2001: A Space Odyssey") before those with up to 5 times its votes.
+    static func periodScore(votes: Int) -> Double {
+        matchWeight * periodMatch + popularityWeight * log10(Double(max(0, votes)) + 1)
+    }
+
+    /// The match quality of a film found by its period or genre alone.
+    static let periodMatch = 0.9
 
     /// The optimal-string-alignment Damerau–Levenshtein distance between `a` and `b` (a
     /// transposition of adjacent letters is one edit), or `limit + 1` once it exceeds `limit`.
