@@ -66,7 +66,7 @@ final class SearchEngine {
             recent.removeLast()
         }
         let limit = previous.map { max($0.limit * 4, needed * 2) } ?? Self.postingsPerWord
-        let ranked = search(words, typing: typing, whole: whole, limit: limit)
+        let ranked = search(words, typing: typing, whole: whole, limit: limit, needed: needed)
         recent.append((key, ranked))
         if recent.count > Self.cachedQueries { recent.removeFirst() }
         return ranked.ranks
@@ -80,14 +80,16 @@ final class SearchEngine {
     ///    (``SearchRanking/periodScore(votes:)``): "1941" and "1984" list those titles first,
     ///    "2001" lists 2001: A Space Odyssey first.
     /// 2. Otherwise the titles matching every word; then, when the query holds a numeral (a
-    ///    number, roman numeral, year or decade) and other words, the series those words name:
-    ///    titles matching all of them but that numeral, the word before it also as a prefix
+    ///    number, roman numeral, year or decade) and other words (one of them complete, not
+    ///    being typed), the series those words name:
+    ///    titles matching all of them but that numeral, the word before it also in the plural
     ///    ("alien 3" → Alien, Aliens, Alien: Resurrection), never a film sharing only the number.
-    /// 3. When nothing matched: the same with words the catalog knows also read as typos of
-    ///    others ("forest gump", "citizen cane"); then titles missing one word that still match
-    ///    two of the others ("shawshank redemption prison"). A title sharing a single word with
-    ///    the query is no match ("spirited away" lists no "Cast Away").
-    private func search(_ words: [String], typing: Bool, whole: Set<Int>, limit: Int) -> Ranked {
+    /// 3. When nothing matched: titles holding a word a typo away from a query word the catalog
+    ///    knows ("forest gump"), or missing one word (``SearchQuery/Missing/word``):
+    ///    the word being typed when every other word matches exactly ("the shawshank redep"),
+    ///    or any word when two others match ("shawshank redemption prison"). A title sharing a
+    ///    single word with the query is no match otherwise ("spirited away" lists no "Cast Away").
+    private func search(_ words: [String], typing: Bool, whole: Set<Int>, limit: Int, needed: Int) -> Ranked {
         let last = words.count - 1
         let query = read(words, prefixes: typing && !whole.contains(last) ? [last] : [], whole: whole)
         if let filter = filters.filter(of: words) {
@@ -106,24 +108,26 @@ final class SearchEngine {
         }
         var ranked = rank(query, limit: limit)
         let titleWords = query.terms.indices.filter { !query.terms[$0].isStop && !query.terms[$0].isNumeral }
-        if !titleWords.isEmpty, let numeral = query.terms.lastIndex(where: { $0.isNumeral && !$0.isStop }) {
-            // The series: the word before the numeral also as a prefix ("alien" → "aliens").
-            var prefixes = query.terms.indices.filter { query.terms[$0].isPrefix }
-            if let word = titleWords.last(where: { $0 < numeral }), words[word].count >= 3, !whole.contains(word) {
-                prefixes.append(word)
+        // (A series needs a complete title word: not only a word being typed, "2001 a s".)
+        if titleWords.contains(where: { !query.terms[$0].isPrefix }),
+           let numeral = query.terms.lastIndex(where: { $0.isNumeral && !$0.isStop }) {
+            // The series: the word before the numeral also in the plural ("alien" → "aliens").
+            var series = query
+            if let word = titleWords.last(where: { $0 < numeral }), !whole.contains(word) {
+                for plural in [words[word] + "s", words[word] + "es"] {
+                    guard let id = corpus.ids[plural], series.terms[word].lookup[id] == nil else { continue }
+                    series.terms[word].alternatives[plural] = SearchQuery.prefix
+                    series.terms[word].lookup[id] = SearchQuery.prefix
+                }
             }
-            let series = Set(prefixes) == Set(query.terms.indices.filter { query.terms[$0].isPrefix })
-                ? query : read(words, prefixes: Set(prefixes), whole: whole)
-            let more = rank(series, limit: limit, missing: .numeral)
+            // The series' most popular titles: a quarter of the postings a word reads.
+            let more = rank(series, limit: max(needed, limit / 4), missing: .numeral)
             append(more.ranks, isComplete: more.isComplete, to: &ranked)
         }
-        if ranked.ranks.isEmpty {
-            // Nothing matched: a known word may be a misspelling of another ("forest gump",
-            // "citizen cane").
-            let spelled = read(words, prefixes: Set(query.terms.indices.filter { query.terms[$0].isPrefix }), whole: whole,
-                               typosOfKnownWords: true)
-            ranked = rank(spelled, limit: limit)
-            if ranked.ranks.isEmpty && titleWords.count >= 3 { ranked = rank(spelled, limit: limit, missing: .word) }
+        if ranked.ranks.isEmpty && query.terms.filter({ !$0.isStop }).count >= 2 {
+            // Nothing matched: titles missing one word, or holding a typo of it ("forest gump",
+            // "citizen cane", "shawshank redemption prison"; see SearchQuery.Missing.word).
+            ranked = rank(query, limit: limit, missing: .word)
         }
         return ranked
     }
@@ -138,11 +142,9 @@ final class SearchEngine {
 
     /// Each word with the catalog words it may match; the words at `prefixes` also match the
     /// title words they begin (the word being typed), the words at `whole` only themselves.
-    /// With `typosOfKnownWords`, words the catalog knows also match words a typo away.
-    private func read(_ words: [String], prefixes: Set<Int>, whole: Set<Int>, typosOfKnownWords: Bool = false) -> SearchQuery {
+    private func read(_ words: [String], prefixes: Set<Int>, whole: Set<Int>) -> SearchQuery {
         var terms: [SearchQuery.Term] = []
-        let namesYear = typosOfKnownWords
-            || words.count > 1 && words.contains { $0.count == 4 && Int($0).map { (1890...2030).contains($0) } == true }
+        let namesYear = words.count > 1 && words.contains { $0.count == 4 && Int($0).map { (1890...2030).contains($0) } == true }
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
             let isPrefix = prefixes.contains(index)
@@ -170,7 +172,7 @@ final class SearchEngine {
             // query the film is a specific one, so spellings near a known word count too
             // ("solaris 1972" is "Solyaris").
             let edits = SearchRanking.allowedEdits(forLength: word.count)
-            if edits > 0 && (alternatives[word] == nil || namesYear) && (!prefixed || typosOfKnownWords) && !word.allSatisfy(\.isNumber) && !whole.contains(index) {
+            if edits > 0 && (alternatives[word] == nil || namesYear) && !prefixed && !word.allSatisfy(\.isNumber) && !whole.contains(index) {
                 for (candidate, quality) in typoAlternatives(of: word, scalars: scalars, edits: edits) {
                     alternatives[candidate] = max(alternatives[candidate] ?? 0, quality)
                 }
@@ -182,6 +184,8 @@ final class SearchEngine {
             term.lookup = Dictionary(uniqueKeysWithValues: alternatives.map { (corpus.ids[$0.key]!, $0.value) })
             term.prefixIDs = prefixIDs
             term.id = id
+            term.scalars = scalars
+            term.isWhole = whole.contains(index)
             terms.append(term)
         }
         var query = SearchQuery(terms: terms)

@@ -56,23 +56,37 @@ struct SearchFilters: Sendable {
     /// The years a word names: a year ("1994" → 1994...1994) or a decade ("90s", "1990s",
     /// "nineties" → 1990...1999); nil for any other word.
     static func period(of word: String) -> ClosedRange<Int>? {
-        let digits = word.prefix { $0.isASCII && $0.isNumber }
-        if digits.count == word.count, digits.count == 4, let year = Int(digits), (1890...2030).contains(year) {
-            return year...year
+        let bytes = word.utf8
+        guard let first = bytes.first else { return nil }
+        guard first >= 0x30 && first <= 0x39 else {
+            return spelledDecades[word].map { $0...($0 + 9) }
         }
-        if digits.count == word.count - 1, word.hasSuffix("s"), let value = Int(digits), value % 10 == 0 {
-            if digits.count == 4, (1890...2030).contains(value) { return value...(value + 9) }
-            if digits.count == 2 { let start = value == 0 ? 2000 : 1900 + value; return start...(start + 9) }
+        var value = 0, digits = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { break }
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+            if digits > 4 { return nil }
         }
-        if let start = spelledDecades[word] { return start...(start + 9) }
+        if digits == bytes.count {
+            return digits == 4 && (1890...2030).contains(value) ? value...value : nil
+        }
+        // A decade: digits ending in 0, then "s".
+        guard digits == bytes.count - 1, bytes.last == 0x73, value % 10 == 0 else { return nil }
+        if digits == 4, (1890...2030).contains(value) { return value...(value + 9) }
+        if digits == 2 { let start = value == 0 ? 2000 : 1900 + value; return start...(start + 9) }
         return nil
     }
 
     /// A number or roman numeral ("3", "iii"), a year or a decade: a word that may be missing
     /// from a title of the series the query's other words name ("alien 3").
     static func isNumeral(_ word: String, after previous: String?, isLast: Bool) -> Bool {
-        if !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
-        return SearchText.romanValue(word, after: previous, isLast: isLast) != nil || period(of: word) != nil
+        let bytes = word.utf8
+        guard let first = bytes.first else { return false }
+        if first >= 0x30 && first <= 0x39 {
+            return bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } || period(of: word) != nil
+        }
+        return SearchText.romanValue(word, after: previous, isLast: isLast) != nil || spelledDecades[word] != nil
     }
 
     /// What a query made only of periods, genres and fillers asks for (with at least one
