@@ -85,6 +85,9 @@ struct QueriesPeopleTypeTests {
         #expect(try catalog.search("xyzzy away").isEmpty)
         // A title matching every word but one still comes when it matches two of them.
         #expect(try top("shawshank redemption prison", 1) == ["The Shawshank Redemption (1994)"])
+        // While a word is typed, titles matching every other word exactly stay listed.
+        #expect(try top("the shawshank redep", 1) == ["The Shawshank Redemption (1994)"])
+        #expect(try top("dune messiah", 1) == ["Dune (1984)"])
         // Known words that are typos of the title's ("forest" for "forrest").
         #expect(try top("forest gump", 1) == ["Forrest Gump (1994)"])
         #expect(try top("citizen cane", 1) == ["Citizen Kane (1941)"])
@@ -102,6 +105,32 @@ struct QueriesPeopleTypeTests {
         #expect(try top("ñöü", 1) == ["Garasu no nou (2000)"])
         #expect(try top("términator", 1) == ["The Terminator (1984)"])
         #expect(try top("Çitizen Kâne", 1) == ["Citizen Kane (1941)"])
+    }
+
+    @Test func periodsAndNumerals() {
+        #expect(SearchFilters.period(of: "1994") == 1994...1994)
+        #expect(SearchFilters.period(of: "1990s") == 1990...1999)
+        #expect(SearchFilters.period(of: "90s") == 1990...1999)
+        #expect(SearchFilters.period(of: "00s") == 2000...2009)
+        #expect(SearchFilters.period(of: "nineties") == 1990...1999)
+        for word in ["1995s", "12345", "1889", "2031", "9s", "900s", "s", "", "comedy", "1a"] {
+            #expect(SearchFilters.period(of: word) == nil, "\(word)")
+        }
+        #expect(SearchFilters.isNumeral("3", after: "alien", isLast: true))
+        #expect(SearchFilters.isNumeral("iii", after: "rocky", isLast: true))
+        #expect(SearchFilters.isNumeral("1999", after: "matrix", isLast: true))
+        #expect(!SearchFilters.isNumeral("i", after: "alien", isLast: true))
+        #expect(!SearchFilters.isNumeral("alien", after: nil, isLast: false))
+        // The shipped catalog's genres (the genre words are read from the catalog's lists).
+        let rows = MovieRows(titleBytes: [], titleStarts: [0], ids: [], years: [], runtimes: [], ratings: [], votes: [],
+                             genreIndexes: [], genreLists: ["Comedy,Drama", "Action", "Short", "Animation,Romance", "Documentary", ""],
+                             mpaaIndexes: [], mpaaValues: [""])
+        let filters = SearchFilters(rows)
+        #expect(filters.filter(of: ["animated", "romantic", "dramas", "documentaries", "shorts"])?.genres.nonzeroBitCount == 5)
+        #expect(filters.filter(of: ["90s", "comedy"]) != nil)
+        #expect(filters.filter(of: ["comedies", "from", "the", "90s"]) != nil)
+        #expect(filters.filter(of: ["90s", "horror"]) == nil, "horror is no genre of the shipped catalog")
+        #expect(filters.filter(of: ["movies"]) == nil)
     }
 
     @Test func wordsRememberWhatFoldingTookAway() {
