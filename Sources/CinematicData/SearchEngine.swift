@@ -37,17 +37,26 @@ final class SearchEngine {
     /// Typo lookups kept.
     static let cachedTypos = 256
 
-    init(_ corpus: SearchCorpus) { self.corpus = corpus }
+    /// The catalog's genre words, for queries made of periods and genres.
+    let filters: SearchFilters
+
+    init(_ corpus: SearchCorpus) {
+        self.corpus = corpus
+        filters = SearchFilters(corpus.display)
+    }
 
     /// The ranks of the films matching `text`, best first: at least `needed` of them when
     /// there are that many. The list is kept for recent queries, so the next page is a slice;
     /// a page deeper than the list reads further (4 times as many postings per word), so the
     /// cost of paging stays flat.
     func ranks(for text: String, needed: Int = MovieCatalog.pageSize) -> [Int] {
-        let words = Array(SearchText.words(text).prefix(Self.maximumWords))
+        let read = Array(SearchText.queryWords(text).prefix(Self.maximumWords))
+        let words = read.map(\.word)
         guard !words.isEmpty else { return [] }
         let typing = text.last.map { $0.isLetter || $0.isNumber } ?? false
-        let key = words.joined(separator: " ") + (typing ? "…" : "")
+        // A word that lost most of its letters to folding ("üñí" → "uni") is matched only whole.
+        let whole = Set(read.indices.filter { read[$0].isMostlyFolded })
+        let key = read.map { $0.isMostlyFolded ? $0.word + "\u{1}" : $0.word }.joined(separator: " ") + (typing ? "…" : "")
         var previous: Ranked?
         if let hit = recent.firstIndex(where: { $0.key == key }) {
             let entry = recent.remove(at: hit)
@@ -56,24 +65,89 @@ final class SearchEngine {
             previous = entry.ranked
             recent.removeLast()
         }
-        let query = read(words, typing: typing)
         let limit = previous.map { max($0.limit * 4, needed * 2) } ?? Self.postingsPerWord
-        var ranked = rank(query, limit: limit)
-        if ranked.ranks.isEmpty && query.terms.filter({ !$0.isStop }).count >= 2 {
-            // Nothing matches every word: titles missing one of them, from every word's matches.
-            ranked = rank(query, limit: limit, allowingMissing: 1)
-        }
+        let ranked = search(words, typing: typing, whole: whole, limit: limit, needed: needed)
         recent.append((key, ranked))
         if recent.count > Self.cachedQueries { recent.removeFirst() }
         return ranked.ranks
     }
 
-    /// Each word with the catalog words it may match.
-    private func read(_ words: [String], typing: Bool) -> SearchQuery {
+    /// The ranked matches of a query's words (see ``ranks(for:needed:)`` and docs/catalog-index.md):
+    ///
+    /// 1. A query made only of years, decades and genres ("1994", "90s comedy", "comedy 1994";
+    ///    ``SearchFilters``): the films of that period and genre, most popular first, among the
+    ///    titles holding every word as title words, each by its score
+    ///    (``SearchRanking/periodScore(votes:)``): "1941" and "1984" list those titles first,
+    ///    "2001" lists 2001: A Space Odyssey first.
+    /// 2. Otherwise the titles matching every word; then, when the query holds a numeral (a
+    ///    number, roman numeral, year or decade) and other words (one of them complete, not
+    ///    being typed), the series those words name:
+    ///    titles matching all of them but that numeral, the word before it also in the plural
+    ///    ("alien 3" → Alien, Aliens, Alien: Resurrection), never a film sharing only the number.
+    /// 3. When nothing matched: titles holding a word a typo away from a query word the catalog
+    ///    knows ("forest gump"), or missing one word (``SearchQuery/Missing/word``):
+    ///    the word being typed when every other word matches exactly ("the shawshank redep"),
+    ///    or any word when two others match ("shawshank redemption prison"). A title sharing a
+    ///    single word with the query is no match otherwise ("spirited away" lists no "Cast Away").
+    private func search(_ words: [String], typing: Bool, whole: Set<Int>, limit: Int, needed: Int) -> Ranked {
+        let last = words.count - 1
+        let query = read(words, prefixes: typing && !whole.contains(last) ? [last] : [], whole: whole)
+        if let filter = filters.filter(of: words) {
+            var titles = query
+            for index in titles.terms.indices { titles.terms[index].years = nil }
+            let named = scored(titles, limit: limit, missing: .none)
+            let films = filters.ranks(filter, in: corpus, limit: limit)
+            var best: [Int: Double] = [:]
+            for (rank, score) in named.scored { best[rank] = score }
+            for rank in films.ranks {
+                let score = SearchRanking.periodScore(votes: Int(corpus.votes[rank - 1]))
+                best[rank] = max(best[rank] ?? score, score)
+            }
+            return Ranked(ranks: Self.ordered(best.map { ($0.key, $0.value) }), limit: limit,
+                          isComplete: named.isComplete && films.isComplete)
+        }
+        var ranked = rank(query, limit: limit)
+        let titleWords = query.terms.indices.filter { !query.terms[$0].isStop && !query.terms[$0].isNumeral }
+        // (A series needs a complete title word: not only a word being typed, "2001 a s".)
+        if titleWords.contains(where: { !query.terms[$0].isPrefix }),
+           let numeral = query.terms.lastIndex(where: { $0.isNumeral && !$0.isStop }) {
+            // The series: the word before the numeral also in the plural ("alien" → "aliens").
+            var series = query
+            if let word = titleWords.last(where: { $0 < numeral }), !whole.contains(word) {
+                for plural in [words[word] + "s", words[word] + "es"] {
+                    guard let id = corpus.ids[plural], series.terms[word].lookup[id] == nil else { continue }
+                    series.terms[word].alternatives[plural] = SearchQuery.prefix
+                    series.terms[word].lookup[id] = SearchQuery.prefix
+                }
+            }
+            // The series' most popular titles: a quarter of the postings a word reads.
+            let more = rank(series, limit: max(needed, limit / 4), missing: .numeral)
+            append(more.ranks, isComplete: more.isComplete, to: &ranked)
+        }
+        if ranked.ranks.isEmpty && query.terms.filter({ !$0.isStop }).count >= 2 {
+            // Nothing matched: titles missing one word, or holding a typo of it ("forest gump",
+            // "citizen cane", "shawshank redemption prison"; see SearchQuery.Missing.word).
+            ranked = rank(query, limit: limit, missing: .word)
+        }
+        return ranked
+    }
+
+    /// `ranks` after `ranked`'s, those already there left out.
+    private func append(_ ranks: [Int], isComplete: Bool, to ranked: inout Ranked) {
+        ranked.isComplete = ranked.isComplete && isComplete
+        guard !ranks.isEmpty else { return }
+        var seen = Set(ranked.ranks)
+        for rank in ranks where seen.insert(rank).inserted { ranked.ranks.append(rank) }
+    }
+
+    /// Each word with the catalog words it may match; the words at `prefixes` also match the
+    /// title words they begin (the word being typed), the words at `whole` only themselves.
+    private func read(_ words: [String], prefixes: Set<Int>, whole: Set<Int>) -> SearchQuery {
         var terms: [SearchQuery.Term] = []
         let namesYear = words.count > 1 && words.contains { $0.count == 4 && Int($0).map { (1890...2030).contains($0) } == true }
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
+            let isPrefix = prefixes.contains(index)
             var alternatives: [String: Double] = [:]
             let id = corpus.ids[word]
             if id != nil { alternatives[word] = SearchQuery.exact }
@@ -81,7 +155,7 @@ final class SearchEngine {
             let scalars = Array(word.unicodeScalars.map(\.value))
             var prefixed = false
             var prefixIDs = 0..<0
-            if isLast && typing {
+            if isPrefix {
                 let range = corpus.range(ofPrefix: scalars)
                 // The words it begins, not itself (the first of the range when it is a word).
                 prefixIDs = (id != nil ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound
@@ -98,17 +172,20 @@ final class SearchEngine {
             // query the film is a specific one, so spellings near a known word count too
             // ("solaris 1972" is "Solyaris").
             let edits = SearchRanking.allowedEdits(forLength: word.count)
-            if edits > 0 && (alternatives[word] == nil || namesYear) && !prefixed && !word.allSatisfy(\.isNumber) {
+            if edits > 0 && (alternatives[word] == nil || namesYear) && !prefixed && !word.allSatisfy(\.isNumber) && !whole.contains(index) {
                 for (candidate, quality) in typoAlternatives(of: word, scalars: scalars, edits: edits) {
                     alternatives[candidate] = max(alternatives[candidate] ?? 0, quality)
                 }
             }
-            let year = words.count > 1 && word.count == 4 ? Int(word).flatMap { (1890...2030).contains($0) ? $0 : nil } : nil
+            let years = words.count > 1 ? SearchFilters.period(of: word) : nil
+            let isNumeral = SearchFilters.isNumeral(word, after: index > 0 ? words[index - 1] : nil, isLast: isLast)
             var term = SearchQuery.Term(text: word, alternatives: alternatives, isStop: SearchText.stopwords.contains(word),
-                                        year: year, isPrefix: isLast && typing, index: index)
+                                        years: years, isNumeral: isNumeral, isPrefix: isPrefix, index: index)
             term.lookup = Dictionary(uniqueKeysWithValues: alternatives.map { (corpus.ids[$0.key]!, $0.value) })
             term.prefixIDs = prefixIDs
             term.id = id
+            term.scalars = scalars
+            term.isWhole = whole.contains(index)
             terms.append(term)
         }
         var query = SearchQuery(terms: terms)
@@ -140,11 +217,25 @@ final class SearchEngine {
     }
 
     /// Candidates from the most selective word (and joined words), scored and ordered.
-    private func rank(_ query: SearchQuery, limit: Int, allowingMissing allowed: Int = 0) -> Ranked {
+    private func rank(_ query: SearchQuery, limit: Int, missing allowance: SearchQuery.Missing = .none) -> Ranked {
+        let found = scored(query, limit: limit, missing: allowance)
+        return Ranked(ranks: Self.ordered(found.scored), limit: limit, isComplete: found.isComplete)
+    }
+
+    /// Ranks by score, best first (ties: most popular first).
+    private static func ordered(_ scored: [(rank: Int, score: Double)]) -> [Int] {
+        scored.sorted { ($0.score, -$0.rank) > ($1.score, -$1.rank) }.map(\.rank)
+    }
+
+    /// The candidates of ``rank(_:limit:missing:)`` with their scores, unordered.
+    private func scored(_ query: SearchQuery, limit: Int, missing allowance: SearchQuery.Missing) -> (scored: [(rank: Int, score: Double)], isComplete: Bool) {
         // The driver: the required word whose matches are fewest (a year may match the
-        // film's year instead, so it cannot drive).
-        let required = query.terms.indices.filter { !query.terms[$0].isStop && query.terms[$0].year == nil }
-        let pool = required.isEmpty ? Array(query.terms.indices.filter { query.terms[$0].year == nil }) : required
+        // film's year instead, so it cannot drive; for a series, a numeral may be missing).
+        let required = query.terms.indices.filter {
+            !query.terms[$0].isStop && query.terms[$0].years == nil && (allowance != .numeral || !query.terms[$0].isNumeral)
+        }
+        if allowance == .numeral && required.isEmpty { return ([], true) }
+        let pool = required.isEmpty ? Array(query.terms.indices.filter { query.terms[$0].years == nil }) : required
         var driverWords: [String] = []
         var driver: (index: Int, weight: Int)?
         var weights: [Int: Int] = [:]
@@ -156,7 +247,7 @@ final class SearchEngine {
         var query = query
         let rest = query.terms.indices.filter { weights[$0] == nil }
         query.order = weights.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key) + rest
-        if allowed > 0 {
+        if allowance == .word {
             // Any word may be the missing one: candidates come from every word's matches.
             for index in pool { driverWords += query.terms[index].alternatives.sorted { $0.value > $1.value }.map(\.key) }
         } else if let driver {
@@ -176,7 +267,7 @@ final class SearchEngine {
                 let index = rank - 1
                 if let score = SearchRanking.score(query, words: corpus.titleWords(ofRank: rank), plainCount: Int(corpus.plainCounts[index]),
                                                    coreCount: Int(corpus.coreCounts[index]), votes: Int(corpus.votes[index]),
-                                                   year: Int(corpus.years[index]), corpus: corpus, allowingMissing: allowed) {
+                                                   year: Int(corpus.years[index]), corpus: corpus, missing: allowance) {
                     scored.append((rank, score))
                 }
             }
@@ -184,7 +275,7 @@ final class SearchEngine {
         // A driver being typed with 1...3 letters: its prefix's most popular titles at once,
         // and the word itself when the catalog has it.
         // (Reading deeper pages later takes the word-by-word way, which goes further.)
-        if allowed == 0, limit == Self.postingsPerWord, let driver, query.terms[driver.index].isPrefix,
+        if allowance == .none, limit == Self.postingsPerWord, let driver, query.terms[driver.index].isPrefix,
            query.terms[driver.index].text.count <= Self.titlePrefixLength {
             let term = query.terms[driver.index]
             consider(prefixTitles(Array(term.text.unicodeScalars.map(\.value))))
@@ -198,7 +289,7 @@ final class SearchEngine {
             consider(postings.prefix(wordLimit))
             if postings.count >= wordLimit { isComplete = false }
         }
-        return Ranked(ranks: scored.sorted { ($0.score, -$0.rank) > ($1.score, -$1.rank) }.map(\.rank), limit: limit, isComplete: isComplete)
+        return (scored, isComplete)
     }
 
     /// The `titlesPerPrefix` most popular titles holding a word that starts with `prefix`

@@ -13,9 +13,12 @@ struct SearchQuery: Sendable {
         var alternatives: [String: Double]
         /// A stopword ("the", "of"): it may be missing from a title.
         let isStop: Bool
-        /// A year (1890...2030) in a query of several words: it may match the film's year
-        /// instead of a title word.
-        let year: Int?
+        /// The years of a year ("1999": 1999...1999) or decade ("80s", "1980s": 1980...1989)
+        /// in a query of several words: it may match the film's year instead of a title word.
+        var years: ClosedRange<Int>?
+        /// A number, roman numeral, year or decade (``SearchFilters/isNumeral(_:after:isLast:)``):
+        /// it may be the word missing from a title of the series the other words name.
+        var isNumeral = false
         /// The word being typed (the query's last, with no space after it): any title word it
         /// begins matches as a prefix.
         var isPrefix = false
@@ -27,6 +30,10 @@ struct SearchQuery: Sendable {
         var prefixIDs: Range<Int> = 0..<0
         /// The id of the word itself, when the vocabulary has it.
         var id: UInt32?
+        /// The word's unicode scalars.
+        var scalars: [UInt32] = []
+        /// A word that lost most of its letters to folding: it matches only itself.
+        var isWhole = false
     }
 
     var terms: [Term]
@@ -38,6 +45,23 @@ struct SearchQuery: Sendable {
 
     /// Quality of matches by kind.
     static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
+
+    /// Which query words a title may lack (stopwords aside, it may always lack those).
+    enum Missing: Sendable {
+        /// None: every word matches (a title word, or the film's year for a year).
+        case none
+        /// Exactly one numeral (number, roman numeral, year or decade), every other word
+        /// matching: the series the other words name ("alien 3" → the Alien films).
+        case numeral
+        /// The fallback when nothing else matched. A complete word of 4 letters or more that
+        /// matches no title word may match one a typo away (as the typo index does for a word
+        /// the catalog lacks: "forest gump" → Forrest Gump). Then at most
+        /// one word may be missing, and either at least two words that are not numerals match
+        /// ("shawshank redemption prison"), or the missing word is the one being typed and
+        /// every other word matches exactly ("the shawshank redep"); never a title sharing a
+        /// single word with the query otherwise, such as "Cast Away" for "spirited away".
+        case word
+    }
 }
 
 /// The documented score behind search ranking (see ``score(_:words:plainCount:coreCount:votes:year:corpus:allowingMissing:)``).
@@ -49,9 +73,9 @@ enum SearchRanking {
     static let stopWeight = 0.25
 
     /// The score of one title for `query`, or nil when the title does not match (a word that
-    /// is not a stopword matches none of the title's words, nor the year; with
-    /// `allowingMissing`, up to that many may, scoring 0: the fallback when nothing matches
-    /// every word, so "star trek 2" still lists Star Trek films):
+    /// is not a stopword matches none of the title's words, nor the year; `missing` says
+    /// which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
+    /// still lists Star Trek films):
     ///
     ///     score = 3 × match + 1 × coverage + 1 × exactTitle + 0.8 × log10(votes + 1) + 1.5 × yearMatch
     ///
@@ -65,14 +89,16 @@ enum SearchRanking {
     ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
     ///   popularity against 2 of exactness and coverage), while among comparable films the
     ///   better match wins.
-    /// - yearMatch: 1 when the query names the film's year.
+    /// - yearMatch: 1 when the query names the film's year (or decade).
     /// Ties keep the catalog's order (most votes first).
     static func score(_ query: SearchQuery, words: ArraySlice<UInt32>, plainCount: Int, coreCount: Int, votes: Int, year: Int,
-                      corpus: SearchCorpus, allowingMissing allowed: Int = 0) -> Double? {
+                      corpus: SearchCorpus, missing allowance: SearchQuery.Missing = .none) -> Double? {
         var weighted = 0.0, weights = 0.0
         var allExact = true
         var yearMatched = false
-        var missing = 0
+        var missingWords = 0, missingNumerals = 0, matchedWords = 0
+        var missingIsTyped = false, inexact = 0
+        var missingTerm: SearchQuery.Term?
         var covered = 0
         var used: [UInt32] = []
         // The title's plain words come first, then the other forms it is found by.
@@ -90,7 +116,7 @@ enum SearchRanking {
                     bestWord = word
                 }
             }
-            if let wanted = term.year, wanted == year, best < SearchQuery.exact {
+            if let wanted = term.years, wanted.contains(year), best < SearchQuery.exact {
                 best = SearchQuery.exact
                 bestWord = nil
                 yearMatched = true
@@ -102,8 +128,17 @@ enum SearchRanking {
                 bestWord = pair.id
             }
             if best == 0 && !term.isStop {
-                missing += 1
-                if missing > allowed { return nil }
+                if term.isNumeral { missingNumerals += 1 } else { missingWords += 1 }
+                missingIsTyped = term.isPrefix
+                missingTerm = term
+                switch allowance {
+                case .none: return nil
+                case .numeral: if missingWords > 0 || missingNumerals > 1 { return nil }
+                case .word: if missingWords + missingNumerals > 1 { return nil }
+                }
+            } else if best > 0 && !term.isStop {
+                if !term.isNumeral { matchedWords += 1 }
+                if best < SearchQuery.exact { inexact += 1 }
             }
             let weight = term.isStop ? stopWeight : 1.0
             weighted += weight * best
@@ -116,6 +151,24 @@ enum SearchRanking {
                 covered += joinsTwo ? 2 : 1
             }
         }
+        if allowance == .word, missingWords == 1, let term = missingTerm,
+           let (quality, word) = typo(of: term, in: plain, corpus: corpus) {
+            // The one word missing is a typo of a title word ("forest" → "forrest").
+            missingWords = 0
+            missingIsTyped = false
+            matchedWords += 1
+            inexact += 1
+            weighted += quality
+            allExact = false
+            if !used.contains(word) { covered += 1 }
+        }
+        switch allowance {
+        case .none: break
+        case .numeral: if missingNumerals != 1 { return nil }
+        case .word:
+            let typedOnly = missingWords + missingNumerals == 1 && missingIsTyped && inexact == 0 && matchedWords >= 1
+            if matchedWords < 2 && !typedOnly { return nil }
+        }
         let match = weights > 0 ? weighted / weights : 0
         // A joined word ("goodfellas" for "good fellas") covers what the query split.
         let coverage = coreCount == 0 ? 1 : min(1, Double(covered) / Double(coreCount))
@@ -124,10 +177,62 @@ enum SearchRanking {
             + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
     }
 
+    /// The quality and word of `plain`'s best match a typo away from `term` (see
+    /// ``SearchQuery/Missing/word``): for a complete word of 4 letters or more the catalog
+    /// knows (a word it lacks has its typos already, from the typo index).
+    private static func typo(of term: SearchQuery.Term, in plain: ArraySlice<UInt32>, corpus: SearchCorpus) -> (Double, UInt32)? {
+        guard term.id != nil, !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral else { return nil }
+        let edits = allowedEdits(forLength: term.scalars.count)
+        guard edits > 0 else { return nil }
+        var best: (Double, UInt32)?
+        let letters = letterMask(term.scalars)
+        for word in plain {
+            let candidate = corpus.scalars(of: Int(word))
+            guard candidate.count >= 4, abs(candidate.count - term.scalars.count) <= edits else { continue }
+            // Each edit brings at most one letter the other word lacks (a cheap bound first).
+            let other = letterMask(candidate)
+            guard (letters & ~other).nonzeroBitCount <= edits, (other & ~letters).nonzeroBitCount <= edits else { continue }
+            let found = distance(term.scalars, candidate, limit: edits)
+            guard found <= edits else { continue }
+            let quality = found == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits
+            if quality > (best?.0 ?? 0) { best = (quality, word) }
+        }
+        return best
+    }
+
+    /// The set of a word's letters, each as bit `scalar % 64`.
+    private static func letterMask<C: Collection<UInt32>>(_ scalars: C) -> UInt64 {
+        var mask: UInt64 = 0
+        for scalar in scalars { mask |= 1 << UInt64(scalar & 63) }
+        return mask
+    }
+
+    /// A film found by its period or genre alone, in a query made only of years, decades and
+    /// genres ("1994", "90s comedy"), counts as a match of quality 0.9, with no coverage:
+    ///
+    ///     score = 3 × 0.9 + 0.8 × log10(votes + 1)
+    ///
+    /// so a title holding the query's words ranks by its own score among them: a title that is
+    /// the number ("1941", 5,536 votes; "1984", 304 votes) comes before the year's films with
+    /// up to 750 times its votes (1 + 1 of coverage and exact title, + 0.3: 2.3 points, 10^(2.3
+    /// / 0.8)), a title starting with it ("2001: A Space Odyssey", a third of its words) before
+    /// those with up to 6 times its votes.
+    static func periodScore(votes: Int) -> Double {
+        matchWeight * periodMatch + popularityWeight * log10(Double(max(0, votes)) + 1)
+    }
+
+    /// The match quality of a film found by its period or genre alone.
+    static let periodMatch = 0.9
+
     /// The optimal-string-alignment Damerau–Levenshtein distance between `a` and `b` (a
     /// transposition of adjacent letters is one edit), or `limit + 1` once it exceeds `limit`.
     static func distance(_ a: String, _ b: String, limit: Int) -> Int {
-        let s = Array(a.unicodeScalars), t = Array(b.unicodeScalars)
+        distance(Array(a.unicodeScalars.map(\.value)), Array(b.unicodeScalars.map(\.value))[...], limit: limit)
+    }
+
+    /// ``distance(_:_:limit:)`` over unicode scalar values.
+    static func distance(_ s: [UInt32], _ b: ArraySlice<UInt32>, limit: Int) -> Int {
+        let t = Array(b)
         if abs(s.count - t.count) > limit { return limit + 1 }
         var previous2 = [Int](repeating: 0, count: t.count + 1)
         var previous = Array(0...t.count)

@@ -17,27 +17,39 @@ enum SearchText {
     ]
 
     /// The words of `text`, normalized, in order.
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
+    static func words(_ text: String) -> [String] { queryWords(text).map(\.word) }
+
+    /// The words of `text`, normalized, in order, each with whether most of its letters lost a
+    /// diacritic to folding ("üñí" → "uni": all three did). Such a word says little once
+    /// folded, so search matches it only whole: never as a prefix or with typos (see
+    /// ``SearchEngine``).
+    static func queryWords(_ text: String) -> [(word: String, isMostlyFolded: Bool)] {
+        var words: [(word: String, isMostlyFolded: Bool)] = []
         var current = ""
+        var letters = 0, folded = 0
+        func finish() {
+            words.append((current, folded * 2 > letters))
+            current = ""
+            letters = 0
+            folded = 0
+        }
         for character in text {
             if character == "'" || character == "\u{2019}" || character == "\u{2018}" || character == "`" {
                 // Apostrophes join ("schindler's" → "schindlers"), except after an elided
                 // one-letter word ("d'une", "l'homme"), which stays a word of its own.
-                if current.count == 1 {
-                    words.append(current)
-                    current = ""
-                }
+                if current.count == 1 { finish() }
                 continue
             }
             if character.isLetter || character.isNumber {
-                for scalar in character.unicodeScalars { fold(scalar, into: &current) }
+                letters += 1
+                var changed = false
+                for scalar in character.unicodeScalars { changed = fold(scalar, into: &current) || changed }
+                if changed { folded += 1 }
             } else if !current.isEmpty {
-                words.append(current)
-                current = ""
+                finish()
             }
         }
-        if !current.isEmpty { words.append(current) }
+        if !current.isEmpty { finish() }
         return words
     }
 
@@ -101,19 +113,22 @@ enum SearchText {
         "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20,
     ]
 
-    /// Appends `scalar` lowercased, without its diacritics, to `word`.
-    private static func fold(_ scalar: Unicode.Scalar, into word: inout String) {
+    /// Appends `scalar` lowercased, without its diacritics, to `word`; true when a diacritic
+    /// was dropped (a combining mark, or a Latin letter with one).
+    @discardableResult
+    private static func fold(_ scalar: Unicode.Scalar, into word: inout String) -> Bool {
         let value = scalar.value
-        if value >= 0x300 && value <= 0x36F { return } // combining marks
+        if value >= 0x300 && value <= 0x36F { return true } // combining marks
         if value < 0x80 {
             word.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
-            return
+            return false
         }
         if let folded = latin[value] {
             word += folded
-            return
+            return true
         }
         word += String(scalar).lowercased()
+        return false
     }
 
     /// Latin letters with diacritics and ligatures, as plain lowercase letters.

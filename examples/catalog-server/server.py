@@ -2,8 +2,10 @@
 """A small movie API over the shipped catalog, to run the Cinematic apps against a live
 source: ``python3 examples/catalog-server/server.py --port 8631``.
 
-Standard library only. It serves ``data/ggplot2movies.tsv.gz`` (58,788 films) as JSON shaped
-like a real movie API (TMDB-like paths, snake_case fields, pages of 20)::
+The Python standard library and the ``cinematic`` package (this repository's
+``bindings/python``, over the library ``make lib`` builds). It serves
+``data/ggplot2movies.tsv.gz`` (58,788 films) as JSON shaped like a real movie API (TMDB-like
+paths, snake_case fields, pages of 20)::
 
     GET /search/movie?query=dune&page=1        {"page", "results": [movie], "total_pages", "total_results"}
     GET /movie/popular?page=1                  most votes first
@@ -15,6 +17,13 @@ like a real movie API (TMDB-like paths, snake_case fields, pages of 20)::
 A movie: ``{"id", "title", "release_year", "runtime", "vote_average", "vote_count",
 "genres", "certification"}``; the detail adds ``"budget"`` and ``"rating_distribution"``.
 Unknown id: 404 ``{"status_message": ...}``.
+
+Searches are answered by the library's own search engine (a ``cinematic.Runtime`` over the
+embedded catalog, or over an index built from ``--data``), so a search answers here exactly
+what it answers embedded: same films, same order, same pages (a query under 2 characters
+finds nothing; one over 256 is refused with 400). ``total_results`` and ``total_pages`` count
+what was read to answer the page: while more pages remain they are lower bounds
+(``total_pages`` is then one more than the page asked for).
 
 Switches for trying failure: ``--latency-ms N`` delays every answer, ``--fail`` answers
 every request with 503, ``--fail-every N`` fails every Nth request. The same can be changed
@@ -34,9 +43,9 @@ import json
 import math
 import re
 import sys
+import tempfile
 import threading
 import time
-import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -45,7 +54,10 @@ from urllib.parse import parse_qs, urlsplit
 PAGE_SIZE = 20
 TOP_RATED_MIN_VOTES = 1000
 ARTICLES = {"The", "A", "An", "La", "Le", "Les", "El", "Il", "L'", "Der", "Die", "Das", "Du", "Des", "De"}
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data" / "ggplot2movies.tsv.gz"
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = REPO / "data" / "ggplot2movies.tsv.gz"
+#: Seconds a search may take in the library before the request fails with 503.
+SEARCH_TIMEOUT = 30.0
 
 Movie = Dict[str, Any]
 
@@ -125,20 +137,81 @@ def display_title(title: str) -> str:
     return title
 
 
-def words(text: str) -> List[str]:
-    """Lowercased, accent-free words (letters and digits; apostrophes join)."""
-    folded = unicodedata.normalize("NFKD", text.replace("'", "").replace("\u2019", ""))
-    plain = "".join(c for c in folded if not unicodedata.combining(c)).lower()
-    return "".join(c if c.isalnum() else " " for c in plain).split()
+def import_cinematic() -> Any:
+    """The ``cinematic`` package: installed, or this repository's ``bindings/python``."""
+    try:
+        import cinematic
+    except ImportError:
+        sys.path.insert(0, str(REPO / "bindings" / "python"))
+        import cinematic
+    return cinematic
+
+
+class BadSearch(Exception):
+    """A search the library refuses (a query over 256 characters): 400."""
+
+
+class LibrarySearch:
+    """Search answered by libcinematic's own engine, so the live and embedded answers agree.
+
+    The shipped movie file is the one compiled into the library: its embedded catalog is
+    used as is. Another ``--data`` file is indexed (``cinematic.build_index``) into a
+    temporary directory when the server starts.
+    """
+
+    def __init__(self, data: Path) -> None:
+        self.cinematic = import_cinematic()
+        self.directory: Optional[tempfile.TemporaryDirectory] = None
+        catalog: Any = "embedded"
+        if data.resolve() != DEFAULT_DATA.resolve():
+            self.directory = tempfile.TemporaryDirectory(prefix="cinematic-catalog-server-")
+            index = Path(self.directory.name) / "catalog.idx"
+            self.cinematic.build_index(str(data), str(index))
+            catalog = {"path": str(index)}
+        self.runtime = self.cinematic.Runtime({"catalog": catalog})
+
+    def close(self) -> None:
+        self.runtime.close()
+        if self.directory is not None:
+            self.directory.cleanup()
+
+    def search(self, query: str, page: int) -> Tuple[List[int], int, bool]:
+        """The ids of page ``page`` of ``query``'s results, how many results were read, and
+        whether more remain. Raises BadSearch for a query the library refuses."""
+        store = self.runtime.search()
+        try:
+            try:
+                store.query_changed(query)
+            except self.cinematic.InvalidError as error:
+                raise BadSearch(str(error)) from None
+            store.submit()
+            store.settle(SEARCH_TIMEOUT)
+            state = store.state
+            while state["pagesLoaded"] < page and not state["isExhausted"] and state["results"]["phase"] == "loaded":
+                store.load_more()
+                store.settle(SEARCH_TIMEOUT)
+                state = store.state
+                if state["loadMoreError"] is not None:
+                    raise RuntimeError(f"search {query!r}: {state['loadMoreError']}")
+        finally:
+            store.close()
+        results = state["results"]
+        if results["phase"] == "idle":
+            return [], 0, False
+        if results["phase"] != "loaded":
+            raise RuntimeError(f"search {query!r}: {results}")
+        ids = [movie["id"] for movie in results["value"]]
+        start = (page - 1) * PAGE_SIZE
+        return ids[start:start + PAGE_SIZE], len(ids), not state["isExhausted"]
 
 
 class Catalog:
     """The films in memory, with the lists the API serves."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, searcher: Optional[LibrarySearch] = None) -> None:
         self.movies: Dict[int, Movie] = {}
         self.details: Dict[int, Movie] = {}
-        self.index: List[Tuple[List[str], str, Movie]] = []
+        self.searcher = searcher
         with gzip.open(path, "rt", encoding="utf-8") as lines:
             header = next(lines).rstrip("\n").split("\t")
             for line in lines:
@@ -155,7 +228,6 @@ class Catalog:
                     **movie, "budget": int(row["budget"]) if row["budget"] else None,
                     "rating_distribution": [float(row[f"r{i}"] or 0) for i in range(1, 11)],
                 }
-                self.index.append((words(movie["title"]), movie["title"].lower(), movie))
         by_votes = sorted(self.movies.values(), key=lambda m: (-m["vote_count"], m["id"]))
         self.popular = by_votes
         self.top_rated = sorted((m for m in by_votes if m["vote_count"] >= TOP_RATED_MIN_VOTES),
@@ -165,23 +237,14 @@ class Catalog:
             for genre in movie["genres"]:
                 self.genres.setdefault(genre.lower(), []).append(movie)
 
-    def search(self, query: str) -> List[Movie]:
-        """Titles containing every query word (the last as a prefix): exact titles first,
-        then titles starting with the query, then the rest; most votes first in each."""
-        wanted = words(query)
-        if not wanted:
-            return []
-        *whole, last = wanted
-        phrase = " ".join(wanted)
-        ranked = []
-        for title_words, lowered, movie in self.index:
-            if not all(w in title_words for w in whole) or not any(t.startswith(last) for t in title_words):
-                continue
-            joined = " ".join(title_words)
-            group = 0 if joined == phrase else 1 if joined.startswith(phrase) else 2
-            ranked.append((group, -movie["vote_count"], movie["id"], movie))
-        ranked.sort(key=lambda item: item[:3])
-        return [item[3] for item in ranked]
+    def search(self, query: str, page: int) -> Dict[str, Any]:
+        """Page ``page`` of the films ``query`` finds, by the library's search (see
+        LibrarySearch): the body of GET /search/movie. Raises BadSearch."""
+        assert self.searcher is not None, "no LibrarySearch"
+        ids, found, more = self.searcher.search(query, page)
+        pages = (found + PAGE_SIZE - 1) // PAGE_SIZE
+        return {"page": page, "results": [self.movies[i] for i in ids if i in self.movies],
+                "total_pages": max(pages, page + 1) if more else pages, "total_results": found}
 
 
 def page_of(movies: List[Movie], page: int) -> Dict[str, Any]:
@@ -274,7 +337,12 @@ def make_handler(catalog: Catalog, settings: Settings, quiet: bool) -> type:
                 return 400, {"status_message": "page must be an integer within 1...1000"}
             parts = [p for p in path.split("/") if p]
             if parts == ["search", "movie"]:
-                return 200, page_of(catalog.search(arg("query")), page)
+                try:
+                    return 200, catalog.search(arg("query"), page)
+                except BadSearch as refused:
+                    return 400, {"status_message": str(refused)}
+                except Exception as error:   # the library failed or timed out: say so
+                    return 503, {"status_message": f"search failed: {error}"}
             if parts == ["movie", "popular"]:
                 return 200, page_of(catalog.popular, page)
             if parts == ["movie", "top_rated"]:
@@ -310,7 +378,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--fail-every", type=count, default=0, metavar="N", help="fail every Nth request")
     parser.add_argument("--quiet", action="store_true", help="no request log")
     args = parser.parse_args(argv)
-    catalog = Catalog(args.data)
+    catalog = Catalog(args.data, LibrarySearch(args.data))
     settings = Settings(args.latency_ms, args.fail, args.fail_every)
     server = ThreadingHTTPServer((args.host, args.port), make_handler(catalog, settings, args.quiet))
     server.daemon_threads = True
@@ -322,6 +390,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         pass
     finally:
         server.server_close()
+        if catalog.searcher is not None:
+            catalog.searcher.close()
     return 0
 
 

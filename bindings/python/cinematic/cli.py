@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cinematic {wire.VERSION}")
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    search = commands.add_parser("search", help="search titles (typos, numerals and years are understood)")
+    search = commands.add_parser("search", help="search titles (typos, numerals, years, decades and genres are understood: 1994, 90s comedy)")
     search.add_argument("query", nargs="+", help="what to search for, e.g. godfather 2")
     search.add_argument("--pages", type=_whole_number(1, MAX_PAGES), default=1, metavar="N",
                         help=f"pages of 20 results to show (default 1, at most {MAX_PAGES})")
