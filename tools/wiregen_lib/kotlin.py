@@ -54,6 +54,9 @@ def kt_read(expr: str, node: Schema, owner: str, key: str, classes: List[str], d
             return kind, kt_read(expr, rest[0], owner, key, classes, defs, unions)[1], default
         return ("Any?", expr, "null") if nullable else ("Any", expr + "!!", None)
     kind = node.get("type")
+    if kind is None or (isinstance(kind, list) and len([k for k in kind if k != "null"]) > 1):
+        # Any JSON value (no type, or several: patchOperation.value) reads as Json.parse gives it.
+        return "Any?", expr, "null"
     if isinstance(kind, list):
         nullable = "null" in kind
         others = [k for k in kind if k != "null"]
