@@ -104,7 +104,7 @@ object JsonPatch {
 
     /** The reference tokens of an RFC 6901 pointer, unescaped (`~1` is `/`, `~0` is `~`). */
     internal fun tokens(pointer: String): List<String> {
-        if (pointer.isEmpty()) return emptyList()
+        if (pointer.length == 0) return emptyList()
         if (pointer[0] != '/') throw PatchException("not a JSON Pointer: \"$pointer\"")
         return pointer.substring(1).split('/').map { token ->
             // "~01" is "~1" unescaped once: ~1 first, then ~0 (RFC 6901 section 4).
@@ -121,7 +121,7 @@ object JsonPatch {
 
     private fun index(token: String, size: Int, endAllowed: Boolean, path: String): Int {
         if (token == "-" && endAllowed) return size
-        if (token.isEmpty() || token.any { it !in '0'..'9' } || (token.length > 1 && token[0] == '0') || token.length > 9) {
+        if (token.length == 0 || token.any { it !in '0'..'9' } || (token.length > 1 && token[0] == '0') || token.length > 9) {
             throw PatchException("\"$token\" is not an array index (\"$path\")")
         }
         val index = token.toInt()

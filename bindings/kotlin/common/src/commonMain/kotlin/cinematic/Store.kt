@@ -35,6 +35,7 @@ open class Store<S> internal constructor(
     private var closing = false   // close() has started
     private var released = false  // no callback of this store can run any more
     private var current: Subscription? = null // the registered subscriber
+    private var delivered: Map<String, Any?>? = null // patch mode: the last state rebuilt
     private val closeListeners = ArrayList<() -> Unit>()
 
     /** The feature name this store was opened with, e.g. "search". */
@@ -166,12 +167,12 @@ open class Store<S> internal constructor(
 
     /**
      * In patch mode, the state the last delivery rebuilt, as parsed JSON (maps and lists, as
-     * [Json.parse] reads them): what the subscriber last received; null before the first
-     * delivery, without a subscriber, and with whole-state delivery. A delivered tree is
+     * [Json.parse] reads them): what the subscriber last received (also while it runs);
+     * null before the first delivery and with whole-state delivery. A delivered tree is
      * never changed afterwards (later states share its unchanged parts): treat it as
      * read-only.
      */
-    val deliveredTree: Map<String, Any?>? get() = stateLock.locked { current }?.delivered
+    val deliveredTree: Map<String, Any?>? get() = stateLock.locked { delivered }
 
     private fun register(subscription: Subscription): AutoCloseable {
         if (Delivery.insideCallback) {
@@ -290,14 +291,12 @@ open class Store<S> internal constructor(
         private var active = true
         /** Patch mode: the states rebuilt so far (touched by deliveries only, which never overlap). */
         private val rebuilt = PatchedState()
-        /** Patch mode: what the callback last received (guarded by [flag]). */
+        /** Patch mode: what the callback last received. */
         private var last: Map<String, Any?>? = null
         /** Patch mode: a delivery failed to apply and registering again has not happened yet. */
         private var broken = false
 
         val isActive: Boolean get() = flag.locked { active }
-
-        val delivered: Map<String, Any?>? get() = flag.locked { last }
 
         fun deactivate() = flag.locked { active = false }
 
@@ -328,9 +327,10 @@ open class Store<S> internal constructor(
             }
             broken = false
             if (library.recording) library.record("state", feature, Json.write(state))
-            val previous = flag.locked { last.also { last = state } }
+            val previous = last.also { last = state }
             // The same state again after registering again: not a new state.
             if (previous === state || (rebuilt.seq == 1L && previous == state)) return
+            stateLock.locked { if (isActive) delivered = state }
             Delivery.run(runtime) { if (isActive) patched(state) }
         }
 
