@@ -54,6 +54,9 @@ def kt_read(expr: str, node: Schema, owner: str, key: str, classes: List[str], d
             return kind, kt_read(expr, rest[0], owner, key, classes, defs, unions)[1], default
         return ("Any?", expr, "null") if nullable else ("Any", expr + "!!", None)
     kind = node.get("type")
+    if kind is None or (isinstance(kind, list) and len([k for k in kind if k != "null"]) > 1):
+        # Any JSON value (no type, or several: patchOperation.value) reads as Json.parse gives it.
+        return "Any?", expr, "null"
     if isinstance(kind, list):
         nullable = "null" in kind
         others = [k for k in kind if k != "null"]
@@ -330,6 +333,9 @@ def kotlin_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
             f"object {obj} : Feature<{state}, {store}>({json.dumps(name)}, {sample_text}) {{",
             f"    /** Reads a \"{name}\" state ([{state}]) from its JSON. */",
             f"    override fun decodeState(json: String): {state} = {state}.fromJson(json)",
+            "",
+            f"    /** Reads a \"{name}\" state ([{state}]) from its parsed JSON (a state rebuilt from patches). */",
+            f"    override fun decodeStateTree(tree: Map<String, Any?>): {state} = {state}.fromJson(tree)",
             "",
             f"    /** A \"{name}\" state as JSON-ready maps (write it with [Json.write]). */",
             f"    override fun encodeState(state: {state}): Map<String, Any?> = state.toJson()",

@@ -19,6 +19,12 @@ abstract class Feature<S, T : Store<S>> internal constructor(
     /** Reads this feature's state from its JSON; throws when the JSON does not fit the state type. */
     abstract fun decodeState(json: String): S
 
+    /**
+     * Reads this feature's state from its parsed JSON ([Json.parse]'s maps and lists), e.g. a
+     * state rebuilt from a patched delivery; throws when it does not fit the state type.
+     */
+    abstract fun decodeStateTree(tree: Map<String, Any?>): S
+
     /** [state] as JSON-ready maps and lists, as the library writes it (write it with [Json.write]). */
     abstract fun encodeState(state: S): Map<String, Any?>
 
@@ -41,6 +47,7 @@ abstract class Feature<S, T : Store<S>> internal constructor(
 /** A feature this binding was not generated with: its state is what [Json.parse] reads. */
 internal class UntypedFeature(name: String) : Feature<Any?, Store<Any?>>(name, null) {
     override fun decodeState(json: String): Any? = Json.parse(json)
+    override fun decodeStateTree(tree: Map<String, Any?>): Any? = tree
     @Suppress("UNCHECKED_CAST")
     override fun encodeState(state: Any?): Map<String, Any?> = state as Map<String, Any?>
     override fun wrap(runtime: Runtime, handle: Long): Store<Any?> = Store(runtime, handle, this)

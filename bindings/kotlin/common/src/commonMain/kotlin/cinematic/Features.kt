@@ -39,6 +39,9 @@ object SearchFeature : Feature<SearchState, SearchStore>("search", null) {
     /** Reads a "search" state ([SearchState]) from its JSON. */
     override fun decodeState(json: String): SearchState = SearchState.fromJson(json)
 
+    /** Reads a "search" state ([SearchState]) from its parsed JSON (a state rebuilt from patches). */
+    override fun decodeStateTree(tree: Map<String, Any?>): SearchState = SearchState.fromJson(tree)
+
     /** A "search" state as JSON-ready maps (write it with [Json.write]). */
     override fun encodeState(state: SearchState): Map<String, Any?> = state.toJson()
 
@@ -94,6 +97,9 @@ object DiscoverFeature : Feature<DiscoverState, DiscoverStore>("discover", null)
     /** Reads a "discover" state ([DiscoverState]) from its JSON. */
     override fun decodeState(json: String): DiscoverState = DiscoverState.fromJson(json)
 
+    /** Reads a "discover" state ([DiscoverState]) from its parsed JSON (a state rebuilt from patches). */
+    override fun decodeStateTree(tree: Map<String, Any?>): DiscoverState = DiscoverState.fromJson(tree)
+
     /** A "discover" state as JSON-ready maps (write it with [Json.write]). */
     override fun encodeState(state: DiscoverState): Map<String, Any?> = state.toJson()
 
@@ -141,6 +147,9 @@ object FavoritesFeature : Feature<FavoritesState, FavoritesStore>("favorites", n
     /** Reads a "favorites" state ([FavoritesState]) from its JSON. */
     override fun decodeState(json: String): FavoritesState = FavoritesState.fromJson(json)
 
+    /** Reads a "favorites" state ([FavoritesState]) from its parsed JSON (a state rebuilt from patches). */
+    override fun decodeStateTree(tree: Map<String, Any?>): FavoritesState = FavoritesState.fromJson(tree)
+
     /** A "favorites" state as JSON-ready maps (write it with [Json.write]). */
     override fun encodeState(state: FavoritesState): Map<String, Any?> = state.toJson()
 
@@ -186,6 +195,9 @@ class DetailStore internal constructor(runtime: Runtime, handle: Long) : Store<D
 object DetailFeature : Feature<DetailState, DetailStore>("detail", "{\"movieId\":15249}") {
     /** Reads a "detail" state ([DetailState]) from its JSON. */
     override fun decodeState(json: String): DetailState = DetailState.fromJson(json)
+
+    /** Reads a "detail" state ([DetailState]) from its parsed JSON (a state rebuilt from patches). */
+    override fun decodeStateTree(tree: Map<String, Any?>): DetailState = DetailState.fromJson(tree)
 
     /** A "detail" state as JSON-ready maps (write it with [Json.write]). */
     override fun encodeState(state: DetailState): Map<String, Any?> = state.toJson()

@@ -61,6 +61,11 @@ interface NativeLibrary {
     fun storeState(store: Long, out: LongArray): Int
     /** `cinematic_store_observe(store, fn, userdata)` with a [stateCallback] (null: none). */
     fun storeObserve(store: Long, callback: NativeCallback?): Int
+    /**
+     * `cinematic_store_observe_patches(store, fn, userdata)` with a [stateCallback] (null:
+     * none): the callback receives `{"seq":1,"state":{...}}`, then `{"seq":n,"patch":[...]}`.
+     */
+    fun storeObservePatches(store: Long, callback: NativeCallback?): Int
     /** `cinematic_store_settle(store, timeout_ms)`. */
     fun storeSettle(store: Long, timeoutMs: Long): Int
     /** `cinematic_store_pending_effects(store, &out[0])`. */
@@ -87,10 +92,13 @@ interface NativeLibrary {
 
     /**
      * A debugging hook, not a C function: sees every state, error envelope, provider request
-     * and report the binding receives ([kind] "state", "envelope", "request", ...). The JVM
+     * and report the binding receives ([kind] "state", "patched", "envelope", "request", ...). The JVM
      * binding writes them to the file named by `-Dcinematic.wireLog`; the default ignores them.
      */
     fun record(kind: String, feature: String?, json: String) {}
+
+    /** True when [record] keeps what it is given (so a caller may skip encoding it otherwise). */
+    val recording: Boolean get() = false
 
     /** Where an exception thrown by a host callback goes when no handler is set (stderr on the JVM). */
     fun reportUncaught(error: Throwable) {

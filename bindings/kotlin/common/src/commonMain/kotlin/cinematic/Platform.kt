@@ -23,6 +23,9 @@ internal expect val nativeLibrary: NativeLibrary
 internal expect class Lock() {
     /** Runs [body] holding the lock. */
     fun <T> locked(body: () -> T): T
+
+    /** Runs [body] holding the lock if it is free now (never waits); false when it was not. */
+    fun tryLocked(body: () -> Unit): Boolean
 }
 
 /** How many libcinematic callbacks the current thread is running (a thread-local counter). */

@@ -28,27 +28,39 @@ package cinematic
  * and every callback registered with them stay strongly reachable until [close], so nothing
  * the library may still call is collected.
  *
+ * Patched delivery: by default ([patches] true) stores observe in patch mode
+ * (`cinematic_store_observe_patches`, docs/wire.md "Patched delivery"): the library sends the
+ * whole state once, then only what changed (an RFC 6902 JSON Patch), and each store rebuilds
+ * every state from the previous one ([JsonPatch]) before decoding it for its subscriber.
+ * Subscribers see the same states either way; `Runtime(config, patches = false)` receives
+ * whole states (`cinematic_store_observe`).
+ *
  * @throws CinematicException "json"/"too_large" for a malformed config, "invalid" for an
  *   unknown key or bad value, "io" when the catalog cannot be opened.
  */
 class Runtime internal constructor(
     config: String?,
     /** The C functions this runtime and its stores call (a test may wrap the platform's). */
-    internal val library: NativeLibrary
+    internal val library: NativeLibrary,
+    /**
+     * True (the default) when the stores of this runtime observe in patch mode and rebuild
+     * their states from patches; false for whole-state delivery.
+     */
+    val patches: Boolean = true
 ) : AutoCloseable {
 
-    /** Opens a runtime from its JSON [config] (null for all defaults). */
-    constructor(config: String? = null) : this(config, nativeLibrary)
+    /** Opens a runtime from its JSON [config] (null for all defaults); [patches]: see [Runtime.patches]. */
+    constructor(config: String? = null, patches: Boolean = true) : this(config, nativeLibrary, patches)
 
     /** Opens a runtime from a config given as a map, e.g. `mapOf("clock" to "manual")`. */
-    constructor(config: Map<String, Any?>) : this(Json.write(config))
+    constructor(config: Map<String, Any?>, patches: Boolean = true) : this(Json.write(config), patches)
 
     /**
      * Opens a runtime from the generated [RuntimeConfig], e.g.
      * `RuntimeConfig(clock = "manual", history = 100, record = "/tmp/session.jsonl")`;
      * members left null are left out (the library's defaults).
      */
-    constructor(config: RuntimeConfig) : this(Json.write(withoutNulls(config.toJson())))
+    constructor(config: RuntimeConfig, patches: Boolean = true) : this(Json.write(withoutNulls(config.toJson())), patches)
 
     internal val handle: Long = openedHandle("runtime") { out -> library.runtimeOpen(config?.let(::jsonText), out) }
 
@@ -77,7 +89,9 @@ class Runtime internal constructor(
 
     /**
      * Receives any exception thrown by a provider, subscriber or logger callback (such
-     * exceptions must not cross into the library). The default prints it (stderr on the JVM).
+     * exceptions must not cross into the library), and a [PatchException] when a patched
+     * delivery did not apply (never from this library; the store then observes again and
+     * gets the whole state). The default prints it (stderr on the JVM).
      */
     var callbackErrorHandler: (Throwable) -> Unit
         get() = lock.locked { errorHandler }

@@ -35,6 +35,7 @@ open class Store<S> internal constructor(
     private var closing = false   // close() has started
     private var released = false  // no callback of this store can run any more
     private var current: Subscription? = null // the registered subscriber
+    private var delivered: Map<String, Any?>? = null // patch mode: the last state rebuilt
     private val closeListeners = ArrayList<() -> Unit>()
 
     /** The feature name this store was opened with, e.g. "search". */
@@ -135,6 +136,11 @@ open class Store<S> internal constructor(
      * Callbacks of one runtime never run concurrently. The callback may call [send], [state],
      * [close] and [Runtime.respond].
      *
+     * In patch mode ([Runtime.patches], the default) the store rebuilds each state from the
+     * previous one and the patch the library sent ([JsonPatch]), then decodes it
+     * ([Feature.decodeStateTree]): the callback sees the same states as with whole-state
+     * delivery.
+     *
      * A store has one subscriber at a time, as in the C API: subscribing again (here or with
      * [subscribeJson]) replaces the previous subscriber (whose handle then does nothing).
      * Close the returned handle to unsubscribe; from inside a callback that takes effect at
@@ -143,21 +149,39 @@ open class Store<S> internal constructor(
      *
      * @throws CinematicException "closed"; "misuse" when called from inside a callback.
      */
-    fun subscribe(callback: (state: S) -> Unit): AutoCloseable = subscribeJson { json -> callback(definition.decodeState(json)) }
+    fun subscribe(callback: (state: S) -> Unit): AutoCloseable = register(Subscription(
+        whole = { json -> callback(definition.decodeState(json)) },
+        patched = { tree -> callback(definition.decodeStateTree(tree)) }))
 
     /**
-     * [subscribe], with each state as the library's JSON text.
+     * [subscribe], with each state as JSON text. With whole-state delivery that is the
+     * library's text; in patch mode it is the rebuilt state written compactly ([Json.write]),
+     * the same document (same members, same order) as `cinematic_store_state` gives for it.
+     * (Writing it costs in proportion to the whole state: a host that wants only what changed
+     * decodes nothing, see [deliveredTree].)
      *
      * @throws CinematicException "closed"; "misuse" when called from inside a callback.
      */
-    fun subscribeJson(callback: (stateJson: String) -> Unit): AutoCloseable {
+    fun subscribeJson(callback: (stateJson: String) -> Unit): AutoCloseable =
+        register(Subscription(whole = callback, patched = { tree -> callback(Json.write(tree)) }))
+
+    /**
+     * In patch mode, the state the last delivery rebuilt, as parsed JSON (maps and lists, as
+     * [Json.parse] reads them): what the subscriber last received (also while it runs);
+     * null before the first delivery and with whole-state delivery. A delivered tree is
+     * never changed afterwards (later states share its unchanged parts): treat it as
+     * read-only.
+     */
+    val deliveredTree: Map<String, Any?>? get() = stateLock.locked { delivered }
+
+    private fun register(subscription: Subscription): AutoCloseable {
         if (Delivery.insideCallback) {
+            subscription.release()
             throw CinematicException.of(Status.MISUSE,
                 "subscribe cannot be called from inside a callback (cinematic_store_observe is not callback-safe)")
         }
-        val subscription = Subscription(callback)
         observeLock.locked {
-            val status = library.storeObserve(handle, subscription.native)
+            val status = observe(subscription)
             if (status != Status.OK) {
                 val failure = CinematicException.fromLastError(status)
                 subscription.release() // never registered
@@ -171,6 +195,11 @@ open class Store<S> internal constructor(
         }
         return subscription
     }
+
+    /** Registers [subscription]'s native callback in the runtime's mode. */
+    private fun observe(subscription: Subscription): Int =
+        if (runtime.patches) library.storeObservePatches(handle, subscription.native)
+        else library.storeObserve(handle, subscription.native)
 
     /**
      * Blocks until the store has no effect in flight (including effects started by effect
@@ -250,10 +279,22 @@ open class Store<S> internal constructor(
         }
     }
 
-    /** A registered subscriber: its native callback forwards states while it is active. */
-    private inner class Subscription(private val callback: (String) -> Unit) : AutoCloseable {
+    /**
+     * A registered subscriber: its native callback forwards states while it is active, given
+     * whole ([whole], the library's JSON) or, in patch mode, rebuilt from patches ([patched]).
+     */
+    private inner class Subscription(
+        private val whole: (String) -> Unit,
+        private val patched: (Map<String, Any?>) -> Unit
+    ) : AutoCloseable {
         private val flag = Lock()
         private var active = true
+        /** Patch mode: the states rebuilt so far (touched by deliveries only, which never overlap). */
+        private val rebuilt = PatchedState()
+        /** Patch mode: what the callback last received. */
+        private var last: Map<String, Any?>? = null
+        /** Patch mode: a delivery failed to apply and registering again has not happened yet. */
+        private var broken = false
 
         val isActive: Boolean get() = flag.locked { active }
 
@@ -262,8 +303,47 @@ open class Store<S> internal constructor(
         /** The native callback; referenced from here (and the store) while registered. */
         val native: NativeCallback = library.stateCallback { json ->
             if (isActive) {
-                library.record("state", feature, json)
-                Delivery.run(runtime) { if (isActive) callback(json) }
+                if (runtime.patches) receivePatched(json) else {
+                    library.record("state", feature, json)
+                    Delivery.run(runtime) { if (isActive) whole(json) }
+                }
+            }
+        }
+
+        private fun receivePatched(envelope: String) {
+            library.record("patched", feature, envelope)
+            val state = try {
+                val parsed = Json.parse(envelope)
+                if (broken && (parsed as? Map<*, *>)?.containsKey("state") != true) {
+                    resync() // still waiting for the whole state: try registering again
+                    return
+                }
+                rebuilt.receive(parsed)
+            } catch (failure: IllegalArgumentException) { // a PatchException, or malformed JSON
+                broken = true
+                runtime.reportCallbackError(PatchException("$feature store: a patched delivery did not apply (${failure.message}); observing again"))
+                resync()
+                return
+            }
+            broken = false
+            if (library.recording) library.record("state", feature, Json.write(state))
+            val previous = last.also { last = state }
+            // The same state again after registering again: not a new state.
+            if (previous === state || (rebuilt.seq == 1L && previous == state)) return
+            stateLock.locked { if (isActive) delivered = state }
+            Delivery.run(runtime) { if (isActive) patched(state) }
+        }
+
+        /**
+         * Registers this callback again, from inside its own delivery, so the library starts
+         * over with the whole state. Never waits: when another thread holds the observe lock it
+         * is (un)subscribing, and the next delivery tries again.
+         */
+        private fun resync() {
+            observeLock.tryLocked {
+                if (isActive && stateLock.locked { current === this && !released }) {
+                    library.storeObservePatches(handle, native)
+                }
             }
         }
 

@@ -719,7 +719,7 @@ interface ProviderAnswer {
 }
 
 /** One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove. */
-data class PatchOperation(val op: String, val path: String, val value: Map<String, Any?>? = null) {
+data class PatchOperation(val op: String, val path: String, val value: Any? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "path" to path, "value" to value)
 
@@ -727,7 +727,7 @@ data class PatchOperation(val op: String, val path: String, val value: Map<Strin
         /** Reads a PatchOperation from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): PatchOperation {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return PatchOperation(op = (map["op"] as String), path = (map["path"] as String), value = map["value"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
+            return PatchOperation(op = (map["op"] as String), path = (map["path"] as String), value = map["value"])
         }
     }
 }

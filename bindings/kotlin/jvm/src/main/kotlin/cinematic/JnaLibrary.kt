@@ -74,6 +74,7 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_send(store: Pointer, intentJson: ByteArray): Int
     @JvmStatic external fun cinematic_store_state(store: Pointer, outJson: PointerByReference): Int
     @JvmStatic external fun cinematic_store_observe(store: Pointer, fn: StateCallback?, userdata: Pointer?): Int
+    @JvmStatic external fun cinematic_store_observe_patches(store: Pointer, fn: StateCallback?, userdata: Pointer?): Int
     @JvmStatic external fun cinematic_store_settle(store: Pointer, timeoutMs: Long): Int
     @JvmStatic external fun cinematic_store_pending_effects(store: Pointer, outCount: IntByReference): Int
     @JvmStatic external fun cinematic_store_history(store: Pointer, outJson: PointerByReference): Int
@@ -178,6 +179,8 @@ internal object JnaLibrary : cinematic.NativeLibrary {
     override fun storeState(store: Long, out: LongArray) = outPointer(out) { CLib.cinematic_store_state(Pointer(store), it) }
     override fun storeObserve(store: Long, callback: NativeCallback?) =
         CLib.cinematic_store_observe(Pointer(store), callback as StateCallback?, null)
+    override fun storeObservePatches(store: Long, callback: NativeCallback?) =
+        CLib.cinematic_store_observe_patches(Pointer(store), callback as StateCallback?, null)
     override fun storeSettle(store: Long, timeoutMs: Long) = CLib.cinematic_store_settle(Pointer(store), timeoutMs)
     override fun storePendingEffects(store: Long, out: IntArray) = outInt(out) { CLib.cinematic_store_pending_effects(Pointer(store), it) }
     override fun storeHistory(store: Long, out: LongArray) = outPointer(out) { CLib.cinematic_store_history(Pointer(store), it) }
@@ -204,6 +207,7 @@ internal object JnaLibrary : cinematic.NativeLibrary {
     }
 
     override fun record(kind: String, feature: String?, json: String) = WireLog.record(kind, feature, json)
+    override val recording: Boolean get() = WireLog.enabled
 
     override fun reportUncaught(error: Throwable) {
         System.err.println("cinematic: exception in a callback")

@@ -12,7 +12,26 @@ actual typealias AutoCloseable = java.lang.AutoCloseable
 internal actual val nativeLibrary: NativeLibrary get() = JnaLibrary
 
 internal actual class Lock actual constructor() {
-    actual fun <T> locked(body: () -> T): T = synchronized(this) { body() }
+    private val lock = java.util.concurrent.locks.ReentrantLock()
+
+    actual fun <T> locked(body: () -> T): T {
+        lock.lock()
+        try {
+            return body()
+        } finally {
+            lock.unlock()
+        }
+    }
+
+    actual fun tryLocked(body: () -> Unit): Boolean {
+        if (lock.isHeldByCurrentThread || !lock.tryLock()) return false // not reentrant, as documented
+        try {
+            body()
+        } finally {
+            lock.unlock()
+        }
+        return true
+    }
 }
 
 internal actual object CallbackDepth {

@@ -15,6 +15,9 @@ import java.io.File
 internal object WireLog {
     private val file: File? = System.getProperty("cinematic.wireLog")?.takeIf { it.isNotEmpty() }?.let(::File)
 
+    /** True when a file is named (what is recorded is kept). */
+    val enabled: Boolean get() = file != null
+
     /** Appends `{"kind":kind,"feature":feature,"value":json}` (json is already JSON). */
     fun record(kind: String, feature: String?, json: String?) {
         val file = file ?: return

@@ -82,6 +82,8 @@ internal object CinteropLibrary : NativeLibrary {
     override fun storeState(store: Long, out: LongArray) = outPointer(out) { cinematic_store_state(handle(store), it.ptr.reinterpret()) }
     override fun storeObserve(store: Long, callback: NativeCallback?) =
         cinematic_store_observe(handle(store), callback?.let { stateTrampoline }, userdata(callback))
+    override fun storeObservePatches(store: Long, callback: NativeCallback?) =
+        cinematic_store_observe_patches(handle(store), callback?.let { stateTrampoline }, userdata(callback))
     override fun storeSettle(store: Long, timeoutMs: Long) = cinematic_store_settle(handle(store), timeoutMs)
     override fun storePendingEffects(store: Long, out: IntArray) = outInt(out) { cinematic_store_pending_effects(handle(store), it.ptr) }
     override fun storeHistory(store: Long, out: LongArray) = outPointer(out) { cinematic_store_history(handle(store), it.ptr.reinterpret()) }

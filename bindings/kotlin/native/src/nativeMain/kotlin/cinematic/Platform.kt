@@ -37,6 +37,16 @@ internal actual class Lock actual constructor() {
             pthread_mutex_unlock(mutex.ptr)
         }
     }
+
+    actual fun tryLocked(body: () -> Unit): Boolean {
+        if (pthread_mutex_trylock(mutex.ptr) != 0) return false
+        try {
+            body()
+        } finally {
+            pthread_mutex_unlock(mutex.ptr)
+        }
+        return true
+    }
 }
 
 @ThreadLocal

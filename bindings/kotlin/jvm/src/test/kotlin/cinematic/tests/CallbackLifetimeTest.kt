@@ -50,6 +50,8 @@ object CallbackLifetimeTest : Suite("callback lifetimes") {
 
         override fun storeObserve(store: Long, callback: NativeCallback?) =
             register("observe@$store", callback, real.storeObserve(store, (callback as Tracked?)?.inner))
+        override fun storeObservePatches(store: Long, callback: NativeCallback?) =
+            register("observe@$store", callback, real.storeObservePatches(store, (callback as Tracked?)?.inner))
         override fun runtimeSetProvider(runtime: Long, callback: NativeCallback?) =
             register("provider", callback, real.runtimeSetProvider(runtime, (callback as Tracked?)?.inner))
         override fun runtimeSetLogger(runtime: Long, callback: NativeCallback?) =
