@@ -195,7 +195,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.record:
         config["record"] = args.record
     if args.live:
-        config["catalog"] = "host"   # the offline cache is on by default (XDG_CACHE_HOME)
+        # A host catalog that declares its source (the URL): the offline cache, on by default
+        # (XDG_CACHE_HOME), then only ever shows this server's saved answers.
+        from cinematic.http_provider import catalog_config
+        config["catalog"] = catalog_config(args.live)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
