@@ -292,6 +292,11 @@ int cinematic_runtime_catalog_state(cinematic_runtime *runtime, char **out_json)
  *                is not a cinematic index, or of another format version, is
  *                CINEMATIC_ERR_IO and left untouched)
  *                | "host" (the host answers catalog requests; see cinematic_runtime_set_provider)
+ *                | {"host": "<source>"} (the same, declaring the catalog's source: the
+ *                provider's base URL or a name, 1 to 1024 UTF-8 bytes). The offline cache
+ *                keeps each source's answers apart: only the source that stored an answer
+ *                is ever shown it. Plain "host" is an anonymous source: it gets no default
+ *                offline cache, and the rows it stores in an explicit cache are its own.
  *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
  *                WAL journaling; refused with CINEMATIC_ERR_IO, unchanged, when it is
  *                another program's file), or {"path": "...", "readOnly": true} (an existing
@@ -321,9 +326,12 @@ int cinematic_runtime_catalog_state(cinematic_runtime *runtime, char **out_json)
  * (see cinematic_runtime_set_logger).
  *   "offlineCache": (a "host" catalog only; checked and unused otherwise) where successful
  *                answers are stored, to be shown with "source":"cache" when the provider
- *                fails with "network" or "timeout". Default: on, at
+ *                fails with "network" or "timeout"; per source (see "catalog": an answer
+ *                stored for one source is never shown for another, or for plain "host").
+ *                Default: on for {"host": "<source>"}, at
  *                $XDG_CACHE_HOME/cinematic/offline-cache.sqlite (or ~/.cache/...), skipped
- *                when it cannot be opened there (the runtime works without it). false: off.
+ *                when it cannot be opened there (the runtime works without it); off for
+ *                plain "host" (no shared default without a source). false: off.
  *                {"path": "..." (":memory:" allowed), "maxBytes": N (default 64 MiB, >= 1;
  *                least recently used answers evicted first), "ttlSeconds": N (default
  *                604800, >= 1)}, each optional. An explicit path that cannot be opened or

@@ -20,7 +20,7 @@ public protocol AnswerCoder: Sendable {
 /// `.cache(cachedAt:)`; fresh answers are marked `.live`. Other errors, a cancelled request
 /// and a missing or expired entry keep the original error.
 ///
-/// Keys: a search by its normalised words (``SearchText``: case, accents and punctuation do
+/// Keys, each behind its source's ``Scope`` prefix: a search by its normalised words (``SearchText``: case, accents and punctuation do
 /// not matter) and page; a Discover section by its name and page; a detail by movie id.
 ///
 /// ```swift
@@ -28,18 +28,40 @@ public protocol AnswerCoder: Sendable {
 /// let answer = try await catalog.search(matching: "dune", page: 1)   // .live or .cache
 /// ```
 public struct CachedMovieCatalog: MovieCatalogRepository {
+    /// Whose answers a cache row holds: one catalog source's, never shown for another.
+    public enum Scope: Sendable, Equatable {
+        /// A source that declared no identity: its rows are its own ("anonymous"), never
+        /// shown to a declared source (and a runtime gets no shared default cache without one).
+        case anonymous
+        /// A declared source (a provider's base URL or a name): its rows only.
+        case source(String)
+
+        /// The prefix of every key of this scope: `anonymous ` or `source:<byte count>:<id> `
+        /// (the count makes two identities' prefixes differ even when one starts with the other).
+        public var prefix: String {
+            switch self {
+            case .anonymous: "anonymous "
+            case let .source(id): "source:\(id.utf8.count):\(id) "
+            }
+        }
+    }
+
     private let remote: any MovieCatalogRepository
     private let cache: OfflineCache
     private let coder: any AnswerCoder
     private let now: @Sendable () -> Int64
+    private let scope: Scope
 
     /// Wraps `remote`. `now` gives the current Unix time in seconds (stored with each answer,
-    /// and compared with the time to live).
+    /// and compared with the time to live). `scope` keeps this source's rows apart from every
+    /// other source's in the same cache file: a lookup only ever finds rows stored under the
+    /// same scope.
     public init(remote: any MovieCatalogRepository, cache: OfflineCache, coder: any AnswerCoder,
-                now: @escaping @Sendable () -> Int64) {
+                scope: Scope = .anonymous, now: @escaping @Sendable () -> Int64) {
         self.remote = remote
         self.cache = cache
         self.coder = coder
+        self.scope = scope
         self.now = now
     }
 
@@ -84,9 +106,10 @@ public struct CachedMovieCatalog: MovieCatalogRepository {
 
     /// Live first; the cached copy when the remote is unreachable.
     private func cached<Value>(
-        _ key: String, encode: (Value) -> String, decode: (String) -> Value?,
+        _ unscoped: String, encode: (Value) -> String, decode: (String) -> Value?,
         live: () async throws(MovieError) -> Value
     ) async throws(MovieError) -> Sourced<Value> {
+        let key = scope.prefix + unscoped
         do {
             let value = try await live()
             cache.store(key, body: encode(value), now: now())

@@ -70,6 +70,30 @@ struct CachedMovieCatalogTests {
         fixture.remote.fail(with: .network("offline"))
         #expect(try await fixture.catalog.search(matching: "dune", page: 1) == Sourced([film(1, "Dune (2021)")], source: .cache(cachedAt: 1_500)))
     }
+
+    @Test("one cache, several sources: a copy is only ever served to the source that stored it")
+    func copiesArePerSource() async throws {
+        let cache = try OfflineCache.open(path: ":memory:")
+        defer { cache.close() }
+        let remote = ScriptedRemote()
+        func catalog(_ scope: CachedMovieCatalog.Scope) -> CachedMovieCatalog {
+            CachedMovieCatalog(remote: remote, cache: cache, coder: LineCoder(), scope: scope, now: { 1_000 })
+        }
+        let first = catalog(.source("http://a")), second = catalog(.source("http://b"))
+        let prefix = catalog(.source("http://")), anonymous = catalog(.anonymous)
+        _ = try await first.search(matching: "dune", page: 1)
+        remote.fail(with: .network("offline"))
+        #expect(try await first.search(matching: "dune", page: 1).source == .cache(cachedAt: 1_000))
+        for other in [second, prefix, anonymous] {
+            await #expect(throws: MovieError.network("offline")) { try await other.search(matching: "dune", page: 1) }
+        }
+        remote.fail(with: nil)
+        _ = try await anonymous.detail(id: 7)
+        remote.fail(with: .network("offline"))
+        #expect(try await anonymous.detail(id: 7).source == .cache(cachedAt: 1_000))
+        await #expect(throws: MovieError.network("offline")) { try await catalog(.source("anonymous")).detail(id: 7) }
+        await #expect(throws: MovieError.network("offline")) { try await first.detail(id: 7) }
+    }
 }
 
 /// A cache over a scripted remote, with "now" set by the test.

@@ -71,7 +71,8 @@ struct RuntimeConfigTests {
         #expect(decoded.manualClock)
         #expect(decoded.delivery == .queued)
         #expect(decoded.searchDebounceMilliseconds == 100)
-        #expect(try config(#"{"catalog":"host"}"#).catalog == .host)
+        #expect(try config(#"{"catalog":"host"}"#).catalog == .host(source: nil))
+        #expect(try config(#"{"catalog":{"host":"http://127.0.0.1:8631"}}"#).catalog == .host(source: "http://127.0.0.1:8631"))
     }
 
     @Test("bad configs name the offending path", arguments: [

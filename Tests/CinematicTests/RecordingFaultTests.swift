@@ -15,7 +15,7 @@ struct RecordingFaultTests {
     func openRuntime(recording path: String) throws(APIError) -> Runtime {
         var config = RuntimeConfig()
         config.manualClock = true
-        config.catalog = .host
+        config.catalog = .host(source: nil)
         config.remote.offlineCache = .off
         config.recordPath = path
         return try Runtime(serial: HandleTable.shared.reserve(), config: config)

@@ -44,7 +44,7 @@ struct Replay {
             throw APIError(.invalid, "the recording is empty: it must start with a \"session\" line", path: "$")
         }
         var config = try RuntimeConfig(JSONDocument(parsing: session.json("config").text))
-        config.catalog = .host
+        config.catalog = .host(source: nil)
         config.remote = RemoteCatalogConfig()
         config.remote.offlineCache = .off          // answers come from the recording
         config.favorites = ":memory:"

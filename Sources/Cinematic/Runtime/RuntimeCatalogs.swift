@@ -43,8 +43,8 @@ struct RuntimeCatalogs: Sendable {
                 throw APIError(.io, "cannot open the movie catalog: \(error.message)")
             }
             return RuntimeCatalogs(catalog: embedded, host: nil, offlineCache: nil, embedded: embedded)
-        case .host:
-            let offlineCache = try openOfflineCache(config.remote.offlineCache) { [weak debug] message in
+        case let .host(source):
+            let offlineCache = try openOfflineCache(config.remote.offlineCache, source: source) { [weak debug] message in
                 debug?.note("offline cache \(message)")
             }
             let host = hostCatalog(deadline: .milliseconds(config.remote.deadlineMilliseconds), clock: clock, queue: queue,
@@ -53,7 +53,11 @@ struct RuntimeCatalogs: Sendable {
             guard let offlineCache else {
                 return RuntimeCatalogs(catalog: host, host: host, offlineCache: nil, embedded: nil)
             }
-            let cached = CachedMovieCatalog(remote: host, cache: offlineCache, coder: CachedAnswerJSON(), now: { clock.wallSeconds() })
+            // Rows are scoped to the declared source: one source's answers are never shown for
+            // another's (or for a runtime that declared none).
+            let scope: CachedMovieCatalog.Scope = source.map { .source($0) } ?? .anonymous
+            let cached = CachedMovieCatalog(remote: host, cache: offlineCache, coder: CachedAnswerJSON(), scope: scope,
+                                            now: { clock.wallSeconds() })
             return RuntimeCatalogs(catalog: cached, host: host, offlineCache: offlineCache, embedded: nil)
         }
     }
@@ -89,9 +93,17 @@ struct RuntimeCatalogs: Sendable {
     /// opened at the default location is skipped (the runtime works without it; the reason
     /// is logged), but an explicitly configured path that fails is an `io` error. Later
     /// problems (a failed write, our damaged file replaced) go to the log through `onProblem`.
-    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache,
+    /// The shared default file is used only by a host catalog that declared its `source`: a
+    /// runtime without one gets no default cache (an explicit path still works, its rows
+    /// scoped "anonymous").
+    private static func openOfflineCache(_ setting: RemoteCatalogConfig.OfflineCache, source: String?,
                                          onProblem: @escaping @Sendable (String) -> Void) throws(APIError) -> OfflineCache? {
         guard case let .on(path, maxBytes, ttlSeconds) = setting else { return nil }
+        if path == nil && source == nil {
+            onProblem("not used: the host catalog declares no source ({\"catalog\": {\"host\": \"<url or name>\"}}), "
+                      + "and the shared default cache is kept per source")
+            return nil
+        }
         let report: @Sendable (OfflineCacheStatus) -> Void = { status in
             if let error = status.lastError { onProblem(error.message) }
         }

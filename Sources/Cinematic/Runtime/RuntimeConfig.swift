@@ -4,7 +4,7 @@ import CinematicData
 /// A runtime's configuration, decoded from `cinematic_runtime_open`'s JSON (NULL = defaults).
 ///
 /// ```json
-/// {"catalog": "embedded" | "host" | {"path": "/path/movies.idx"},
+/// {"catalog": "embedded" | "host" | {"host": "https://movies.example"} | {"path": "/path/movies.idx"},
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
 ///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl",
@@ -17,8 +17,10 @@ struct RuntimeConfig: Sendable {
         case embedded
         /// A catalog index file built by `cinematic-index` (docs/catalog-index.md).
         case index(path: String)
-        /// The host answers catalog requests through its provider callback.
-        case host
+        /// The host answers catalog requests through its provider callback. `source` is the
+        /// identity the host declared for its catalog (`{"host": "<url or name>"}`), which
+        /// scopes the offline cache; nil for plain `"host"` (no shared default cache).
+        case host(source: String?)
     }
 
     var catalog = Catalog.embedded
@@ -47,19 +49,7 @@ struct RuntimeConfig: Sendable {
         try config.rejectUnknownKeys(allowing: Self.keys)
         remote = try RemoteCatalogConfig(config)
         if let catalog = config.optional("catalog") {
-            if catalog.type == .string {
-                switch try catalog.string() {
-                case "embedded": self.catalog = .embedded
-                case "host": self.catalog = .host
-                case let other: throw .invalid("unknown catalog \"\(other)\"; expected \"embedded\", \"host\" or {\"path\": …}", at: catalog.path)
-                }
-            } else {
-                let object = try catalog.object("\"embedded\", \"host\" or {\"path\": …}")
-                try object.rejectUnknownKeys(allowing: ["path"])
-                let path = try object.required("path").string()
-                guard !path.isEmpty else { throw .invalid("empty catalog path", at: object.path + ".path") }
-                self.catalog = .index(path: path)
-            }
+            self.catalog = try Self.catalog(catalog)
         }
         if let favorites = config.optional("favorites") {
             var path = favorites
@@ -109,13 +99,44 @@ struct RuntimeConfig: Sendable {
         }
     }
 
+    /// The longest source identity a host catalog may declare, in UTF-8 bytes.
+    static let maximumSourceBytes = 1024
+
+    /// `"embedded"`, `"host"`, `{"host": "<source>"}` or `{"path": "<index file>"}`.
+    private static func catalog(_ catalog: JSONValueReader) throws(APIError) -> Catalog {
+        let expected = "\"embedded\", \"host\", {\"host\": …} or {\"path\": …}"
+        if catalog.type == .string {
+            switch try catalog.string() {
+            case "embedded": return .embedded
+            case "host": return .host(source: nil)
+            case let other: throw .invalid("unknown catalog \"\(other)\"; expected \(expected)", at: catalog.path)
+            }
+        }
+        let object = try catalog.object(expected)
+        try object.rejectUnknownKeys(allowing: ["path", "host"])
+        if let source = object.optional("host") {
+            guard object.optional("path") == nil else {
+                throw .invalid("a catalog is {\"host\": …} or {\"path\": …}, not both", at: object.path)
+            }
+            let id = try source.string()
+            guard !id.isEmpty, id.utf8.count <= maximumSourceBytes else {
+                throw .invalid("a host catalog's source must be 1 to \(maximumSourceBytes) UTF-8 bytes", at: source.path)
+            }
+            return .host(source: id)
+        }
+        let path = try object.required("path").string()
+        guard !path.isEmpty else { throw .invalid("empty catalog path", at: object.path + ".path") }
+        return .index(path: path)
+    }
+
     /// The configuration as JSON, every key spelled out (a recording's `session` line).
     var json: JSONFragment {
         let catalog: UnsafeMutablePointer<json_t>
         switch self.catalog {
         case .embedded: catalog = JSONBuilder.string("embedded")
         case let .index(path): catalog = JSONBuilder.object(["path": JSONBuilder.string(path)])
-        case .host: catalog = JSONBuilder.string("host")
+        case .host(source: nil): catalog = JSONBuilder.string("host")
+        case let .host(source?): catalog = JSONBuilder.object(["host": JSONBuilder.string(source)])
         }
         return JSONFragment(consuming: JSONBuilder.object([
             "catalog": catalog,
@@ -138,9 +159,9 @@ extension RuntimeConfig {
         var paths: [String] = []
         if favorites != ":memory:" { paths.append(favorites) }
         if case let .index(path) = catalog { paths.append(path) }
-        if case .host = catalog, case let .on(path, _, _) = remote.offlineCache {
-            let cache = path ?? CinematicData.OfflineCache.defaultPath
-            if cache != ":memory:" { paths.append(cache) }
+        if case let .host(source) = catalog, case let .on(path, _, _) = remote.offlineCache,
+           let cache = path ?? (source == nil ? nil : CinematicData.OfflineCache.defaultPath), cache != ":memory:" {
+            paths.append(cache)
         }
         return paths.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
     }

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# `make jar`: build/dist/cinematic-<version>.jar, the Kotlin/JVM binding with libcinematic.so
-# inside at linux-x86-64/libcinematic.so (where JNA looks on the class path) and the command
-# line cinematic.cli.MainKt. Run it from anywhere, with no -Djna.library.path:
+# `make jar`: build/dist/cinematic-<version>.jar, a runnable jar: the Kotlin/JVM binding, the
+# command line cinematic.cli.MainKt (its Main-Class), libcinematic.so at
+# linux-x86-64/libcinematic.so (where JNA looks on the class path), and everything they need
+# at run time bundled inside (nothing else on the class path):
 #
-#   kotlin -cp build/dist/cinematic-<version>.jar:/usr/share/java/jna.jar cinematic.cli.MainKt search dune
+#   java -jar build/dist/cinematic-<version>.jar search dune
+#
+# Bundled, each under its own licence (notices in META-INF/licenses/ of the jar):
+#   kotlin-stdlib, -jdk7, -jdk8         Apache License 2.0
+#   kotlinx-coroutines-core, atomicfu  Apache License 2.0
+#   JNA (+ its libjnidispatch.so)      Apache License 2.0 or LGPL 2.1 (dual; used under Apache 2.0)
+# A program of your own compiles against the jar alone (kotlinc -cp cinematic-<v>.jar) and
+# runs with it alone (kotlin -cp cinematic-<v>.jar:. or java -cp ...): `use` on a Runtime
+# needs kotlin-stdlib-jdk7, which is inside (bindings/kotlin/README.md; checked by test-jar.sh).
 #
 # The library's own dependencies (jansson, SQLite, zlib) come from the system, as for any
 # Debian package (`make deps` installs them). Prints the jar's path.
@@ -19,19 +28,57 @@ kotlin_compile "$KOTLIN_OUT/jar-classes" "$JNA_JAR:$COROUTINES_CP:$KOTLIN_STDLIB
 dist="$CINEMATIC_ROOT/build/dist"
 mkdir -p "$dist"
 jar="$dist/cinematic-$version.jar"
-python3 - "$jar" "$KOTLIN_OUT/jar-classes" "$CINEMATIC_LIB_DIR/libcinematic.so.0" <<'PY'
+dispatch=""
+for candidate in /usr/lib/x86_64-linux-gnu/jni/libjnidispatch.system.so /usr/lib/jni/libjnidispatch.system.so; do
+  if [ -f "$candidate" ]; then dispatch="$candidate"; break; fi
+done
+kotlin_lib="$(dirname "${KOTLIN_STDLIB_CP%%:*}")"
+bundled="$kotlin_lib/kotlin-stdlib.jar:$kotlin_lib/kotlin-stdlib-jdk7.jar"
+[ -f "$kotlin_lib/kotlin-stdlib-jdk8.jar" ] && bundled="$bundled:$kotlin_lib/kotlin-stdlib-jdk8.jar"
+bundled="$bundled:$COROUTINES_CP:$JNA_JAR"
+python3 - "$jar" "$KOTLIN_OUT/jar-classes" "$CINEMATIC_LIB_DIR/libcinematic.so.0" "$bundled" "$dispatch" <<'PY'
 import os, sys, zipfile
-jar, classes, library = sys.argv[1:]
+jar, classes, library, bundled, dispatch = sys.argv[1:]
 partial = jar + ".tmp"
+seen = set()
+notices = {
+    "kotlin": ["/usr/share/doc/kotlin/copyright", "/usr/share/doc/kotlin/NOTICE.txt"],
+    "kotlinx-coroutines": ["/usr/share/doc/libkotlinx-coroutines-java/copyright"],
+    "atomicfu": ["/usr/share/doc/libkotlinx-atomicfu-java/copyright"],
+    "jna": ["/usr/share/doc/libjna-java/copyright", "/usr/share/doc/libjna-jni/copyright"],
+}
 with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as out:
-    out.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nMain-Class: cinematic.cli.MainKt\r\n\r\n")
+    def add(name, data):
+        if name in seen:
+            return
+        seen.add(name)
+        out.writestr(name, data)
+    add("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nMain-Class: cinematic.cli.MainKt\r\n"
+        "Implementation-Title: cinematic\r\n\r\n")
     for root, _, files in sorted(os.walk(classes)):
         for name in sorted(files):
             path = os.path.join(root, name)
             arcname = os.path.relpath(path, classes)
             if not arcname.startswith("META-INF/MANIFEST"):
-                out.write(path, arcname)
-    out.write(library, "linux-x86-64/libcinematic.so")
+                add(arcname, open(path, "rb").read())
+    add("linux-x86-64/libcinematic.so", open(library, "rb").read())
+    # The run-time dependencies, merged (first copy of a name wins; signatures and module
+    # descriptors of the merged jars dropped).
+    for path in filter(None, bundled.split(":")):
+        with zipfile.ZipFile(path) as dependency:
+            for info in dependency.infolist():
+                name = info.filename
+                upper = name.upper()
+                if info.is_dir() or upper == "META-INF/MANIFEST.MF" or name.endswith("module-info.class") \
+                        or upper.startswith("META-INF/") and upper.endswith((".SF", ".RSA", ".DSA")):
+                    continue
+                add(name, dependency.read(name))
+    if dispatch:   # JNA's own native part, where JNA looks for it inside a jar
+        add("com/sun/jna/linux-x86-64/libjnidispatch.so", open(dispatch, "rb").read())
+    for component, files in notices.items():
+        for index, path in enumerate(files):
+            if os.path.exists(path):
+                add(f"META-INF/licenses/{component}/{os.path.basename(path)}", open(path, "rb").read())
 os.replace(partial, jar)   # atomic: a running JVM keeps the jar it opened
 PY
 echo "$jar"

@@ -60,7 +60,28 @@ import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 from urllib.parse import quote, urlencode, urlsplit
 
-__all__ = ["HttpCatalogProvider", "to_movie", "to_detail", "DEFAULT_MAX_BODY", "MAX_HEADER_BYTES"]
+__all__ = ["HttpCatalogProvider", "catalog_config", "source_of", "to_movie", "to_detail", "DEFAULT_MAX_BODY",
+           "MAX_HEADER_BYTES"]
+
+
+def source_of(base_url: str) -> str:
+    """The catalog source a movie API at ``base_url`` declares to the runtime: the URL without
+    a trailing slash (``http://127.0.0.1:8631/`` and ``http://127.0.0.1:8631`` are one source).
+    The library's offline cache keeps each source's answers apart (docs/wire.md, "Offline
+    cache")."""
+    return base_url.rstrip("/")
+
+
+def catalog_config(base_url: str) -> Dict[str, str]:
+    """The runtime config's ``catalog`` for a movie API at ``base_url``: a host catalog that
+    declares its source, so the offline cache never shows this server's answers for another.
+
+    Example::
+
+        runtime = cinematic.Runtime({"catalog": catalog_config(url)})
+        runtime.set_provider(HttpCatalogProvider(runtime, url))
+    """
+    return {"host": source_of(base_url)}
 
 Answer = Dict[str, Any]
 
@@ -414,8 +435,12 @@ class HttpCatalogProvider:
     not be reached or did not answer in time (``network`` or ``timeout``); :attr:`online`
     keeps the last outcome (None before any).
 
+    The runtime should declare this server as its catalog's source (:func:`catalog_config`,
+    also :attr:`source`), so that its offline cache keeps this server's answers to itself.
+
     Example::
 
+        runtime = cinematic.Runtime({"catalog": catalog_config("http://127.0.0.1:8631")})
         provider = HttpCatalogProvider(runtime, "http://127.0.0.1:8631", timeout=3, max_body=1 << 20)
         runtime.set_provider(provider)
     """
@@ -429,6 +454,8 @@ class HttpCatalogProvider:
             raise ValueError("workers must be at least 1, timeout positive and max_body not negative")
         self._runtime = runtime
         self._base = base_url.rstrip("/")
+        #: The catalog source this server is (:func:`source_of` its URL).
+        self.source = source_of(base_url)
         self._host = url.hostname
         self._port = url.port or 80
         self._host_header = url.netloc.rpartition("@")[2]

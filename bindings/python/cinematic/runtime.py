@@ -91,7 +91,10 @@ class Runtime(FeatureOpeners, RuntimeCore):
 
     Configuration keys:
 
-    - ``catalog``: ``"embedded"`` (default), ``"host"`` (see :meth:`set_provider`) or
+    - ``catalog``: ``"embedded"`` (default), ``"host"`` (see :meth:`set_provider`),
+      ``{"host": "<source>"}`` (a host catalog declaring its source, the provider's URL or a
+      name: the offline cache keeps each source's answers apart, and plain ``"host"`` gets
+      no default cache; :func:`cinematic.http_provider.catalog_config`) or
       ``{"path": "/dir/catalog.sqlite"}``;
     - ``favorites``: ``":memory:"`` (default), a file path (its directory must exist), or
       ``{"path": ..., "readOnly": True}`` (listing works, every change fails with

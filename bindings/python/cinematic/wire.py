@@ -269,7 +269,12 @@ class DetailState(TypedDict):
 
 
 class RuntimeConfigCatalog1(TypedDict):
-    """The wire object RuntimeConfigCatalog1."""
+    """A host catalog that declares its source: the provider's base URL or a name. The offline cache keeps each source's answers apart (one source's copies are never shown for another); plain "host" declares none and gets no default offline cache."""
+    host: str
+
+
+class RuntimeConfigCatalog2(TypedDict):
+    """The wire object RuntimeConfigCatalog2."""
     path: str
 
 
@@ -293,7 +298,7 @@ class RuntimeConfigOfflineCache1(TypedDict):
 
 class RuntimeConfig(TypedDict):
     """cinematic_runtime_open's config (NULL for all defaults)."""
-    catalog: NotRequired[Union[Literal["embedded", "host"], RuntimeConfigCatalog1]]
+    catalog: NotRequired[Union[Literal["embedded", "host"], RuntimeConfigCatalog1, RuntimeConfigCatalog2]]
     favorites: NotRequired[Union[str, RuntimeConfigFavorites1]]
     clock: NotRequired[Literal["system", "manual"]]
     delivery: NotRequired[Literal["immediate", "queued"]]

@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 import pytest
 
 import cinematic
-from cinematic.http_provider import HttpCatalogProvider, to_detail, to_movie
+from cinematic.http_provider import HttpCatalogProvider, catalog_config, to_detail, to_movie
 from conftest import REPO
 from test_terminal_app import TerminalApp, line_with
 
@@ -278,5 +278,81 @@ def test_terminal_app_shows_saved_discover_lists_and_details_when_the_server_goe
                      "Discover's popular list from the offline cache")
         app.send("\x11")
         assert app.wait_exit() == 0
+    finally:
+        app.close()
+
+
+def test_one_servers_answers_are_never_shown_for_another(tmp_path: Path, runtimes) -> None:
+    """Issue 25: two movie APIs and a runtime with no declared source share one cache file
+    (and the default location): each sees only the answers saved from its own source."""
+    first, second = CatalogServer(), CatalogServer()
+    try:
+        cache = {"path": str(tmp_path / "cache.sqlite")}
+
+        def runtime_for(url: str, catalog: Any) -> Tuple[cinematic.Runtime, HttpCatalogProvider]:
+            runtime = runtimes({"catalog": catalog, "offlineCache": cache})
+            provider = HttpCatalogProvider(runtime, url)
+            runtime.set_provider(provider)
+            return runtime, provider
+
+        runtime, provider = runtime_for(first.url, catalog_config(first.url))
+        assert provider.source == first.url.rstrip("/") == catalog_config(first.url + "/")["host"]
+        with runtime.search() as store:
+            results = search(store, "dune")
+            assert results["phase"] == "loaded" and results["source"] == "live"
+        provider.close()
+        runtime.close()
+        first.stop()
+        second.stop()
+
+        # Both servers are gone now. The first one's own runtime gets its saved copy...
+        runtime, provider = runtime_for(first.url, catalog_config(first.url))
+        with runtime.search() as store:
+            results = search(store, "dune")
+            assert results["phase"] == "loaded" and results["source"] == "cache"
+        provider.close()
+        # ...the second server, and a runtime that declares no source, get nothing.
+        for url, catalog in ((second.url, catalog_config(second.url)), (first.url, "host")):
+            runtime, provider = runtime_for(url, catalog)
+            with runtime.search() as store:
+                results = search(store, "dune")
+                assert results["phase"] == "failed" and results["error"]["code"] == "network", (catalog, results)
+            provider.close()
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_terminal_app_shows_no_saved_results_of_another_server(server: CatalogServer, tmp_path: Path) -> None:
+    """The terminal app with the default cache: --live URL saves under URL; another URL (the
+    first server gone, a second one down) shows no saved results, the first URL does."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    app = TerminalApp(tmp_path, args=["--live", server.url], extra_env=env)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("dune")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "live from" in s, "Dune, live")
+        app.send("\x11")
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
+    other = CatalogServer()
+    other_url = other.url
+    other.stop()
+    server.stop()
+    app = TerminalApp(tmp_path, args=["--live", other_url], extra_env=env)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("dune")
+        screen = app.wait_for(lambda s: "Search failed (network)" in s, "the failure: nothing saved from this server")
+        assert "offline, showing saved results" not in screen and line_with(screen, "Dune", "1984") is None
+        app.send("\x11")
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
+    app = TerminalApp(tmp_path, args=["--live", server.url], extra_env=env)
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        finds_dune_offline(app, "dune")
     finally:
         app.close()

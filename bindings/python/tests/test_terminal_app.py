@@ -226,6 +226,8 @@ def test_help_detail_back_with_q_and_undoing_a_removal(app):
     app.send("\t\t")
     app.wait_for(lambda s: "Your favorites" in s and line_with(s, "The Godfather") is not None, "Favorites")
     app.send("d")
+    app.wait_for(lambda s: "Remove The Godfather" in s and "y removes" in s, "asked to confirm")
+    app.send("y")
     app.wait_for(lambda s: "Favorites (0)" in s and "u to undo" in s, "removed, with an undo hint")
     app.send("u")
     app.wait_for(lambda s: "Favorites (1)" in s and line_with(s, "The Godfather") is not None, "restored")

@@ -111,7 +111,10 @@ def open_runtime(args: Any) -> Optional[cinematic.Runtime]:
     if args.record:
         config["record"] = args.record
     if args.live:
-        config["catalog"] = "host"   # the offline cache is on by default (XDG_CACHE_HOME)
+        from cinematic.http_provider import catalog_config
+        # A host catalog that declares its source (the URL): the offline cache, on by default
+        # (XDG_CACHE_HOME), only ever shows this server's saved answers.
+        config["catalog"] = catalog_config(args.live)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         return cinematic.Runtime(config)

@@ -10,7 +10,8 @@ Keys (also on the status line):
     Up / Down, PgUp / PgDn, Home / End   move the selection
     Enter                            search now (Search), open the selected movie's detail
     f                                toggle favorite (Detail)
-    d / Delete, u                    remove the selected favorite, undo the removal (Favorites)
+    d / Delete then y, u             remove the selected favorite (y confirms, any other key
+                                     keeps it), undo removals one by one, newest first (Favorites)
     [ / ]                            previous / next Discover section; m loads more
     r                                refresh Discover
     Esc / Backspace / q              back from Detail
@@ -20,7 +21,9 @@ Keys (also on the status line):
                                      Home / End go to the oldest / latest, Esc closes it
                                      (keeping the state shown)
     Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
-    typing                           edits the query (Search); Backspace deletes, Ctrl-U clears
+    typing                           edits the query (Search); Backspace deletes, Ctrl-U clears;
+                                     the query stops at 256 characters / 1024 UTF-8 bytes
+                                     (the library's limit; a longer paste is cut, with a note)
 
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
 FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``). The
@@ -141,7 +144,13 @@ class Terminal:
                 return  # nothing more buffered
             # KEY_RESIZE comes from resizeterm (see resize): the screen already has its new
             # size, so it only asks for a redraw (handle_key marks the app dirty).
-            self.app.handle_key(key)
+            try:
+                self.app.handle_key(key)
+            except cinematic.CinematicError as error:
+                # Input the library refuses (the keys bound what they send, so this is a
+                # safety net): a note on the status line, never a traceback.
+                self.app.notice = f"not done: {error}"
+                self.app.dirty = True
 
 
 def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int],
@@ -186,7 +195,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.record:
         config["record"] = args.record
     if args.live:
-        config["catalog"] = "host"   # the offline cache is on by default (XDG_CACHE_HOME)
+        # A host catalog that declares its source (the URL): the offline cache, on by default
+        # (XDG_CACHE_HOME), then only ever shows this server's saved answers.
+        from cinematic.http_provider import catalog_config
+        config["catalog"] = catalog_config(args.live)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2

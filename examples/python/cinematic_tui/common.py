@@ -12,6 +12,15 @@ from cinematic import wire
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
 CTRL_Q, CTRL_C, CTRL_U, ESC = 17, 3, 21, 27
+#: The longest query the library searches (include/cinematic.h: 256 characters and 1024
+#: UTF-8 bytes; a longer one is CINEMATIC_ERR_INVALID). The search box stops there.
+MAX_QUERY_CHARACTERS, MAX_QUERY_BYTES = 256, 1024
+
+
+def query_fits(query: str) -> bool:
+    """True when the library accepts ``query``: at most 256 characters (code points, which
+    are never fewer than the library's grapheme count) and 1024 UTF-8 bytes."""
+    return len(query) <= MAX_QUERY_CHARACTERS and len(query.encode("utf-8", "surrogatepass")) <= MAX_QUERY_BYTES
 
 
 def favorites_path() -> Path:

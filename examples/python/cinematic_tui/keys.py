@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import curses
-from typing import Any
+from typing import Any, List, Optional
 
-from .common import CTRL_C, CTRL_Q, CTRL_U, ESC, TABS, phase_of
+from cinematic import wire
+
+from .common import CTRL_C, CTRL_Q, CTRL_U, ESC, MAX_QUERY_BYTES, MAX_QUERY_CHARACTERS, TABS, phase_of, query_fits
 from .debug import is_toggle
 from .model import Model
 
@@ -16,6 +18,10 @@ class KeyHandling(Model):
     def handle_key(self, key: Any) -> None:
         self.dirty = True
         self.notice = ""
+        # A removal waiting for its "y" is kept by any other key (a tab switch, a move...).
+        pending, self.pending_removal = self.pending_removal, None
+        if pending is not None and key == curses.KEY_RESIZE:
+            self.pending_removal = pending
         code = key if isinstance(key, int) else ord(key) if len(key) == 1 else -1
         if code in (CTRL_Q, CTRL_C):
             self.running = False
@@ -98,14 +104,32 @@ class KeyHandling(Model):
         elif name == "Discover":
             self.discover_key(key)
         elif name == "Favorites":
-            if (key in ("d", "D") or key == curses.KEY_DC) and movies and self.favorites is not None:
-                removed = movies[min(cursor.index, len(movies) - 1)]
-                self.favorites.removed(int(removed["id"]))
-                self.undo_movie = removed
-                self.notice = f"Removed {self.text(removed['title'])}: press u to undo"
-            elif key in ("u", "U") and self.undo_movie is not None:
-                self.restore(self.undo_movie)
-                self.undo_movie = None
+            self.favorites_key(key, movies, cursor.index, pending)
+
+    def favorites_key(self, key: Any, movies: List[wire.Movie], index: int, pending: Optional[wire.Movie]) -> None:
+        """Favorites: d or Delete asks to remove the selected film, y confirms it (any other
+        key keeps it); u undoes the removals one by one, newest first (an undo stack for the
+        session). A word typed here by mistake ("dune") removes nothing."""
+        if pending is not None:
+            if key in ("y", "Y"):
+                self.remove_favorite(pending)
+            else:
+                self.notice = f"Kept {self.text(pending['title'])}"
+                if self.typed_a_word(key):
+                    self.notice += " (typing? the search box is in the Search tab)"
+            return
+        if (key in ("d", "D") or key == curses.KEY_DC) and movies and self.favorites is not None:
+            movie = movies[min(index, len(movies) - 1)]
+            self.pending_removal = movie
+            self.notice = f"Remove {self.text(movie['title'])} from favorites? y removes, any other key keeps it"
+        elif key in ("u", "U"):
+            self.undo_removal()
+        elif self.typed_a_word(key):
+            self.notice = "The search box is in the Search tab (Tab switches tabs)"
+
+    @staticmethod
+    def typed_a_word(key: Any) -> bool:
+        return isinstance(key, str) and len(key) == 1 and key.isprintable() and key not in "?[]"
 
     def search_key(self, key: Any, code: int) -> None:
         if key in (curses.KEY_BACKSPACE, "\b", "\x7f") or code in (8, 127):
@@ -114,7 +138,11 @@ class KeyHandling(Model):
         elif code == CTRL_U:
             self.set_query("")
         elif isinstance(key, str) and key.isprintable() and len(key) == 1:
-            self.set_query(self.query + key)
+            if query_fits(self.query + key):
+                self.set_query(self.query + key)
+            else:  # typed or pasted past the limit: the rest is not typed
+                self.notice = (f"The query is at its limit ({MAX_QUERY_CHARACTERS} characters or "
+                               f"{MAX_QUERY_BYTES} bytes): the rest was not typed")
 
     def discover_key(self, key: Any) -> None:
         sections = self.discover_state["sections"] if self.discover_state else []

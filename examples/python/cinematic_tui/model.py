@@ -47,8 +47,9 @@ class Model:
         self.detail_movie: Optional[wire.Movie] = None  # the row Detail was opened from
         self.detail: Optional[cinematic.DetailStore] = None
         self.help = False
-        self.undo_movie: Optional[wire.Movie] = None          # the last favorite removed
-        self.restoring: Optional[cinematic.DetailStore] = None  # re-adding it (undo)
+        self.pending_removal: Optional[wire.Movie] = None      # asked to remove, waiting for "y"
+        self.removed: List[wire.Movie] = []                    # the undo stack (newest last)
+        self.restoring: List[cinematic.DetailStore] = []       # undos re-adding a favorite
         self.discover_started = False
         self.section = 0
         self.cursors: Dict[str, ListCursor] = {}
@@ -121,27 +122,47 @@ class Model:
         self.detail.task()
         self.dirty = True
 
+    def remove_favorite(self, movie: wire.Movie) -> None:
+        """Removes a favorite (confirmed) and pushes it on the undo stack."""
+        if self.favorites is None:
+            return
+        self.favorites.removed(int(movie["id"]))
+        self.removed.append(movie)
+        more = f" ({len(self.removed)} to undo)" if len(self.removed) > 1 else ""
+        self.notice = f"Removed {self.text(movie['title'])}: press u to undo{more}"
+
+    def undo_removal(self) -> None:
+        """Undoes the newest removal not undone yet (every removal of the session, newest first)."""
+        if not self.removed:
+            self.notice = "Nothing to undo"
+            return
+        self.restore(self.removed.pop())
+
     def restore(self, movie: wire.Movie) -> None:
-        """Undo of a removal: a Detail store of the movie toggles it back once loaded."""
-        if self.restoring is not None:
-            self.restoring.close()
+        """Undo of a removal: a Detail store of the movie toggles it back once loaded (several
+        undos may be in flight at once; none cancels another)."""
         try:
             store = self.runtime.detail(int(movie["id"]))
         except cinematic.CinematicError as error:
+            self.removed.append(movie)  # still undoable
             self.notice = f"cannot undo: {error.message}"
             return
-        self.restoring = store
+        self.restoring.append(store)
         self.notice = f"Restoring {self.text(movie['title'])}{self.glyphs.ellipsis}"
 
         def on_state(state: wire.DetailState) -> None:
-            if store is not self.restoring or state["isSaving"]:
+            if store not in self.restoring or state["isSaving"]:
                 return
             if state["detail"]["phase"] == "loaded" and not state["isFavorite"] and state["favoriteError"] is None:
                 store.favorite_toggled()
             elif state["isFavorite"] or state["favoriteError"] is not None or state["detail"]["phase"] == "failed":
-                self.notice = "Restored" if state["isFavorite"] else "Could not restore the favorite"
+                if state["isFavorite"]:
+                    self.notice = f"Restored {self.text(movie['title'])}"
+                else:
+                    self.removed.append(movie)  # still undoable
+                    self.notice = f"Could not restore {self.text(movie['title'])}"
+                self.restoring.remove(store)
                 store.close()
-                self.restoring = None
                 self.dirty = True
 
         store.subscribe(on_state)
@@ -211,6 +232,14 @@ class Model:
             return False
         results = state["results"]
         return results["phase"] == "loaded" and results["query"] == self.query.strip()
+
+    def search_in_flight(self) -> bool:
+        """True while the search store runs an effect (the typing debounce or a search); False
+        after time travel to a state whose search never ran."""
+        try:
+            return self.search.pending_effects > 0
+        except cinematic.CinematicError:
+            return False
 
     def load_more(self) -> None:
         section = self.current_section()

@@ -51,7 +51,7 @@ class Painter(Model):
         elif TABS[self.tab] == "Discover":
             keys = "[ ] section  m more  r refresh  Enter open  Tab tabs  ? help  q quit"
         else:
-            keys = "Enter open  d remove  u undo  Tab tabs  ? help  q quit"
+            keys = "Enter open  d remove (y confirms)  u undo  Tab tabs  ? help  q quit"
         if self.notice:
             self.put(rows - 2, 0, self.notice.ljust(cols), curses.A_BOLD)
         self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
@@ -65,7 +65,7 @@ class Painter(Model):
             "                               elsewhere: open the selected film",
             "typing, Backspace, Ctrl-U      edit the query (Search)",
             "[ ]  1-9  m  r                 Discover: section, more, refresh",
-            "d or Delete, u                 Favorites: remove, undo the removal",
+            "d or Delete then y, u          Favorites: remove (y confirms), undo each",
             "f                              Detail: toggle the favorite",
             "q, Esc, Backspace              Detail: back",
             "?                              this help (any key closes it)",

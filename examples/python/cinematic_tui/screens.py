@@ -55,7 +55,11 @@ class Screens(Painter):
         phase = phase_of(results)
         searchable = len(self.query.strip()) >= 2
         shown_query = self.search_state["query"] if self.search_state else ""
-        pending = searchable and (phase == "loading" or self.results_query != shown_query)
+        # What the store says, not a local guess: "searching" only while its effects run (the
+        # debounce or the search itself). After time travel nothing runs, whatever the phase.
+        stale = phase == "loading" or self.results_query != shown_query
+        pending = searchable and stale and self.search_in_flight()
+        idle_note = searchable and stale and not pending
         self.put(2, 1, "Search: ", curses.A_BOLD)
         room = max(10, cols - 9 - 24)  # the status on the right keeps its place
         shown = self.query + "_"
@@ -68,6 +72,8 @@ class Screens(Painter):
         elif phase == "loaded":
             count = len(movies_of(results))
             status = f"{count} movie{'s' if count != 1 else ''}" + (" (first page)" if count == 20 else "")
+        elif idle_note:
+            status = "Enter searches"
         elif phase == "failed":
             status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
         self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)

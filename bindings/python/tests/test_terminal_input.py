@@ -1,0 +1,139 @@
+"""What a new user typed into the terminal app (issue 25), in a pseudo-terminal as in
+test_terminal_app.py: a query past the library's limit, words typed into the Favorites tab,
+and the debug panel's time travel followed by Esc."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from test_terminal_app import STAR, TerminalApp, line_with
+
+CTRL_D, ESC, CTRL_Q, CTRL_U, DELETE = "\x04", "\x1b", "\x11", "\x15", "\x1b[3~"
+
+
+@pytest.fixture
+def app(tmp_path):
+    terminal = TerminalApp(tmp_path)
+    yield terminal
+    terminal.close()
+
+
+def search_line(app: TerminalApp) -> str:
+    return app.screen.lines()[2]
+
+
+def queries_sent(recording: Path) -> list:
+    """The queries of the queryChanged intents in a recording, in order."""
+    queries = []
+    for line in recording.read_text().splitlines():
+        event = json.loads(line)
+        intent = event.get("intent")
+        if isinstance(intent, dict) and intent.get("type") == "queryChanged":
+            queries.append(intent["query"])
+    return queries
+
+
+@pytest.mark.parametrize("letter", ["x", "é"])
+def test_a_query_typed_or_pasted_past_256_characters_is_cut_with_a_note(tmp_path, letter):
+    """300 characters typed in one go (a paste): the box stops at 256, says so on the notice
+    line, the app keeps running (no InvalidError traceback) and the query can still be edited."""
+    recording = tmp_path / "session.jsonl"
+    app = TerminalApp(tmp_path, args=["--record", str(recording)])
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send(letter * 300)
+        screen = app.wait_for(lambda s: "limit" in s and "256 characters" in s, "the note about the limit")
+        assert "Traceback" not in app.transcript.decode("utf-8", "replace")
+        notice = app.screen.lines()[-2]
+        assert "the rest was not typed" in notice, screen
+        app.send("\x7f")  # the app still answers keys: Backspace, then one more letter
+        app.wait_for(lambda s: "limit" not in s, "the note gone after Backspace")
+        app.send("yz")
+        app.wait_for(lambda s: "limit" in s, "the box full again after one letter")
+        assert letter + "y_" in search_line(app), search_line(app)
+        app.send(CTRL_U + "dune")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "searching works after the long query")
+        app.send(CTRL_Q)
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
+    queries = queries_sent(recording)
+    assert max(len(q) for q in queries) == 256
+    assert letter * 255 + "y" in queries and queries[-1] == "dune"
+
+
+def add_favorite(app: TerminalApp, query: str, title: str, year: str, count: int) -> None:
+    app.send(CTRL_U + query)
+    app.wait_for(lambda s: line_with(s, title, year) is not None and "Stale" not in s
+                 and title in app.screen.lines()[4], f"{title} first in the results")
+    app.send("\r")
+    app.wait_for(lambda s: "Budget" in s and "Not a favorite" in s, f"the Detail view of {title}")
+    app.send("f")
+    app.wait_for(lambda s: f"{STAR} Favorite" in s and f"Favorites ({count})" in s and "saving" not in s,
+                 f"{title} saved as a favorite")
+    app.send(ESC)
+    app.wait_for(lambda s: "Budget" not in s, "back in Search")
+
+
+def test_typing_in_the_favorites_tab_removes_nothing_and_every_removal_can_be_undone(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    add_favorite(app, "dune", "Dune", "1984", 1)
+    add_favorite(app, "stargate", "Stargate", "1994", 2)
+    add_favorite(app, "the godfather part", "The Godfather: Part II", "1974", 3)
+    app.send("\t\t")
+    app.wait_for(lambda s: "Your favorites" in s and "Favorites (3)" in s, "the Favorites tab")
+
+    # Someone who thinks the search box has focus types words, with pauses between them.
+    for word in ("dune", "delete", "ddd", "dude"):
+        for letter in word:
+            app.send(letter)
+            time.sleep(0.05)
+        time.sleep(0.6)
+        app.pump(0.1)
+    assert "Favorites (3)" in app.screen.text(), app.screen.text()
+    app.send(DELETE)  # the Delete key asks too
+    app.wait_for(lambda s: "y removes" in s, "the confirmation of Delete")
+    app.send("n")
+    app.wait_for(lambda s: "Kept" in s and "Favorites (3)" in s, "kept after n")
+
+    for remaining in (2, 1, 0):
+        app.send("d")
+        app.wait_for(lambda s: "y removes" in s, "the confirmation")
+        app.send("y")
+        app.wait_for(lambda s: f"Favorites ({remaining})" in s and "u to undo" in s, f"{remaining} left")
+    # Undo, one by one, newest first: all three come back.
+    for restored in (1, 2, 3):
+        app.send("u")
+        app.wait_for(lambda s: f"Favorites ({restored})" in s and "Restored" in s, f"{restored} restored")
+    screen = app.screen.text()
+    for title, year in (("Dune", "1984"), ("Stargate", "1994"), ("The Godfather: Part II", "1974")):
+        assert line_with(screen, title, year) is not None, screen
+    app.send("u")
+    app.wait_for(lambda s: "Nothing to undo" in s, "an empty undo stack says so")
+
+
+def test_leaving_the_debug_panel_after_time_travel_shows_no_false_searching(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("alien")
+    app.wait_for(lambda s: line_with(s, "Aliens", "1986") is not None and "searching" not in search_line(app),
+                 "results for alien")
+    app.send(CTRL_D)
+    app.wait_for(lambda s: "Debug: search store" in s, "the debug panel")
+    app.send("[[")
+    app.wait_for(lambda s: "(time travel)" in s and line_with(s, "> #", 'query="alien"') is not None,
+                 "back at the state after typing alien, before its search")
+    app.send(ESC)
+    app.wait_for(lambda s: "Debug:" not in s and "Search: alien_" in s, "the panel closed")
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:  # give a stale flag time to show
+        app.pump(0.1)
+    line = search_line(app)
+    assert "searching" not in line, app.screen.text()  # no request runs
+    assert "Enter searches" in line, app.screen.text()  # what the state says: not searched yet
+    app.send("\r")
+    app.wait_for(lambda s: line_with(s, "Aliens", "1986") is not None and "movies" in search_line(app),
+                 "Enter searches again")
