@@ -44,17 +44,18 @@ import json
 import re
 import threading
 import time
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..runtime import Runtime
 from ..store import Store
-from ._diff import diff, format_diff
+from ._diff import ANY, diff, format_diff
 
 __all__ = [
     "TestStore",
     "TestRuntime",
     "TestCatalog",
     "TestStoreFailure",
+    "ANY",
     "Changes",
     "movie",
     "movie_detail",
@@ -222,6 +223,13 @@ class TestCatalog:
         """The requests not answered yet (held, or delayed and not yet due)."""
         with self._lock:
             return [r for r in self.requests if not r.answered]
+
+    def wait_cancelled(self, request: CatalogRequest, timeout: Optional[float] = None) -> None:
+        """Waits (bounded) until the library cancelled ``request`` (``{"op": "cancel"}``)."""
+        limit = self._runtime.timeout if timeout is None else timeout
+        with self._lock:
+            if not self._lock.wait_for(lambda: request.id in self.cancelled, limit):
+                raise TestStoreFailure(f"the catalog request {request} was not cancelled within {limit} s")
 
     def count(self, **pattern: Any) -> int:
         """How many requests matching ``pattern`` arrived."""
@@ -513,6 +521,40 @@ class TestStore:
         self._check(label, entry, changes)
         return dict(entry["intent"])
 
+    def receive_all(self, intents: Iterable[Union[str, Mapping[str, Any]]], changes: Changes = None,
+                    *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
+        """Asserts that the next fed-back intents are exactly ``intents`` (types or whole
+        intents) in any order, for effects that run concurrently (two sections loading, a
+        save and the observation that sees it), and the state after the last of them: the
+        expected state with ``changes`` applied. Returns them in the order they came."""
+        wanted = list(intents)
+        label = f"receive_all({', '.join(w if isinstance(w, str) else _compact(w) for w in wanted)})"
+        limit = self.test_runtime.timeout if timeout is None else timeout
+        entries = self.test_runtime._wait(lambda: (lambda e: e if len(e) >= len(wanted) else None)(self._new_entries()), limit)
+        if not entries:
+            got = self._new_entries()
+            raise self._failure(label, f"{len(got)} of {len(wanted)} intents were fed back within {limit} s: "
+                                + (", ".join(_compact(e["intent"]) for e in got) or "none")
+                                + f"; effects running: {self.test_runtime.running_effects(self.serial) or 'none'}")
+        taken = entries[:len(wanted)]
+        left = list(wanted)
+        for entry in taken:
+            match = next((w for w in left if (entry["intent"].get("type") == w if isinstance(w, str) else entry["intent"] == dict(w))), None)
+            if match is None:
+                raise self._failure(label, f"fed back {_compact(entry['intent'])}, not one of the intents still expected")
+            left.remove(match)
+        self._seen = taken[-1]["seq"]
+        self._check(label, taken[-1], changes)
+        return [dict(e["intent"]) for e in taken]
+
+    def expect_nothing_received(self) -> None:
+        """Fails if an effect fed an intent back that was not received. (It does not wait:
+        use it where nothing can arrive, e.g. before the manual clock reaches a debounce.)"""
+        waiting = self._new_entries()
+        if waiting:
+            raise self._failure("expect_nothing_received()", f"{len(waiting)} intent(s) were fed back: "
+                                + ", ".join(_compact(e["intent"]) for e in waiting))
+
     def skip_received(self) -> List[Dict[str, Any]]:
         """Takes every fed-back intent not received yet without asserting it (the expected
         state follows the actual one); returns them."""
@@ -568,11 +610,11 @@ class TestStore:
     # ------------------------------------------------------------------ internals
 
     def _new_entries(self) -> List[Dict[str, Any]]:
-        return [e for e in self.store.history() if e["seq"] > self._seen]
+        return [cast(Dict[str, Any], e) for e in self.store.history() if e["seq"] > self._seen]
 
     def _state_before(self, entry: Mapping[str, Any]) -> State:
-        earlier = [e for e in self.store.history() if e["seq"] < entry["seq"]]
-        return earlier[-1]["state"] if earlier else self._expected
+        earlier = [cast(Dict[str, Any], e) for e in self.store.history() if e["seq"] < entry["seq"]]
+        return cast(State, earlier[-1]["state"]) if earlier else self._expected
 
     def _check(self, label: str, entry: Mapping[str, Any], changes: Changes) -> None:
         actual: State = entry["state"]

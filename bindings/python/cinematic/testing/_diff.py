@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, List
 
-__all__ = ["diff", "format_diff", "MISSING"]
+__all__ = ["diff", "format_diff", "MISSING", "ANY"]
 
 
 class _Missing:
@@ -17,9 +17,34 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+class _Any:
+    """Equal to every value: for a member whose exact value the test does not pin down (a
+    library's wording of an error message)."""
+
+    def __eq__(self, other: object) -> bool:
+        return other is not MISSING
+
+    def __ne__(self, other: object) -> bool:
+        return other is MISSING
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+    def __deepcopy__(self, memo: Any) -> "_Any":
+        return self
+
+
+#: Matches any value in an expected state: ``{"error": {"code": "invalidResponse", "message": ANY}}``.
+ANY: Any = _Any()
+
+
 def _show(value: Any, limit: int = 120) -> str:
     if value is MISSING:
         return "(absent)"
+    if value is ANY:
+        return "ANY"
     text = json.dumps(value, ensure_ascii=False, sort_keys=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -32,6 +57,8 @@ def diff(expected: Any, actual: Any, path: str = "") -> List[str]:
     """The differences between ``expected`` and ``actual``, one line each, deepest first where
     the two share a shape: ``results.value[2].title: expected "Dune", actual "Dune II"``.
     Empty when they are equal."""
+    if expected is ANY:
+        return [] if actual is not MISSING else [f"{path or '(state)'}: expected a value, actual (absent)"]
     if expected == actual and type(expected) is type(actual):
         return []
     if isinstance(expected, dict) and isinstance(actual, dict):
