@@ -85,7 +85,8 @@ def test_an_effect_result_not_received_fails_the_next_send():
     store = TestStore("search")
     try:
         search_dune(store)
-        store.test_runtime._wait(lambda: store._new_entries(), 5)
+        store.catalog.wait_for(op="search", query="dune")
+        store.test_runtime._wait(lambda: store._new_entries(), 5)  # (the answer was given from the provider)
         with pytest.raises(TestStoreFailure, match=r"must be received first: \{\"type\":\"resultsLoaded\""):
             store.send({"type": "queryChanged", "query": "dunes"}, {"query": "dunes"})
     finally:

@@ -195,12 +195,17 @@ class TestCatalog:
 
     # ------------------------------------------------------------------ answering by hand
 
-    def wait_for(self, timeout: Optional[float] = None, **pattern: Any) -> CatalogRequest:
-        """The first request matching ``pattern`` (waiting for it, bounded: effects ask from
-        library threads)."""
+    def wait_for(self, timeout: Optional[float] = None, count: int = 1, **pattern: Any) -> CatalogRequest:
+        """The ``count``-th request matching ``pattern`` (waiting for it, bounded: effects ask
+        from library threads)."""
         limit = self._runtime.timeout if timeout is None else timeout
+
+        def found_one() -> Optional[CatalogRequest]:
+            matching = [r for r in self.requests if _matches(r.request, pattern)]
+            return matching[count - 1] if len(matching) >= count else None
+
         with self._lock:
-            found = self._lock.wait_for(lambda: self._first(pattern), limit)
+            found = self._lock.wait_for(found_one, limit)
         if not found:
             raise TestStoreFailure(f"the catalog received no request matching {json.dumps(pattern)} within {limit} s; "
                                    f"requests: {self.requests}")
@@ -237,9 +242,6 @@ class TestCatalog:
             return sum(1 for r in self.requests if _matches(r.request, pattern))
 
     # ------------------------------------------------------------------ the provider
-
-    def _first(self, pattern: Mapping[str, Any]) -> Optional[CatalogRequest]:
-        return next((r for r in self.requests if _matches(r.request, pattern)), None)
 
     def _provide(self, request_id: int, request: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         now = self._runtime.now
