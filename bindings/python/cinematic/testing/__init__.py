@@ -549,6 +549,15 @@ class TestStore:
         self._check(label, taken[-1], changes)
         return [dict(e["intent"]) for e in taken]
 
+    def revert(self, seq: int) -> None:
+        """Time travel (:meth:`cinematic.Store.revert`): the expected state becomes the state
+        after history entry ``seq``."""
+        entry = next((e for e in self.store.history() if e["seq"] == seq), None)
+        if entry is None:
+            raise self._failure(f"revert({seq})", "no such history entry")
+        self.store.revert(seq)
+        self._expected = copy.deepcopy(cast(State, entry["state"]))
+
     def expect_nothing_received(self) -> None:
         """Fails if an effect fed an intent back that was not received. (It does not wait:
         use it where nothing can arrive, e.g. before the manual clock reaches a debounce.)"""
