@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import cinematic
+from cinematic.testing import ANY, TestRuntime, TestStore, movie, movie_detail
 from conftest import HOST_CONFIG, ScriptedCatalog
 
 DUNE = 15249
@@ -75,55 +76,63 @@ def test_discover_loads_every_section_and_pages(embedded):
         assert discover.state["sections"][1:] == state["sections"][1:]
 
 
-def test_discover_task_twice_while_loading_starts_no_duplicate_requests(runtimes):
-    runtime = runtimes(HOST_CONFIG)
-    catalog = ScriptedCatalog()  # holds every answer
-    runtime.set_provider(catalog)
-    with runtime.discover() as discover:
-        discover.task()
-        requests = catalog.wait_for("discover", len(cinematic.DISCOVER_SECTIONS))
-        assert sorted(r["section"] for _, r in requests) == sorted(cinematic.DISCOVER_SECTIONS)
-        assert all(r["page"] == 1 for _, r in requests)
-        pending = discover.pending_effects
-        assert pending == len(cinematic.DISCOVER_SECTIONS)
-        assert all(phase(s["movies"], "loading") for s in discover.state["sections"])
+def discover_movies(section, count, first=0):
+    return [movie(1000 * i + len(section), f"{section} {i}") for i in range(first, first + count)]
 
-        discover.task()                # again, while loading
-        discover.load_more("popular")  # ignored while the section loads
-        assert discover.pending_effects == pending
-        with pytest.raises(cinematic.SettleTimeoutError):
-            discover.settle(0.05)
-        assert catalog.count("discover") == len(cinematic.DISCOVER_SECTIONS)
 
-        for request_id, request in requests:
-            movies = [{"id": 1000 * i + len(request["section"]), "title": f"{request['section']} {i}"}
-                      for i in range(20 if request["section"] != "short" else 3)]
-            runtime.respond(request_id, {"movies": movies})
-        discover.settle(5)
-        assert catalog.count("discover") == len(cinematic.DISCOVER_SECTIONS)
-        short = section_of(discover, "short")
-        assert short["isExhausted"] is True and len(short["movies"]["value"]) == 3
-        popular = section_of(discover, "popular")
-        assert popular["isExhausted"] is False and len(popular["movies"]["value"]) == 20
+def test_discover_task_twice_while_loading_starts_no_duplicate_requests_and_pages():
+    """Discover through a TestStore: every section loads from its own request (a second task
+    and a load more while loading start nothing), pages append, a failed next page keeps the
+    content and sets loadMoreError, refresh starts over from page 1."""
+    with TestStore("discover") as store:
+        store.catalog.hold(op="discover")
+        sections = list(cinematic.DISCOVER_SECTIONS)
+        store.send({"type": "task"}, lambda s: [entry.update(movies={"phase": "loading"}) for entry in s["sections"]])
+        for section in sections:
+            store.catalog.wait_for(op="discover", section=section)
+        assert store.store.pending_effects == len(sections)
+        store.send({"type": "task"})                                 # again, while loading: no change
+        store.send({"type": "loadMore", "section": "popular"})       # ignored while the section loads
+        assert store.store.pending_effects == len(sections)
+        assert sorted(r.request["section"] for r in store.catalog.requests) == sorted(sections)
+        assert all(r.request["page"] == 1 for r in store.catalog.requests)
 
-        # While the next page loads, movies stay loaded and isLoadingMore is true; a failed
-        # next page keeps the content and sets loadMoreError.
-        discover.load_more("popular")
-        popular = section_of(discover, "popular")
-        assert popular["isLoadingMore"] is True and phase(popular["movies"], "loaded")
-        request_id, request = catalog.wait_for("discover", len(cinematic.DISCOVER_SECTIONS) + 1)[-1]
-        assert request == {"op": "discover", "section": "popular", "page": 2}
-        runtime.respond(request_id, {"error": {"code": "network", "message": "offline"}})
-        discover.settle(5)
-        popular = section_of(discover, "popular")
-        assert popular["loadMoreError"] == {"code": "network", "message": "offline"}
-        assert popular["isLoadingMore"] is False
-        assert phase(popular["movies"], "loaded") and len(popular["movies"]["value"]) == 20
+        # Answered one section at a time, each answer is received in turn.
+        for index, section in enumerate(sections):
+            count = 3 if section == "short" else 20
+            store.catalog.respond({"movies": discover_movies(section, count)}, op="discover", section=section)
+            store.receive("sectionLoaded", lambda s: s["sections"][index].update(
+                movies={"phase": "loaded", "source": "live", "value": [dict(m, runtime=0, rating=0, votes=0, genres=[], mpaa=None)
+                                                                         for m in discover_movies(section, count)]},
+                pagesLoaded=1, isExhausted=count < 20))
 
-        # Refresh reloads every section from page 1.
-        discover.refresh()
-        requests = catalog.wait_for("discover", 2 * len(cinematic.DISCOVER_SECTIONS) + 1)
-        assert all(r["page"] == 1 for _, r in requests[-len(cinematic.DISCOVER_SECTIONS):])
+        # While the next page loads, movies stay loaded and isLoadingMore is true.
+        store.send({"type": "loadMore", "section": "popular"}, lambda s: s["sections"][0].update(isLoadingMore=True))
+        page2 = store.catalog.wait_for(op="discover", section="popular", page=2)
+        store.catalog.respond({"movies": discover_movies("popular", 20, 20)}, op="discover", section="popular", page=2)
+        store.receive("sectionLoaded", lambda s: (
+            s["sections"][0]["movies"]["value"].extend(dict(m, runtime=0, rating=0, votes=0, genres=[], mpaa=None)
+                                                       for m in discover_movies("popular", 20, 20)),
+            s["sections"][0].update(pagesLoaded=2, isLoadingMore=False)))
+        assert page2.request == {"op": "discover", "section": "popular", "page": 2}
+
+        # A failed next page keeps the content and sets loadMoreError.
+        store.send({"type": "loadMore", "section": "popular"}, lambda s: s["sections"][0].update(isLoadingMore=True))
+        store.catalog.respond({"error": {"code": "network", "message": "offline"}}, op="discover", section="popular", page=3)
+        store.receive("sectionFailed", lambda s: s["sections"][0].update(
+            isLoadingMore=False, loadMoreError={"code": "network", "message": "offline"}))
+
+        # An exhausted section ignores loadMore; refresh reloads every section from page 1.
+        store.send({"type": "loadMore", "section": "short"})
+        store.send({"type": "refresh"}, lambda s: [entry.update(
+            movies={"phase": "loading"}, pagesLoaded=0, isExhausted=False, isLoadingMore=False, loadMoreError=None)
+            for entry in s["sections"]])
+        for section in sections:
+            store.catalog.wait_for(op="discover", section=section, page=1, count=2)
+            store.catalog.respond({"movies": []}, op="discover", section=section, page=1)
+        store.receive_all(["sectionLoaded"] * len(sections), lambda s: [entry.update(
+            movies={"phase": "loaded", "source": "live", "value": []}, pagesLoaded=1, isExhausted=True)
+            for entry in s["sections"]])
 
 
 def test_discover_bad_intents(runtimes):
@@ -184,29 +193,48 @@ def test_detail_loads_and_toggles_a_favorite_seen_by_a_favorites_store(embedded)
         assert detail.wait_for(lambda s: not s["isFavorite"], 10)["favoriteError"] is None
 
 
+def hosted_detail(full=False):
+    return movie_detail(42, "Hosted", 2001, full=full, budget=1000000)
+
+
+def open_detail(store):
+    """task: the movie loads (answered by the catalog) and the favorites are observed."""
+    store.catalog.movie(42, hosted_detail())
+    store.send({"type": "task"}, {"detail": {"phase": "loading"}})
+    store.receive_all(["favoritesChanged", "detailLoaded"], {
+        "detail": {"phase": "loaded", "source": "live", "value": hosted_detail(full=True)}})
+
+
+def test_detail_toggles_optimistically_and_the_store_follows_the_write():
+    with TestStore("detail", {"movieId": 42}) as store:
+        store.send({"type": "favoriteToggled"})  # ignored until the movie has loaded
+        open_detail(store)
+        store.send({"type": "favoriteToggled"}, {"isFavorite": True, "isSaving": True})  # at once
+        store.receive_all(["favoritesChanged", "favoriteSaved"], {"isSaving": False})
+        store.send({"type": "favoriteToggled"}, {"isFavorite": False, "isSaving": True})
+        store.receive_all(["favoritesChanged", "favoriteSaved"], {"isSaving": False})
+        store.finish(still_running=["detail.favorites"])
+
+
 def test_read_only_favorites_roll_back_with_a_storage_error(tmp_path):
     path = str(tmp_path / "favorites.sqlite")
     with cinematic.Runtime(favorites=path) as runtime:  # create the database
         with runtime.favorites() as favorites:
             favorites.task()
             favorites.wait_for(lambda s: phase(s["favorites"], "loaded"), 10)
-    with cinematic.Runtime(favorites={"path": path, "readOnly": True}) as runtime:
-        with runtime.detail(DUNE) as detail, runtime.favorites() as favorites:
-            favorites.task()
-            assert ids(favorites.wait_for(lambda s: phase(s["favorites"], "loaded"), 10)["favorites"]) == []
-            detail.task()
-            detail.wait_for(lambda s: phase(s["detail"], "loaded"), 10)
-            seen = []
-            detail.subscribe(seen.append)  # every distinct state, in order
-            detail.favorite_toggled()
-            failed = detail.wait_for(lambda s: s["favoriteError"] is not None and not s["isSaving"], 10)
-            assert failed["favoriteError"]["code"] == "storage"
-            assert failed["isFavorite"] is False  # rolled back...
-            flags = [s["isFavorite"] for s in seen]
-            assert True in flags and flags.index(True) < len(flags) - 1  # ...after the optimistic flip
-            favorites.removed(DUNE)
-            removal = favorites.wait_for(lambda s: s["removalError"] is not None, 10)
-            assert removal["removalError"]["code"] == "storage"
+    with TestRuntime({"favorites": {"path": path, "readOnly": True}}) as rt:
+        detail = rt.store("detail", {"movieId": 42})
+        open_detail(detail)
+        detail.send({"type": "favoriteToggled"}, {"isFavorite": True, "isSaving": True})  # optimistic...
+        detail.receive("favoriteSaveFailed", {"isFavorite": False, "isSaving": False,    # ...rolled back
+                                              "favoriteError": {"code": "storage", "message": ANY}})
+        favorites = rt.store("favorites")
+        favorites.send({"type": "task"}, {"favorites": {"phase": "loading"}})
+        favorites.receive("favoritesChanged", {"favorites": {"phase": "loaded", "value": []}})
+        favorites.send({"type": "removed", "movieId": 42})
+        favorites.receive("removalFailed", {"removalError": {"code": "storage", "message": ANY}})
+        detail.finish(still_running=["detail.favorites"])
+        favorites.finish(still_running=["favorites.observe"])
 
 
 def test_favorites_in_a_missing_directory_is_io(tmp_path):

@@ -1,176 +1,139 @@
-"""The four search promises (seed 004) through Python: a manual clock, a host catalog whose
-Python provider holds answers back and ignores cancellation, settle instead of sleeps."""
+"""The four search promises (seed 004) through Python, as TestStore tests (cinematic.testing):
+a manual clock, a scripted host catalog that holds answers back and ignores cancellation,
+every state change and every fed-back intent asserted."""
 
 from __future__ import annotations
 
 import pytest
 
 import cinematic
-from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies, search_state
+from cinematic.testing import ANY, TestStore, movie
+from conftest import HOST_CONFIG, ScriptedCatalog, echo_movies
 
 VOYAGE = ["v", "vo", "voy", "voya", "voyag", "voyage"]
 
 
-def test_keystrokes_collapse_into_one_request_for_the_last_query(runtimes):
-    """Promise 1: typing "voyage" letter by letter sends one request, for "voyage"."""
-    runtime = runtimes(HOST_CONFIG)
-    catalog = ScriptedCatalog(auto=echo_movies)  # answers at once, from inside the provider
-    runtime.set_provider(catalog)
-    with runtime.search() as search:
+def voyage_movie(full: bool = False):
+    return movie(1, "voyage", 2000, full=full)
+
+
+def test_keystrokes_collapse_into_one_request_for_the_last_query():
+    """Promise 1: typing "voyage" letter by letter sends one request, for "voyage", exactly
+    when the 250 ms debounce after the last keystroke elapses."""
+    with TestStore("search") as store:
+        store.catalog.search("voyage", [voyage_movie()])
         for i, prefix in enumerate(VOYAGE):
-            search.query_changed(prefix)
-            # send reduces before it returns
-            assert search.state == search_state(prefix)
-            assert search.pending_effects == (0 if i == 0 else 1)  # one debounce, replaced
-        assert catalog.count("search") == 0
+            store.send({"type": "queryChanged", "query": prefix}, {"query": prefix})  # only the query changes
+            assert store.store.pending_effects == (0 if i == 0 else 1)  # one debounce, replaced
+        store.advance(249)
+        store.expect_nothing_received()  # the debounce has not elapsed: nothing can arrive
+        assert store.catalog.count(op="search") == 0
 
-        runtime.advance_clock(249)
-        with pytest.raises(cinematic.SettleTimeoutError):
-            search.settle(0.05)  # the debounce has not elapsed yet
-        assert catalog.count("search") == 0
+        store.advance(1)
+        store.receive("searchNow", {"results": {"phase": "loading", "query": "voyage"}})
+        store.receive("resultsLoaded", {
+            "results": {"phase": "loaded", "query": "voyage", "source": "live", "value": [voyage_movie(full=True)]},
+            "pagesLoaded": 1, "isExhausted": True})
+        assert [r.request for r in store.catalog.requests] == [{"op": "search", "query": "voyage", "page": 1}]
+        assert store.catalog.cancelled == []
 
-        runtime.advance_clock(1)
-        search.settle(5)
-        assert [request for _, request in catalog.requests("search")] == [
-            {"op": "search", "query": "voyage", "page": 1}]
-        assert catalog.count("cancel") == 0
-        assert search.state == search_state("voyage", {"phase": "loaded", "query": "voyage", "source": "live", "value": [
-            {"id": 1, "title": "voyage", "year": 2000, "runtime": 0, "rating": 0,
-             "votes": 0, "genres": [], "mpaa": None}]}, pagesLoaded=1, isExhausted=True)
-        assert search.pending_effects == 0
-
-        runtime.advance_clock(10_000)  # nothing else was waiting
-        search.settle(5)
-        assert catalog.count("search") == 1
+        store.advance(10_000)  # nothing else was waiting
+    # finish(): no effect running, every fed-back intent received (so exactly one searchNow)
 
 
-def test_short_query_resets_at_once_and_cancels_the_pending_search(host):
+def test_short_query_resets_at_once_and_cancels_the_pending_search():
     """Promise 2: below two characters the state is idle at once and nothing is asked."""
-    runtime, catalog = host
-    with runtime.search() as search:
-        search.query_changed("du")
-        assert search.pending_effects == 1
-        search.query_changed("d")
-        assert search.state == search_state("d")
-        assert search.pending_effects == 0
-        runtime.advance_clock(1000)
-        search.settle(5)
-        assert catalog.count("search") == 0
-        assert search.state == search_state("d")
+    with TestStore("search") as store:
+        store.send({"type": "queryChanged", "query": "du"}, {"query": "du"})
+        assert store.store.pending_effects == 1
+        store.send({"type": "queryChanged", "query": "d"}, {"query": "d"})
+        assert store.store.pending_effects == 0  # the debounce was cancelled, not left to fire
+        store.advance(1000)
+        store.expect_nothing_received()
 
         # Whitespace does not count, and "submitted" with a short query asks nothing either.
-        search.query_changed("  x  ")
-        search.submitted()
-        search.settle(5)
-        assert catalog.count("search") == 0
-        assert search.state["results"] == {"phase": "idle"}
+        store.send({"type": "queryChanged", "query": "  x  "}, {"query": "  x  "})
+        store.send({"type": "submitted"})
+        store.advance(1000)
+        assert store.catalog.count(op="search") == 0
 
 
-def test_short_query_cancels_a_request_in_flight_and_drops_its_late_answer(host):
+def test_short_query_cancels_a_request_in_flight_and_drops_its_late_answer():
     """Promise 2 with the request already sent: idle at once, a cancel, the answer dropped."""
-    runtime, catalog = host
-    with runtime.search() as search:
-        seen = []
-        search.subscribe(seen.append)
-        search.query_changed("du")
-        runtime.advance_clock(250)
-        [(du_id, du)] = catalog.wait_for("search", 1)
-        assert du["query"] == "du"
-        with pytest.raises(cinematic.SettleTimeoutError):
-            search.settle(0.02)  # held by the provider
-        assert search.state["results"] == {"phase": "loading", "query": "du"}
+    with TestStore("search") as store:
+        store.catalog.hold(op="search", query="du")
+        store.send({"type": "queryChanged", "query": "du"}, {"query": "du"})
+        store.advance(250)
+        store.receive("searchNow", {"results": {"phase": "loading", "query": "du"}})
+        du = store.catalog.wait_for(op="search", query="du")
 
-        search.query_changed("d")
-        assert search.state == search_state("d")
-        assert search.pending_effects == 0
-        cancels = catalog.wait_for("cancel", 1)
-        assert [rid for rid, _ in cancels] == [du_id]
+        store.send({"type": "queryChanged", "query": "d"}, {"query": "d", "results": {"phase": "idle"}})
+        assert store.store.pending_effects == 0
+        store.catalog.wait_cancelled(du)
+        assert store.catalog.cancelled == [du.id]
 
-        runtime.respond(du_id, {"movies": [{"id": 2, "title": "Late du", "year": 1999}]})
-        search.settle(5)
-        assert search.state == search_state("d")
-        assert "Late du" not in repr(seen)
+        store.catalog.respond({"movies": [movie(2, "Late du", 1999)]}, op="search", query="du")
+    # finish(): the late answer fed nothing back (no resultsLoaded to receive)
 
 
-def test_stale_answer_arriving_after_the_current_one_is_dropped(host):
+def test_stale_answer_arriving_after_the_current_one_is_dropped():
     """Promise 3: "du" held, "dune" answered first, then the late "du" answer is accepted
-    (no error) and dropped: the screen still shows dune."""
-    runtime, catalog = host
-    with runtime.search() as search:
-        seen = []
-        search.subscribe(seen.append)
-        search.query_changed("du")
-        runtime.advance_clock(250)
-        [(du_id, du)] = catalog.wait_for("search", 1)
-        assert du == {"op": "search", "query": "du", "page": 1}
+    (no error) and dropped: the state still shows dune, and no intent comes of it."""
+    dune = [movie(15249, "Dune", 1984), movie(15251, "Dune Warriors", 1990)]
+    with TestStore("search") as store:
+        store.catalog.hold(op="search", query="du")
+        store.catalog.search("dune", dune)
+        store.send({"type": "queryChanged", "query": "du"}, {"query": "du"})
+        store.advance(250)
+        store.receive("searchNow", {"results": {"phase": "loading", "query": "du"}})
+        du = store.catalog.wait_for(op="search", query="du")
+        assert du.request == {"op": "search", "query": "du", "page": 1}
 
-        search.query_changed("dune")
-        catalog.wait_for("cancel", 1)  # the provider is told, and ignores it
-        runtime.advance_clock(250)
-        requests = catalog.wait_for("search", 2)
-        dune_id, dune = requests[1]
-        assert dune == {"op": "search", "query": "dune", "page": 1}
-        assert dune_id != du_id
-
-        runtime.respond(dune_id, {"movies": [
-            {"id": 15249, "title": "Dune", "year": 1984},
-            {"id": 15251, "title": "Dune Warriors", "year": 1990},
-        ]})
-        search.settle(5)
-        shown = search.state
-        assert shown["query"] == "dune"
-        assert shown["results"]["phase"] == "loaded"
-        assert [(m["title"], m["year"]) for m in shown["results"]["value"]] == [
-            ("Dune", 1984), ("Dune Warriors", 1990)]
-        delivered = len(seen)
+        store.send({"type": "queryChanged", "query": "dune"}, {"query": "dune"})
+        store.catalog.wait_cancelled(du)  # told, and ignored
+        store.advance(250)
+        store.receive("searchNow", {"results": {"phase": "loading", "query": "dune"}})
+        store.receive("resultsLoaded", {
+            "results": {"phase": "loaded", "query": "dune", "source": "live",
+                        "value": [movie(15249, "Dune", 1984, full=True), movie(15251, "Dune Warriors", 1990, full=True)]},
+            "pagesLoaded": 1, "isExhausted": True})
 
         # The late answer for "du": accepted (no exception) and dropped.
-        runtime.respond(du_id, {"movies": [{"id": 15235, "title": "Dumb & Dumber", "year": 1994}]})
-        search.settle(5)
-        assert search.state == shown
-        assert len(seen) == delivered
-        assert "Dumb & Dumber" not in repr(seen)
-        assert [rid for rid, _ in catalog.requests("cancel")] == [du_id]
-
-        # A second answer to an answered request is dropped too; a never-issued id is not.
-        runtime.respond(dune_id, {"movies": []})
+        store.catalog.respond({"movies": [movie(15235, "Dumb & Dumber", 1994)]}, op="search", query="du")
+        store.runtime.respond(du.id, {"movies": []})  # a second answer to an answered request too
         with pytest.raises(cinematic.InvalidError) as raised:
-            runtime.respond(987654321, {"movies": []})
+            store.runtime.respond(987654321, {"movies": []})  # a never-issued id is not
         assert "987654321" in raised.value.message
-        assert search.state == shown
+        assert store.catalog.cancelled == [du.id]
+    # finish(): nothing was fed back by the late answers
 
 
-def test_failures_are_typed(host):
-    """Promise 4: an error answer gives the failed phase with the error's code."""
-    runtime, catalog = host
-    with runtime.search() as search:
-        search.query_changed("dune")
-        runtime.advance_clock(250)
-        [(request_id, _)] = catalog.wait_for("search", 1)
-        runtime.respond(request_id, {"error": {"code": "network", "message": "timed out"}})
-        search.settle(5)
-        assert search.state == search_state("dune", {
-            "phase": "failed", "query": "dune", "error": {"code": "network", "message": "timed out"}})
+def test_failures_are_typed():
+    """Promise 4: an error answer gives the failed phase with the error's code; a code outside
+    the closed set becomes invalidResponse; an undecodable answer raises and fails the request."""
+    with TestStore("search") as store:
+        store.catalog.search("dune", error=("network", "timed out"))
+        store.catalog.search("dunes", error=("teapot", "short and stout"))
+        store.catalog.hold(op="search", query="dune 2")
+        store.send({"type": "queryChanged", "query": "dune"}, {"query": "dune"})
+        store.advance(250)
+        store.receive("searchNow", {"results": {"phase": "loading", "query": "dune"}})
+        store.receive("searchFailed", {"results": {
+            "phase": "failed", "query": "dune", "error": {"code": "network", "message": "timed out"}}})
 
-        # A code outside the closed set becomes invalidResponse, naming the code.
-        search.query_changed("dunes")
-        runtime.advance_clock(250)
-        request_id = catalog.wait_for("search", 2)[1][0]
-        runtime.respond(request_id, {"error": {"code": "teapot", "message": "short and stout"}})
-        search.settle(5)
-        results = search.state["results"]
-        assert results["phase"] == "failed"
-        assert results["error"]["code"] == "invalidResponse"
-        assert "teapot" in results["error"]["message"]
+        store.send({"type": "queryChanged", "query": "dunes"}, {"query": "dunes"})
+        store.send({"type": "submitted"}, {"results": {"phase": "loading", "query": "dunes"}})
+        store.receive("searchFailed", {"results": {
+            "phase": "failed", "query": "dunes", "error": {"code": "invalidResponse", "message": ANY}}})
+        assert "teapot" in store.state["results"]["error"]["message"]
 
-        # An undecodable answer fails the request (nothing waits forever) and raises.
-        search.query_changed("dune 2")
-        runtime.advance_clock(250)
-        request_id = catalog.wait_for("search", 3)[2][0]
+        store.send({"type": "queryChanged", "query": "dune 2"}, {"query": "dune 2"})
+        store.send({"type": "submitted"}, {"results": {"phase": "loading", "query": "dune 2"}})
+        request = store.catalog.wait_for(op="search", query="dune 2")
         with pytest.raises(cinematic.InvalidError):
-            runtime.respond(request_id, {"movies": [{"title": "no id"}]})
-        search.settle(5)
-        assert search.state["results"]["error"]["code"] == "invalidResponse"
+            store.runtime.respond(request.id, {"movies": [{"title": "no id"}]})
+        store.receive("searchFailed", lambda s: s["results"].update(
+            phase="failed", error={"code": "invalidResponse", "message": ANY}))
 
 
 def test_no_provider_fails_with_network(runtimes):

@@ -1,6 +1,7 @@
 package cinematic.tests
 
 import cinematic.*
+import cinematic.testing.*
 import java.util.Collections
 
 /** The four search promises of seed 004, with a manual clock and a scripted host catalog. */
@@ -8,112 +9,99 @@ object SearchPromisesTest : Suite("search promises") {
     private const val HOST = """{"clock":"manual","catalog":"host","offlineCache":false}"""
 
     init {
-        test("1. keystrokes collapse: typing \"voyage\" sends one request, for \"voyage\"") {
-            withRuntime(HOST) { runtime ->
-                val provider = ScriptedProvider(runtime).install()
-                runtime.openSearch().use { search ->
-                    val word = "voyage"
-                    for (end in 1..word.length) search.queryChanged(word.substring(0, end))
-                    expectEqual("voyage", search.state.query, "query after typing")
-                    expectEqual(1, search.pendingEffects, "effects in flight (one debounce)")
-                    expectEqual(emptyList<String>(), provider.searches, "requests before the debounce elapsed")
-
-                    runtime.advanceClock(250)
-                    search.settle(5_000)
-
-                    expectEqual(listOf("voyage"), provider.searches, "search requests")
-                    val state = search.state
-                    expect(state.phase is Phase.Loaded) { "results should be loaded: $state" }
-                    expectEqual(listOf("Voyage"), state.movies.map { it.title }, "titles")
-                    expectEqual(0, search.pendingEffects, "effects in flight after settle")
+        test("1. keystrokes collapse: typing \"voyage\" sends one request, for \"voyage\", at 250 ms exactly") {
+            TestStore(SearchFeature).use { store ->
+                store.catalog.search("voyage", Movie(1, "Voyage", 2000))
+                val word = "voyage"
+                for (end in 1..word.length) {
+                    val prefix = word.substring(0, end)
+                    store.send(QueryChanged(query = prefix).toJson()) { it.copy(query = prefix) } // only the query changes
                 }
-            }
-        }
-
-        test("1. the debounce is exact: no request at 249 ms, one at 250 ms") {
-            withRuntime(HOST) { runtime ->
-                val provider = ScriptedProvider(runtime).install()
-                runtime.openSearch().use { search ->
-                    search.queryChanged("voyage")
-                    runtime.advanceClock(249)
-                    expect(!eventually(50) { provider.searches.isNotEmpty() }) { "searched before the debounce elapsed" }
-                    expectEqual(1, search.pendingEffects, "effects in flight at 249 ms")
-                    runtime.advanceClock(1)
-                    search.settle(5_000)
-                    expectEqual(listOf("voyage"), provider.searches, "search requests")
+                expectEqual(1, store.store.pendingEffects, "effects in flight (one debounce)")
+                store.advance(249)
+                store.expectNothingReceived()
+                expectEqual(0, store.catalog.count(mapOf("op" to "search")), "requests before the debounce elapsed")
+                store.advance(1)
+                store.receive("searchNow") { it.copy(results = ResultsLoading(query = "voyage")) }
+                store.receive("resultsLoaded") {
+                    it.copy(results = ResultsLoaded(query = "voyage", value = listOf(Movie(1, "Voyage", 2000)), source = "live"),
+                        pagesLoaded = 1, isExhausted = true)
                 }
+                expectEqual(listOf(mapOf<String, Any?>("op" to "search", "query" to "voyage", "page" to 1L)),
+                    store.catalog.requests.map { it.request }, "search requests")
+                store.advance(10_000) // nothing else was waiting
+                store.finish()         // so exactly one searchNow, and nothing running
             }
         }
 
         test("2. a short query resets to idle at once and cancels the pending search") {
-            withRuntime(HOST) { runtime ->
-                val provider = ScriptedProvider(runtime).install()
-                runtime.openSearch().use { search ->
-                    search.queryChanged("du")
-                    search.queryChanged("d")
-                    expectEqual("d" to Phase.Idle, search.state.let { it.query to it.phase }, "state right after the short query")
-                    runtime.advanceClock(1_000)
-                    search.settle(5_000)
-                    expectEqual(emptyList<String>(), provider.searches, "search requests")
-                    expectEqual(0, search.pendingEffects, "effects in flight")
+            TestStore(SearchFeature).use { store ->
+                store.send(QueryChanged(query = "du").toJson()) { it.copy(query = "du") }
+                store.send(QueryChanged(query = "d").toJson()) { it.copy(query = "d") }
+                expectEqual(0, store.store.pendingEffects, "effects in flight after the short query")
+                store.advance(1_000)
+                store.expectNothingReceived()
 
-                    // From loaded results too, and after trimming.
-                    search.queryChanged("dune")
-                    search.submitted()
-                    search.settle(5_000)
-                    expect(search.state.phase is Phase.Loaded) { "dune should be loaded" }
-                    search.queryChanged("  d ")
-                    expectEqual(Phase.Idle, search.state.phase, "results after \"  d \"")
+                // From loaded results too, and after trimming.
+                store.catalog.search("dune", Movie(2, "Dune", 1984))
+                store.send(QueryChanged(query = "dune").toJson()) { it.copy(query = "dune") }
+                store.send(Submitted().toJson()) { it.copy(results = ResultsLoading(query = "dune")) }
+                store.receive("resultsLoaded") {
+                    it.copy(results = ResultsLoaded(query = "dune", value = listOf(Movie(2, "Dune", 1984)), source = "live"),
+                        pagesLoaded = 1, isExhausted = true)
                 }
+                store.send(QueryChanged(query = "  d ").toJson()) { SearchState(query = "  d ", results = IdlePhase()) }
+                store.finish()
+            }
+        }
+
+        test("2. a short query cancels a request in flight; its late answer is dropped") {
+            TestStore(SearchFeature).use { store ->
+                store.catalog.hold(mapOf("op" to "search", "query" to "du"))
+                store.send(QueryChanged(query = "du").toJson()) { it.copy(query = "du") }
+                store.advance(250)
+                store.receive("searchNow") { it.copy(results = ResultsLoading(query = "du")) }
+                val du = store.catalog.waitFor(mapOf("op" to "search", "query" to "du"))
+                store.send(QueryChanged(query = "d").toJson()) { it.copy(query = "d", results = IdlePhase()) }
+                store.catalog.awaitCancelled(du)
+                store.catalog.respond(mapOf("op" to "search", "query" to "du"), TestCatalog.moviesAnswer(Movie(1, "Late du", 1999)))
+                store.finish() // the late answer fed nothing back
             }
         }
 
         test("3. stale answers are dropped: a late \"du\" answer never replaces \"dune\"") {
-            withRuntime(HOST) { runtime ->
-                val provider = ScriptedProvider(runtime)
-                provider.held += "du"
-                provider.answers["du"] = ScriptedProvider.movies(Movie(1, "Duck Soup", 1933))
-                provider.answers["dune"] = ScriptedProvider.movies(Movie(2, "Dune", 1984))
-                provider.install()
-                runtime.openSearch().use { search ->
-                    val seen = Collections.synchronizedList(ArrayList<SearchState>())
-                    search.subscribe { seen.add(it) }
+            TestStore(SearchFeature).use { store ->
+                store.catalog.hold(mapOf("op" to "search", "query" to "du"))
+                store.catalog.search("dune", Movie(2, "Dune", 1984))
+                store.send(QueryChanged(query = "du").toJson()) { it.copy(query = "du") }
+                store.advance(250)
+                store.receive("searchNow") { it.copy(results = ResultsLoading(query = "du")) }
+                val du = store.catalog.waitFor(mapOf("op" to "search", "query" to "du"))
 
-                    search.queryChanged("du")
-                    runtime.advanceClock(250)
-                    val duRequest = provider.awaitSearch("du")
-                    expectEqual(Phase.Loading, search.state.phase, "results while \"du\" is held")
-
-                    search.queryChanged("dune")
-                    runtime.advanceClock(250)
-                    search.settle(5_000)
-                    expectEqual(listOf("du", "dune"), provider.searches, "search requests")
-                    expectEqual(listOf(Movie(2, "Dune", 1984)), search.state.movies, "movies for dune")
-                    expect(eventually { duRequest in provider.cancelled }) { "the \"du\" request was never cancelled" }
-
-                    provider.release("du") // the late answer: accepted (no exception) and dropped
-                    runtime.respond(duRequest, ScriptedProvider.movies()) // and once more
-                    search.settle(5_000)
-
-                    val state = search.state
-                    expectEqual("dune", state.query, "query")
-                    expectEqual(listOf(Movie(2, "Dune", 1984)), state.movies, "movies after the late answer")
-                    expect(seen.none { delivered -> delivered.movies.any { it.title == "Duck Soup" } }) { "a subscriber saw the stale answer: $seen" }
+                store.send(QueryChanged(query = "dune").toJson()) { it.copy(query = "dune") }
+                store.catalog.awaitCancelled(du) // told, and ignored
+                store.advance(250)
+                store.receive("searchNow") { it.copy(results = ResultsLoading(query = "dune")) }
+                store.receive("resultsLoaded") {
+                    it.copy(results = ResultsLoaded(query = "dune", value = listOf(Movie(2, "Dune", 1984)), source = "live"),
+                        pagesLoaded = 1, isExhausted = true)
                 }
+                // The late answer: accepted (no exception) and dropped; and once more.
+                store.catalog.respond(mapOf("op" to "search", "query" to "du"), TestCatalog.moviesAnswer(Movie(1, "Duck Soup", 1933)))
+                store.testRuntime.runtime.respond(du.id, TestCatalog.moviesAnswer())
+                expectEqual(listOf(du.id), store.catalog.cancelled, "cancelled requests")
+                store.finish() // nothing was fed back by the late answers
             }
         }
 
         test("4. failures are typed: an error answer shows phase failed with its code") {
-            withRuntime(HOST) { runtime ->
-                val provider = ScriptedProvider(runtime)
-                provider.answers["dune"] = ScriptedProvider.error("network", "timed out")
-                provider.install()
-                runtime.openSearch().use { search ->
-                    search.queryChanged("dune")
-                    runtime.advanceClock(250)
-                    search.settle(5_000)
-                    expectEqual(Phase.Failed(MovieError("network", "timed out")), search.state.phase, "results")
-                }
+            TestStore(SearchFeature).use { store ->
+                store.catalog.answer(mapOf("op" to "search", "query" to "dune"), TestCatalog.errorAnswer("network", "timed out"))
+                store.send(QueryChanged(query = "dune").toJson()) { it.copy(query = "dune") }
+                store.advance(250)
+                store.receive("searchNow") { it.copy(results = ResultsLoading(query = "dune")) }
+                store.receive("searchFailed") { it.copy(results = ResultsFailed(query = "dune", error = MovieError("network", "timed out"))) }
+                store.finish()
             }
         }
 
