@@ -3,9 +3,8 @@ and its commands' help (the jar prints the same texts: bindings/kotlin/jvm/cli-p
 checks that case for case), the module's examples, the exit statuses the epilog lists, and
 the terminal and desktop apps' `--help` against their options.
 
-The "years are understood" claim of `search` depends on the query work of issue 25 ("Queries
-people type", branch `queries`): its test is marked xfail until that lands, so the claim and
-its check stay together."""
+The "years are understood" claim of `search` is checked like the others (issue 25, "Queries
+people type": a year alone lists that year's films, most popular first)."""
 
 from __future__ import annotations
 
@@ -76,8 +75,6 @@ def test_the_documented_examples_do_what_the_help_says() -> None:
     assert "58,788 films" in out
 
 
-@pytest.mark.xfail(reason="years in queries: issue 25 'Queries people type', implemented on branch queries",
-                   strict=False)
 def test_years_are_understood_as_the_search_help_says() -> None:
     status, out, _ = cinematic("search", "1994")
     assert status == 0 and "(1994)" in out.splitlines()[0], out
