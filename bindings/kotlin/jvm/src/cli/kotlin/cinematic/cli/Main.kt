@@ -66,7 +66,8 @@ Search, discover and look up movies in the Cinematic catalog (58,788 films).
 
 positional arguments:
   COMMAND
-    search    search titles (typos, numerals and years are understood)
+    search    search titles (typos, numerals, years, decades and genres are
+              understood: 1994, 90s comedy)
     discover  a browsing section
     detail    one movie by its id
 
