@@ -556,7 +556,7 @@ data class SnapshotView(val firstVisibleIndex: Int? = null) {
 }
 
 /** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
-data class StoreSnapshot(val format: String = 1, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
+data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "feature" to feature, "data" to data, "view" to view?.toJson())
 
@@ -564,7 +564,7 @@ data class StoreSnapshot(val format: String = 1, val library: String? = null, va
         /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): StoreSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return StoreSnapshot(format = (map["format"] as String), library = map["library"]?.let { (it as String) }, feature = (map["feature"] as String), data = ((map["data"] as Map<*, *>).entries.associate { it.key as String to it.value }), view = map["view"]?.let { SnapshotView.fromJson(it) })
+            return StoreSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, feature = (map["feature"] as String), data = ((map["data"] as Map<*, *>).entries.associate { it.key as String to it.value }), view = map["view"]?.let { SnapshotView.fromJson(it) })
         }
     }
 }
@@ -584,7 +584,7 @@ data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = nu
 }
 
 /** Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores. */
-data class RuntimeSnapshot(val format: String = 1, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
+data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "stores" to stores.map { it.toJson() })
 
@@ -592,7 +592,7 @@ data class RuntimeSnapshot(val format: String = 1, val library: String? = null, 
         /** Reads a RuntimeSnapshot from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RuntimeSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeSnapshot(format = (map["format"] as String), library = map["library"]?.let { (it as String) }, stores = (map["stores"] as List<*>).map { StoreSnapshot.fromJson(it) })
+            return RuntimeSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, stores = (map["stores"] as List<*>).map { StoreSnapshot.fromJson(it) })
         }
     }
 }
