@@ -22,9 +22,12 @@ public func cinematic_store_restore(_ runtimeHandle: OpaquePointer?, _ snapshotJ
         let out = try requireOut(out, "out pointer")
         let runtime = try lookupRuntime(runtimeHandle)
         let document = try parseRequired(snapshotJSON, "snapshot_json")
-        let snapshot = try Snapshots.readStore(JSONValueReader(document.root, path: "$"))
-        let recorded = JSONFragment.object([("snapshot", JSONFragment(copying: document.root))])
-        out.pointee = try runtime.restoreStore(snapshot, recordedArguments: recorded)
+        // The parsed snapshot reads from the document: it lives until the store is open.
+        try withExtendedLifetime(document) { () throws(APIError) in
+            let snapshot = try Snapshots.readStore(JSONValueReader(document.root, path: "$"))
+            let recorded = JSONFragment.object([("snapshot", JSONFragment(copying: document.root))])
+            out.pointee = try runtime.restoreStore(snapshot, recordedArguments: recorded)
+        }
     }
 }
 
