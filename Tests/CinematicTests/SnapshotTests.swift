@@ -1,5 +1,4 @@
 @testable import Cinematic
-import CinematicFeatures
 import Testing
 
 /// Reading snapshots (Snapshots/StoreSnapshots.swift): formats and their migration, the
@@ -107,17 +106,17 @@ struct SnapshotTests {
         let origin = StoreOrigin()
         let arguments = try parse(#"{"movieId":7}"#)
         withExtendedLifetime(arguments) { origin.set(arguments: ArgumentsSnapshot(arguments: JSONFragment(copying: arguments.root)), view: .none) }
-        #expect(DetailCodec.snapshotData(of: .init(movieID: 7), origin: origin).text == #"{"movieId":7}"#)
-        #expect(FavoritesCodec.snapshotData(of: .init(), origin: StoreOrigin()).text == "{}")
+        #expect(DetailCodec.snapshotData(of: DetailCodec.Reducer.State(movieID: 7), origin: origin).text == #"{"movieId":7}"#)
+        #expect(FavoritesCodec.snapshotData(of: FavoritesCodec.Reducer.State(), origin: StoreOrigin()).text == "{}")
     }
 
     @Test func searchSavesAPendingDebounceAsOnePageOfItsQuery() {
         let origin = StoreOrigin()
-        var state = SearchState(query: "dune", results: .loaded([]), resultsQuery: "dune", pagesLoaded: 3)
+        var state = SearchCodec.Reducer.State(query: "dune", results: .loaded([]), resultsQuery: "dune", pagesLoaded: 3)
         #expect(SearchCodec.snapshot(of: state, origin: origin) == .init(query: "dune", pagesLoaded: 3))
         state.query = "dunes"
         #expect(SearchCodec.snapshot(of: state, origin: origin) == .init(query: "dunes", pagesLoaded: 1))
-        #expect(SearchCodec.snapshot(of: SearchState(), origin: origin) == .init(query: "", pagesLoaded: 0))
+        #expect(SearchCodec.snapshot(of: SearchCodec.Reducer.State(), origin: origin) == .init(query: "", pagesLoaded: 0))
     }
 }
 
