@@ -11,7 +11,7 @@ from . import _native
 from ._core import HandleRegistry, JSONInput, check, decode_state, encode, take_string
 from ._delivery import RuntimeCore
 from .features import FeatureOpeners
-from .snapshots import RuntimeSnapshots
+from .restore import RuntimeSnapshots
 from .store import Store
 
 __all__ = ["Runtime", "Provider", "Request", "Logger"]

@@ -4,7 +4,7 @@
 ``store.snapshot()`` and ``runtime.snapshot()`` return what a person expects back (the query
 and pages of a search, the sections of Discover, the film of a detail), as the schema's
 ``StoreSnapshot`` / ``RuntimeSnapshot``; ``runtime.restore(snapshot)`` and
-``runtime.restore_all(snapshot)`` reopen stores from them in any runtime, later or in another
+``runtime.restore_all(snapshot)`` (:mod:`cinematic.restore`) reopen stores from them in any runtime, later or in another
 process. Restored stores reload through their normal effects: their first state says
 ``"loading"``.
 
@@ -18,21 +18,19 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import TYPE_CHECKING, Any, List, Mapping, Union, cast
+from typing import Any, Mapping, Union, cast
 
 from . import _native, wire
 from ._core import check, take_string
 
-if TYPE_CHECKING:
-    from .store import Store
-
-__all__ = ["StoreSnapshots", "RuntimeSnapshots", "SnapshotInput"]
+__all__ = ["StoreSnapshots", "SnapshotInput", "snapshot_text"]
 
 #: A snapshot as returned by ``snapshot()`` (a mapping) or as saved (its JSON text).
 SnapshotInput = Union[Mapping[str, Any], str, bytes]
 
 
-def _text(snapshot: SnapshotInput) -> bytes:
+def snapshot_text(snapshot: SnapshotInput) -> bytes:
+    """A snapshot as the UTF-8 JSON text the C API takes."""
     if isinstance(snapshot, bytes):
         return snapshot
     if isinstance(snapshot, str):
@@ -54,57 +52,3 @@ class StoreSnapshots:
         out = ctypes.c_void_p()
         check(_native.lib().cinematic_store_snapshot(self._handle, ctypes.byref(out)), "cinematic_store_snapshot")
         return cast(wire.StoreSnapshot, json.loads(take_string(out)))
-
-
-class RuntimeSnapshots:
-    """``runtime.snapshot()``, ``runtime.restore(...)``, ``runtime.restore_all(...)`` (mixed into
-    :class:`~cinematic.Runtime`)."""
-
-    _handle: int
-
-    def snapshot(self) -> wire.RuntimeSnapshot:
-        """Every open store's snapshot, in the order they were opened
-        (``cinematic_runtime_snapshot``)."""
-        getattr(self, "_errors").raise_pending()
-        out = ctypes.c_void_p()
-        check(_native.lib().cinematic_runtime_snapshot(self._handle, ctypes.byref(out)), "cinematic_runtime_snapshot")
-        return cast(wire.RuntimeSnapshot, json.loads(take_string(out)))
-
-    def _adopt(self, handle: int) -> "Store[Any]":
-        """Wraps a new store handle of a restore in its feature's typed store class."""
-        from .features import STORE_CLASSES
-        from .store import Store
-        out = ctypes.c_void_p()
-        # The feature is the snapshot's: ask the store itself.
-        check(_native.lib().cinematic_store_snapshot(handle, ctypes.byref(out)), "cinematic_store_snapshot")
-        feature = str(json.loads(take_string(out))["feature"])
-        store = STORE_CLASSES.get(feature, Store)(cast(Any, self), feature, handle)
-        getattr(self, "_track")(store._key, store)
-        return store
-
-    def restore(self, snapshot: SnapshotInput) -> "Store[Any]":
-        """Opens a store from a store snapshot (``cinematic_store_restore``): a
-        :class:`~cinematic.features.SearchStore` for a search snapshot, and so on. It says
-        ``"loading"`` while it reloads. Raises :class:`~cinematic.InvalidError` for a
-        snapshot that is not one or of a format this library cannot read (the message names
-        it), :class:`~cinematic.UnknownFeatureError` for a feature it does not have."""
-        getattr(self, "_errors").raise_pending()
-        out = ctypes.c_void_p()
-        check(_native.lib().cinematic_store_restore(self._handle, _text(snapshot), ctypes.byref(out)),
-              "cinematic_store_restore")
-        assert out.value is not None
-        return self._adopt(out.value)
-
-    def restore_all(self, snapshot: SnapshotInput) -> List["Store[Any]"]:
-        """Reopens every store of a runtime snapshot, in order (``cinematic_runtime_restore``):
-        all or none."""
-        getattr(self, "_errors").raise_pending()
-        stores = ctypes.POINTER(ctypes.c_void_p)()
-        count = ctypes.c_int(0)
-        check(_native.lib().cinematic_runtime_restore(self._handle, _text(snapshot), ctypes.byref(stores),
-                                                      ctypes.byref(count)), "cinematic_runtime_restore")
-        try:
-            handles = [int(stores[index]) for index in range(count.value)]
-        finally:
-            _native.lib().cinematic_free(stores)
-        return [self._adopt(handle) for handle in handles]
