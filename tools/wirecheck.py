@@ -55,7 +55,7 @@ def definition_for(kind: str, feature: Optional[str]) -> List[str]:
         return [f["intent"] for f in features() if feature is None or f["name"] == feature]
     return {"envelope": ["errorEnvelope"], "request": ["providerRequest"], "config": ["runtimeConfig"],
             "history": ["history"], "recording": ["recordingLine"], "replay": ["replayReport"],
-            "patched": ["patchedDelivery"]}[kind]
+            "patched": ["patchedDelivery"], "snapshot": ["storeSnapshot"], "runtimeSnapshot": ["runtimeSnapshot"]}[kind]
 
 
 def validate(kind: str, value: Any, feature: Optional[str] = None) -> Optional[str]:

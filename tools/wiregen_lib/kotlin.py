@@ -39,6 +39,8 @@ def kt_read(expr: str, node: Schema, owner: str, key: str, classes: List[str], d
         if "enum" in target_node or target_node.get("type") == "string":
             return "String", f"({expr} as String)", None
         return pascal(target), f"{pascal(target)}.fromJson({expr})", None
+    if "const" in node and isinstance(node["const"], int) and not isinstance(node["const"], bool):
+        return "Long", f"(({expr}) as Number).toLong()", f"{node['const']}L"
     if "const" in node:
         return "String", f"({expr} as String)", json.dumps(node["const"])
     if "enum" in node:

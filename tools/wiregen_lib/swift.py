@@ -19,6 +19,9 @@ def swift(meta: Schema) -> str:
 /// The library's version (CINEMATIC_VERSION in include/cinematic.h, `cinematic_version()`).
 let libraryVersion: StaticString = "{meta['version']}"
 
+/// The snapshot format this library writes (x-cinematic.snapshotFormat; docs/wire.md, "Snapshots").
+let snapshotFormat = {meta['snapshotFormat']}
+
 /// The statuses of the C API, as in include/cinematic.h. Values never change (the ABI only grows).
 enum Status: Int32, Sendable, CaseIterable {{
 {cases}
@@ -125,6 +128,93 @@ def swift_read(key: str, prop: Schema, defs: Dict[str, Schema]) -> str:
     return read
 
 
+def snapshot_read(key: str, prop: Schema, defs: Dict[str, Schema], required: bool) -> str:
+    """The Swift expression reading member `key` of a snapshot's data (`data`, a JSONObjectReader)."""
+    if prop.get("type") == "array":
+        item = swift_value_type(prop["items"], defs)
+        reader = f'data.required("{key}")' if required else f'data.optional("{key}")'
+        expr = f'{reader}.list(of: {item}.self, maxItems: {prop.get("maxItems", 1000)})'
+        return f'try {expr}' if required else f'try {reader.replace("data.optional", "data.optional")}.map {{ member throws(APIError) in try member.list(of: {item}.self, maxItems: {prop.get("maxItems", 1000)}) }}'
+    value_type = swift_value_type(prop, defs)
+    def read(member: str) -> str:
+        if value_type == "String" and "maxLength" in prop:
+            return f'{member}.text(maxCharacters: {prop["maxLength"]}, maxBytes: {prop.get("x-maxBytes", 4 * prop["maxLength"])})'
+        if value_type == "Int" and ("minimum" in prop or "maximum" in prop):
+            return f'{member}.int(minimum: {prop.get("minimum", "Int.min")}, maximum: {prop.get("maximum", "Int.max")})'
+        return f'{value_type}.read({member})'
+    if required:
+        return f'try {read(f"data.required({chr(34)}{key}{chr(34)})")}'
+    return f'try data.optional("{key}").map {{ member throws(APIError) in try {read("member")} }}'
+
+
+def snapshot_swift_type(prop: Schema, defs: Dict[str, Schema]) -> str:
+    if prop.get("type") == "array":
+        return f"[{swift_value_type(prop['items'], defs)}]"
+    return swift_value_type(prop, defs)
+
+
+def swift_snapshot(feature: Schema, defs: Dict[str, Schema]) -> str:
+    """A feature's snapshot declaration: its data (a def of the schema, or the store's arguments) and the
+    host intents a restored store sends itself."""
+    name = feature["name"]
+    intent = f"{pascal(name)}Intent"
+    hosts = {wire: node for wire, node in intent_variants(defs, feature["intent"])}
+    restore = feature.get("restore", [])
+    for wire in restore:
+        if wire not in hosts or intent_members(hosts[wire]):
+            raise SystemExit(f"wiregen: feature {name}: restore intent {wire!r} must be a host intent without members")
+    restore_list = ", ".join(f".{wire}" for wire in restore)
+    common = f"""    /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
+    static var restoreIntents: [{intent}.Host] {{ [{restore_list}] }}
+"""
+    if "snapshot" not in feature:
+        return f"""
+    /// This feature declares no snapshot: a snapshot's data is the arguments the store was
+    /// opened with, and a restore opens a store from them (docs/wire.md, "Snapshots").
+    typealias Snapshot = ArgumentsSnapshot
+
+{common}"""
+    def_name = feature["snapshot"]
+    node = defs[def_name]
+    props = node.get("properties", {})
+    required = set(node.get("required", []))
+    fields = "\n".join(f"        var {key}: {snapshot_swift_type(prop, defs)}{'' if key in required else '?'}" for key, prop in props.items())
+    allowed = ", ".join(f'"{key}"' for key in props)
+    reads = ",\n".join(f"            {key}: {snapshot_read(key, prop, defs, key in required)}" for key, prop in props.items())
+    def encode(key: str, prop: Schema) -> str:
+        value = f"snapshot.{key}"
+        if prop.get("type") == "array":
+            return f'["{key}": JSONBuilder.array({value}) {{ $0.wireNode }}]' if key in required else ""
+        return f'["{key}": {value}.wireNode]'
+    sets = "\n".join(
+        (f'        JSONBuilder.set(object, "{key}", JSONBuilder.array(snapshot.{key}) {{ $0.wireNode }})' if prop.get("type") == "array"
+         else f'        JSONBuilder.set(object, "{key}", snapshot.{key}.wireNode)') if key in required else
+        (f'        if let value = snapshot.{key} {{ JSONBuilder.set(object, "{key}", JSONBuilder.array(value) {{ $0.wireNode }}) }}' if prop.get("type") == "array"
+         else f'        if let value = snapshot.{key} {{ JSONBuilder.set(object, "{key}", value.wireNode) }}')
+        for key, prop in props.items())
+    return f"""
+    /// What a snapshot of this feature holds (schema: {def_name}).
+    struct Snapshot: Sendable, Equatable {{
+{fields}
+    }}
+
+{common}
+    /// Reads a snapshot's data as the schema describes it (unknown members are refused).
+    static func decodeSnapshot(_ data: JSONObjectReader) throws(APIError) -> Snapshot {{
+        try data.rejectUnknownKeys(allowing: [{allowed}])
+        return Snapshot(
+{reads})
+    }}
+
+    /// A snapshot's data as JSON.
+    static func encodeSnapshot(_ snapshot: Snapshot) -> JSONFragment {{
+        let object = JSONBuilder.object()
+{sets}
+        return JSONFragment(consuming: object)
+    }}
+"""
+
+
 def swift_feature(feature: Schema, defs: Dict[str, Schema]) -> str:
     name = feature["name"]
     codec, intent = f"{pascal(name)}Codec", f"{pascal(name)}Intent"
@@ -186,7 +276,7 @@ extension {codec} {{
 {chr(10).join(encode)}
         }}
     }}
-}}
+{swift_snapshot(feature, defs)}}}
 """
 
 
@@ -195,6 +285,7 @@ def swift_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str
     body = "".join(swift_feature(feature, defs) for feature in meta["features"])
     return f"""{HEADER.replace('/*', '//').replace(' */', '')}
 
+import CJansson
 import CinematicDomain
 import CinematicFeatures
 

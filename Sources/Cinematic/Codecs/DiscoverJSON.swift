@@ -32,6 +32,7 @@ struct DiscoverCodec: FeatureCodec {
                    source: source)
         case let .sectionFailed(section, page, error):
             result(.sectionFailed, ["section": section.wireNode, "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
+        case let .restored(sections): result(.restored, ["sections": JSONBuilder.array(sections) { $0.wireNode }])
         }
     }
 

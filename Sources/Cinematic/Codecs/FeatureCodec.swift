@@ -46,6 +46,23 @@ protocol FeatureCodec: Sendable {
     /// members an intent changed.
     func stateMembers(_ state: Reducer.State) -> [StateMember]
 
+    /// What a snapshot of this feature holds: a struct generated from the schema def its
+    /// `x-cinematic.features` entry names as `"snapshot"`, else ``ArgumentsSnapshot`` (the
+    /// store's arguments; everything below then has a default). docs/wire.md, "Snapshots".
+    associatedtype Snapshot: Sendable
+    /// The host intents a restored store sends itself once open (generated from `"restore"`).
+    static var restoreIntents: [Reducer.Intent.Host] { get }
+    /// Reads a snapshot's data (generated).
+    static func decodeSnapshot(_ data: JSONObjectReader) throws(APIError) -> Snapshot
+    /// Writes a snapshot's data (generated).
+    static func encodeSnapshot(_ snapshot: Snapshot) -> JSONFragment
+    /// What a person expects back from `state` (the store was opened from `origin`).
+    static func snapshot(of state: Reducer.State, origin: StoreOrigin) -> Snapshot
+    /// Opens a store from a snapshot: its state says what is loading, and the effects that
+    /// reload it start here (never copies of old results). Bounded work whatever the snapshot.
+    static func makeStore(restoring snapshot: Snapshot, view: SnapshotView, serial: UInt64, environment: StoreEnvironment,
+                          delivery: StoreDelivery) throws(APIError) -> any FeatureStore
+
     /// Encodes any intent, internal ones included (`{"type":"resultsLoaded",…}`), for the
     /// debug history, the log and recordings: host intents through ``encodeHost(_:)``,
     /// internal ones through ``result(_:_:source:)``.

@@ -32,6 +32,7 @@ struct SearchCodec: FeatureCodec {
                       source: source)
         case let .searchFailed(query, page, error):
             result(.searchFailed, ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
+        case let .restored(query, pages): result(.restored, ["query": JSONBuilder.string(query), "pages": JSONBuilder.int(pages)])
         }
     }
 

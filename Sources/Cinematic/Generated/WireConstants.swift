@@ -3,6 +3,9 @@
 /// The library's version (CINEMATIC_VERSION in include/cinematic.h, `cinematic_version()`).
 let libraryVersion: StaticString = "0.2.0"
 
+/// The snapshot format this library writes (x-cinematic.snapshotFormat; docs/wire.md, "Snapshots").
+let snapshotFormat = 1
+
 /// The statuses of the C API, as in include/cinematic.h. Values never change (the ABI only grows).
 enum Status: Int32, Sendable, CaseIterable {
     /// Success.

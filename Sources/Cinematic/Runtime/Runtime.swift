@@ -77,7 +77,8 @@ final class Runtime: Sendable {
     }
 
     /// Every open store.
-    private var openStores: [any FeatureStore] { stores.withLock { Array(($0 ?? [:]).values) } }
+    /// The open stores, in the order they were opened.
+    var openStores: [any FeatureStore] { stores.withLock { ($0 ?? [:]).sorted { $0.key < $1.key }.map(\.value) } }
 
     /// Registers (or with nil removes) the catalog provider. When this returns the previous
     /// provider is not running on another thread and will never be called again, so its
@@ -88,11 +89,27 @@ final class Runtime: Sendable {
         queue.waitUntilNotRunning(store: DeliveryQueue.runtimeEvents)
     }
 
-    /// Opens a store of `feature` and registers its handle.
+    /// Opens a store of `feature` and registers its handle. Arguments `{"snapshot": {...}}`
+    /// restore a store from its snapshot (Snapshots/StoreSnapshots.swift).
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
+        let codec = try FeatureCatalog.named(feature)
+        if let arguments, let snapshot = try Snapshots.snapshotArgument(arguments) {
+            return try restoreStore(Snapshots.readStore(snapshot, expecting: feature), recordedArguments: JSONFragment(copying: arguments.root))
+        }
+        let recorded = arguments.map { JSONFragment(copying: $0.root) }
+        return try registerStore(feature: feature, recordedArguments: recorded ?? .null,
+                                 origin: (ArgumentsSnapshot(arguments: recorded), .none)) { serial throws(APIError) in
+            try codec.makeStore(arguments: arguments, serial: serial, environment: environment, delivery: delivery)
+        }
+    }
+
+    /// Builds a store with `make` and registers its handle; `recordedArguments` is what a
+    /// recording's `open` line says it was opened with.
+    func registerStore(feature: String, recordedArguments: JSONFragment, origin: (ArgumentsSnapshot, SnapshotView),
+                       make: (UInt64) throws(APIError) -> any FeatureStore) throws(APIError) -> OpaquePointer {
         let serial = HandleTable.shared.reserve()
-        let store = try FeatureCatalog.named(feature).makeStore(arguments: arguments, serial: serial, environment: environment,
-                                                                delivery: delivery)
+        let store = try make(serial)
+        store.origin.set(arguments: origin.0, view: origin.1)
         // Registering the store and its handle in one step: a runtime closing concurrently
         // either closes this store with the others or refuses it, never misses it.
         let handle = stores.withLock { stores -> OpaquePointer? in
@@ -105,8 +122,7 @@ final class Runtime: Sendable {
             throw .closed("the runtime")
         }
         if let recorder = debug.recorder {
-            let arguments = arguments.map { JSONFragment(copying: $0.root) } ?? .null
-            recorder.write("open") { [("store", .int(Int(clamping: serial))), ("feature", .string(feature)), ("args", arguments)] }
+            recorder.write("open") { [("store", .int(Int(clamping: serial))), ("feature", .string(feature)), ("args", recordedArguments)] }
         }
         tracing.withLock { _ in store.updateTracing(debug) }
         return handle

@@ -27,6 +27,12 @@ protocol FeatureStore: AnyObject, Sendable {
     func updateTracing(_ hub: DebugHub)
     /// Stops every effect and every callback. Idempotent.
     func close()
+    /// What the store was opened from (Snapshots/SnapshotSupport.swift).
+    var origin: StoreOrigin { get }
+    /// The feature's name (`"search"`).
+    var featureName: String { get }
+    /// The feature's snapshot data of the current state (docs/wire.md, "Snapshots").
+    func snapshotData() -> JSONFragment
 }
 
 /// A host's state callback and its userdata (the host owns whatever userdata points at).
@@ -89,6 +95,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     private let registration = CallbackRegistration()
     /// True while a logger traces this store's effects.
     private let logsEffects = Atomic<Bool>(false)
+    let origin = StoreOrigin()
 
     init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, delivery: StoreDelivery) {
         self.serial = serial
@@ -106,6 +113,13 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         // effect that finished at once) is delivered before `send` returns.
         if logsEffects.load(ordering: .relaxed) { queue.deliver() }
     }
+
+    /// Sends an intent the library makes itself (a restored store's first intents).
+    func start(_ intent: Codec.Reducer.Intent) { store.send(intent) }
+
+    func snapshotData() -> JSONFragment { Codec.snapshotData(of: store.state, origin: origin) }
+
+    var featureName: String { Codec.name }
 
     func historyJSON() -> UnsafeMutablePointer<CChar> {
         let debugCodec = Codec()

@@ -30,6 +30,9 @@ public struct DiscoverSectionState: Equatable, Sendable {
     public var loadMoreError: MovieError?
     /// Where the loaded movies came from: `.cache` once any shown page is an offline copy.
     public var source: AnswerSource
+    /// While a restored section reloads its pages (``DiscoverIntent/restored(_:)``), how many
+    /// it loads, one after another; 0 otherwise (not on the wire).
+    public var restoringPages: Int = 0
 
     /// Creates a section state; the default is idle with nothing loaded.
     public init(section: DiscoverSection, movies: LoadingPhase<[Movie], MovieError> = .idle, pagesLoaded: Int = 0,
@@ -88,6 +91,10 @@ public enum DiscoverIntent: Equatable, Sendable, HostIntents {
     case sectionLoaded(DiscoverSection, page: Int, movies: [Movie], source: AnswerSource = .local)
     /// Internal: a page of a section failed.
     case sectionFailed(DiscoverSection, page: Int, error: MovieError)
+    /// Internal: the store was restored from a snapshot: each listed section loads its first
+    /// `pages` pages again, one after another (clamped to 1...``DiscoverReducer/maxRestoredPages``,
+    /// stopping at the last page that exists); sections not listed stay idle.
+    case restored([DiscoverRestoredSection])
 
     /// The intents a host may send.
     public enum Host: Equatable, Sendable {
@@ -109,6 +116,20 @@ public enum DiscoverIntent: Equatable, Sendable, HostIntents {
     public static func loadMore(_ section: DiscoverSection) -> DiscoverIntent { .host(.loadMore(section)) }
 }
 
+/// A section of a restored Discover screen and how many of its pages were loaded.
+public struct DiscoverRestoredSection: Equatable, Sendable {
+    /// The section.
+    public let section: DiscoverSection
+    /// How many pages it had loaded.
+    public let pages: Int
+
+    /// Creates the entry.
+    public init(section: DiscoverSection, pages: Int) {
+        self.section = section
+        self.pages = pages
+    }
+}
+
 /// The Discover feature's reducer: every section loads and pages independently.
 ///
 /// Each section's requests share one ``effectID(for:)``, so a section has at most one page in
@@ -125,6 +146,10 @@ public struct DiscoverReducer: Reducer {
 
     /// Creates the reducer over a catalog.
     public init(catalog: any MovieCatalogRepository) { self.catalog = catalog }
+
+    /// The most pages a restored section loads again (10 pages of 20: 200 films); further
+    /// pages load on `loadMore` as usual.
+    public static let maxRestoredPages = 10
 
     /// The id shared by every page request of `section`.
     ///
@@ -144,6 +169,13 @@ public struct DiscoverReducer: Reducer {
             })
         case .host(.refresh):
             return .merge(state.sections.indices.map { loadFirstPage(&state.sections[$0]) })
+        case let .restored(restored):
+            return .merge(restored.compactMap { entry -> Effect<DiscoverIntent>? in
+                guard let index = state.sections.firstIndex(where: { $0.section == entry.section }) else { return nil }
+                let effect = loadFirstPage(&state.sections[index])
+                state.sections[index].restoringPages = min(max(entry.pages, 1), Self.maxRestoredPages)
+                return effect
+            })
         case let .host(.loadMore(section)):
             guard let index = state.sections.firstIndex(where: { $0.section == section }) else { return .none }
             let current = state.sections[index]
@@ -155,9 +187,16 @@ public struct DiscoverReducer: Reducer {
         case let .sectionLoaded(section, page, movies, source):
             guard let index = expecting(page, of: section, in: state) else { return .none }
             state.sections[index].apply(page: page, movies, source: source)
-            return .none
+            // A restored section goes on with its next page until it has them all (or none is left).
+            guard page < state.sections[index].restoringPages, !state.sections[index].isExhausted else {
+                state.sections[index].restoringPages = 0
+                return .none
+            }
+            state.sections[index].isLoadingMore = true
+            return load(section, page: page + 1)
         case let .sectionFailed(section, page, error):
             guard let index = expecting(page, of: section, in: state) else { return .none }
+            state.sections[index].restoringPages = 0
             if page == 1 {
                 state.sections[index].movies = .failed(error)
             } else {

@@ -24,6 +24,9 @@ public struct SearchState: Equatable, Sendable {
     public var loadMoreError: MovieError?
     /// Where the loaded results came from: `.cache` once any shown page is an offline copy.
     public var resultsSource: AnswerSource
+    /// While a restored search reloads its pages (``SearchIntent/restored(query:pages:)``), how
+    /// many it loads, one after another; 0 otherwise (not on the wire).
+    public var restoringPages: Int = 0
 
     /// Creates a state; the default is an empty, idle search.
     public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle, resultsQuery: String = "",
@@ -50,6 +53,10 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
     case resultsLoaded(query: String, page: Int, movies: [Movie], source: AnswerSource = .local)
     /// Internal: page `page` of the search for `query` failed.
     case searchFailed(query: String, page: Int, error: MovieError)
+    /// Internal: the store was restored from a snapshot: search `query` at once (no debounce)
+    /// and load its first `pages` pages again, one after another, stopping at the last page
+    /// that exists. `pages` is clamped to 1...``SearchReducer/maxRestoredPages``.
+    case restored(query: String, pages: Int)
 
     /// The intents a host may send.
     public enum Host: Equatable, Sendable {
@@ -85,6 +92,9 @@ public struct SearchReducer: Reducer {
     public static let searchEffect: EffectID = "search"
     /// The default pause after the last keystroke before searching.
     public static let defaultDebounce: Duration = .milliseconds(250)
+    /// The most pages a restored search loads again (25 pages of 20: 500 results); further
+    /// pages load on `loadMore` as usual.
+    public static let maxRestoredPages = 25
 
     private let searchMovies: SearchMoviesUseCase
     private let clock: any Clock<Duration>
@@ -132,9 +142,16 @@ public struct SearchReducer: Reducer {
             }
             state.pagesLoaded = page
             state.isExhausted = movies.count < MovieCatalog.pageSize
-            return .none
+            // A restored search goes on with its next page until it has them all (or none is left).
+            guard page < state.restoringPages, !state.isExhausted else {
+                state.restoringPages = 0
+                return .none
+            }
+            state.isLoadingMore = true
+            return search(query, page: page + 1)
         case let .searchFailed(query, page, error):
             guard query == state.resultsQuery, page == state.pagesLoaded + 1 else { return .none }
+            state.restoringPages = 0
             if page == 1 {
                 state.results = .failed(error)
             } else {
@@ -142,6 +159,13 @@ public struct SearchReducer: Reducer {
                 state.loadMoreError = error
             }
             return .none
+        case let .restored(query, pages):
+            state.query = query
+            guard SearchMoviesUseCase.isSearchable(query) else { return reset(&state) }
+            let trimmed = SearchMoviesUseCase.trimmed(query)
+            state = SearchState(query: query, results: .loading, resultsQuery: trimmed)
+            state.restoringPages = min(max(pages, 1), Self.maxRestoredPages)
+            return search(trimmed, page: 1)
         }
     }
 

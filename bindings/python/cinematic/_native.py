@@ -144,6 +144,11 @@ def _declare(library: ctypes.CDLL) -> None:
         "cinematic_store_revert": (c_int, [c_void_p, ctypes.c_uint64]),
         "cinematic_runtime_set_logger": (c_int, [c_void_p, LOG_FN, c_void_p]),
         "cinematic_replay": (c_int, [c_char_p, p_int, p_void]),
+        # Snapshots
+        "cinematic_store_snapshot": (c_int, [c_void_p, p_void]),
+        "cinematic_store_restore": (c_int, [c_void_p, c_char_p, p_void]),
+        "cinematic_runtime_snapshot": (c_int, [c_void_p, p_void]),
+        "cinematic_runtime_restore": (c_int, [c_void_p, c_char_p, ctypes.POINTER(ctypes.POINTER(c_void_p)), p_int]),
         # Catalog index
         "cinematic_catalog_build_index": (c_int, [c_char_p, c_char_p]),
         "cinematic_runtime_catalog_state": (c_int, [c_void_p, p_void]),

@@ -155,8 +155,8 @@ class Feature(NamedTuple):
 
 #: Every feature, in schema order.
 FEATURES: Tuple[Feature, ...] = (
-    Feature("search", SearchStore, SearchStore.INTENTS, ("searchNow", "resultsLoaded", "searchFailed",), None),
-    Feature("discover", DiscoverStore, DiscoverStore.INTENTS, ("sectionLoaded", "sectionFailed",), None),
+    Feature("search", SearchStore, SearchStore.INTENTS, ("searchNow", "resultsLoaded", "searchFailed", "restored",), None),
+    Feature("discover", DiscoverStore, DiscoverStore.INTENTS, ("sectionLoaded", "sectionFailed", "restored",), None),
     Feature("favorites", FavoritesStore, FavoritesStore.INTENTS, ("favoritesChanged", "removalFailed",), None),
     Feature("detail", DetailStore, DetailStore.INTENTS, ("detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed",), {"movieId": 15249}),
 )

@@ -11,6 +11,7 @@ from . import _native
 from ._core import HandleRegistry, JSONInput, check, decode_state, encode, take_string
 from ._delivery import RuntimeCore
 from .features import FeatureOpeners
+from .restore import RuntimeSnapshots
 from .store import Store
 
 __all__ = ["Runtime", "Provider", "Request", "Logger"]
@@ -77,7 +78,7 @@ def _close_handle(handle: int) -> None:
         pass
 
 
-class Runtime(FeatureOpeners, RuntimeCore):
+class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCore):
     """A libcinematic runtime. Open stores from it; close it (or use ``with``) to stop
     everything::
 

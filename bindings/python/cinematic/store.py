@@ -28,6 +28,7 @@ from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
 from ._patch import PatchedState, PatchError
 from .aio import StateStream
 from .errors import ERR_TIMEOUT, SettleTimeoutError
+from .snapshots import StoreSnapshots
 
 __all__ = [
     "State",
@@ -59,7 +60,7 @@ def _seconds_to_ms(timeout: Optional[float]) -> int:
     return min(int(round(timeout * 1000)), 2**63 - 1)
 
 
-class Store(Generic[StateT]):
+class Store(StoreSnapshots, Generic[StateT]):
     """One feature's store, owned by a :class:`~cinematic.Runtime`; ``StateT`` is the type of
     its state (``Store[wire.SearchState]`` for search: see :mod:`cinematic.features`).
 

@@ -268,6 +268,50 @@ class DetailState(TypedDict):
     favoriteError: Optional[MovieError]
 
 
+class SearchSnapshot(TypedDict):
+    """What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists."""
+    query: str
+    pagesLoaded: int
+
+
+class DiscoverSnapshotSection(TypedDict):
+    """A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages)."""
+    section: SectionId
+    pagesLoaded: int
+
+
+class DiscoverSnapshot(TypedDict):
+    """What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them)."""
+    sections: List[DiscoverSnapshotSection]
+
+
+class SnapshotView(TypedDict):
+    """What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum)."""
+    firstVisibleIndex: NotRequired[int]
+
+
+class StoreSnapshot(TypedDict):
+    """A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView)."""
+    format: Literal[1]
+    library: NotRequired[str]
+    feature: str
+    data: Dict[str, object]
+    view: NotRequired[SnapshotView]
+
+
+class LegacySnapshot(TypedDict):
+    """Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new."""
+    feature: str
+    args: NotRequired[Optional[Dict[str, object]]]
+
+
+class RuntimeSnapshot(TypedDict):
+    """Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores."""
+    format: Literal[1]
+    library: NotRequired[str]
+    stores: List[StoreSnapshot]
+
+
 class RuntimeConfigCatalog1(TypedDict):
     """A host catalog that declares its source: the provider's base URL or a name. The offline cache keeps each source's answers apart (one source's copies are never shown for another); plain "host" declares none and gets no default offline cache."""
     host: str

@@ -75,6 +75,18 @@ interface NativeLibrary {
     /** `cinematic_store_revert(store, seq)`; [seq] is a uint64 bit for bit. */
     fun storeRevert(store: Long, seq: Long): Int
 
+    /** `cinematic_store_snapshot(store, &out[0])`: an owned string. */
+    fun storeSnapshot(store: Long, out: LongArray): Int
+    /** `cinematic_store_restore(rt, snapshot_json, &out[0])`. */
+    fun storeRestore(runtime: Long, snapshotJson: String, out: LongArray): Int
+    /** `cinematic_runtime_snapshot(rt, &out[0])`: an owned string. */
+    fun runtimeSnapshot(runtime: Long, out: LongArray): Int
+    /**
+     * `cinematic_runtime_restore(rt, snapshot_json, &stores, &count)`: on success the new
+     * store handles, in order, are appended to [handles] and the C array is freed.
+     */
+    fun runtimeRestore(runtime: Long, snapshotJson: String, handles: MutableList<Long>): Int
+
     /** `cinematic_replay(path, NULL, &out[0])`: an owned string. */
     fun replay(path: String, out: LongArray): Int
     /** `cinematic_catalog_build_index(movie_path, index_path)`. */

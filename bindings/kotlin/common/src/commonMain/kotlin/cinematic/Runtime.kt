@@ -288,7 +288,7 @@ class Runtime internal constructor(
         library.storeOpen(handle, cText(feature, Status.UNKNOWN_FEATURE, "the feature name"), argsJson?.let(::jsonText), out)
     }
 
-    private fun <T : Store<*>> register(store: T): T {
+    internal fun <T : Store<*>> register(store: T): T {
         lock.locked { if (!closed) stores.add(store) }
         return store
     }

@@ -499,6 +499,104 @@ data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = P
     }
 }
 
+/** What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists. */
+data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("query" to query, "pagesLoaded" to pagesLoaded)
+
+    companion object {
+        /** Reads a SearchSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SearchSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SearchSnapshot(query = (map["query"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
+        }
+    }
+}
+
+/** A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages). */
+data class DiscoverSnapshotSection(val section: String, val pagesLoaded: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("section" to section, "pagesLoaded" to pagesLoaded)
+
+    companion object {
+        /** Reads a DiscoverSnapshotSection from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverSnapshotSection {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverSnapshotSection(section = (map["section"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
+        }
+    }
+}
+
+/** What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them). */
+data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("sections" to sections.map { it.toJson() })
+
+    companion object {
+        /** Reads a DiscoverSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverSnapshot(sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) })
+        }
+    }
+}
+
+/** What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum). */
+data class SnapshotView(val firstVisibleIndex: Int? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("firstVisibleIndex" to firstVisibleIndex)
+
+    companion object {
+        /** Reads a SnapshotView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SnapshotView {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SnapshotView(firstVisibleIndex = map["firstVisibleIndex"]?.let { (it as Number).toInt() })
+        }
+    }
+}
+
+/** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
+data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "feature" to feature, "data" to data, "view" to view?.toJson())
+
+    companion object {
+        /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): StoreSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return StoreSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, feature = (map["feature"] as String), data = ((map["data"] as Map<*, *>).entries.associate { it.key as String to it.value }), view = map["view"]?.let { SnapshotView.fromJson(it) })
+        }
+    }
+}
+
+/** Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new. */
+data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("feature" to feature, "args" to args)
+
+    companion object {
+        /** Reads a LegacySnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LegacySnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return LegacySnapshot(feature = (map["feature"] as String), args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
+        }
+    }
+}
+
+/** Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores. */
+data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "stores" to stores.map { it.toJson() })
+
+    companion object {
+        /** Reads a RuntimeSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RuntimeSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return RuntimeSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, stores = (map["stores"] as List<*>).map { StoreSnapshot.fromJson(it) })
+        }
+    }
+}
+
 /** The wire object RuntimeConfigSearch. */
 data class RuntimeConfigSearch(val debounceMs: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */

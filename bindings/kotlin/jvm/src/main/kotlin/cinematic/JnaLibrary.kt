@@ -80,6 +80,12 @@ internal object CLib {
     @JvmStatic external fun cinematic_store_history(store: Pointer, outJson: PointerByReference): Int
     @JvmStatic external fun cinematic_store_revert(store: Pointer, seq: Long): Int
 
+    @JvmStatic external fun cinematic_store_snapshot(store: Pointer, outJson: PointerByReference): Int
+    @JvmStatic external fun cinematic_store_restore(rt: Pointer, snapshotJson: ByteArray, out: PointerByReference): Int
+    @JvmStatic external fun cinematic_runtime_snapshot(rt: Pointer, outJson: PointerByReference): Int
+    @JvmStatic external fun cinematic_runtime_restore(rt: Pointer, snapshotJson: ByteArray, outStores: PointerByReference,
+                                                      outCount: IntByReference?): Int
+
     @JvmStatic external fun cinematic_replay(path: ByteArray, outMatched: IntByReference?, outReport: PointerByReference?): Int
 
     @JvmStatic external fun cinematic_catalog_build_index(moviePath: ByteArray?, indexPath: ByteArray): Int
@@ -185,6 +191,22 @@ internal object JnaLibrary : cinematic.NativeLibrary {
     override fun storePendingEffects(store: Long, out: IntArray) = outInt(out) { CLib.cinematic_store_pending_effects(Pointer(store), it) }
     override fun storeHistory(store: Long, out: LongArray) = outPointer(out) { CLib.cinematic_store_history(Pointer(store), it) }
     override fun storeRevert(store: Long, seq: Long) = CLib.cinematic_store_revert(Pointer(store), seq)
+
+    override fun storeSnapshot(store: Long, out: LongArray) = outPointer(out) { CLib.cinematic_store_snapshot(Pointer(store), it) }
+    override fun storeRestore(runtime: Long, snapshotJson: String, out: LongArray) =
+        outPointer(out) { CLib.cinematic_store_restore(Pointer(runtime), snapshotJson.cString(), it) }
+    override fun runtimeSnapshot(runtime: Long, out: LongArray) = outPointer(out) { CLib.cinematic_runtime_snapshot(Pointer(runtime), it) }
+    override fun runtimeRestore(runtime: Long, snapshotJson: String, handles: MutableList<Long>): Int {
+        val array = PointerByReference()
+        val count = IntByReference(0)
+        val status = CLib.cinematic_runtime_restore(Pointer(runtime), snapshotJson.cString(), array, count)
+        val stores = array.value
+        if (status == 0 && stores != null) {
+            for (index in 0 until count.value) handles.add(stores.getPointer(index.toLong() * Native.POINTER_SIZE).address())
+        }
+        CLib.cinematic_free(stores)
+        return status
+    }
 
     override fun replay(path: String, out: LongArray) = outPointer(out) { CLib.cinematic_replay(path.cString(), null, it) }
     override fun catalogBuildIndex(moviePath: String?, indexPath: String) =

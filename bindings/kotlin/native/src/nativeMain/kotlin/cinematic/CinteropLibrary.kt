@@ -87,6 +87,21 @@ internal object CinteropLibrary : NativeLibrary {
     override fun storeSettle(store: Long, timeoutMs: Long) = cinematic_store_settle(handle(store), timeoutMs)
     override fun storePendingEffects(store: Long, out: IntArray) = outInt(out) { cinematic_store_pending_effects(handle(store), it.ptr) }
     override fun storeHistory(store: Long, out: LongArray) = outPointer(out) { cinematic_store_history(handle(store), it.ptr.reinterpret()) }
+    override fun storeSnapshot(store: Long, out: LongArray) = outPointer(out) { cinematic_store_snapshot(handle(store), it.ptr.reinterpret()) }
+    override fun storeRestore(runtime: Long, snapshotJson: String, out: LongArray) =
+        outPointer(out) { cinematic_store_restore(handle(runtime), snapshotJson, it.ptr.reinterpret()) }
+    override fun runtimeSnapshot(runtime: Long, out: LongArray) = outPointer(out) { cinematic_runtime_snapshot(handle(runtime), it.ptr.reinterpret()) }
+    override fun runtimeRestore(runtime: Long, snapshotJson: String, handles: MutableList<Long>): Int = memScoped {
+        val stores = alloc<CPointerVar<CPointerVar<cinematic_store>>>()
+        val count = alloc<IntVar>()
+        val status = cinematic_runtime_restore(handle(runtime), snapshotJson, stores.ptr, count.ptr)
+        val array = stores.value
+        if (status == 0 && array != null) {
+            for (index in 0 until count.value) handles.add(array[index].toLong())
+        }
+        cinematic_free(array)
+        status
+    }
     override fun storeRevert(store: Long, seq: Long) = cinematic_store_revert(handle(store), seq.toULong())
 
     override fun replay(path: String, out: LongArray) = outPointer(out) { cinematic_replay(path, null, it.ptr.reinterpret()) }
