@@ -184,7 +184,7 @@ class LibrarySearch:
                 store.query_changed(query)
             except self.cinematic.InvalidError as error:
                 raise BadSearch(str(error)) from None
-            store.submit()
+            store.submitted()
             store.settle(SEARCH_TIMEOUT)
             state = store.state
             while state["pagesLoaded"] < page and not state["isExhausted"] and state["results"]["phase"] == "loaded":

@@ -65,7 +65,7 @@ def embedded(query: str, pages: int) -> List[Tuple[int, str, int]]:
     """The first `pages` pages of `query` from a runtime over the embedded catalog."""
     with cinematic.Runtime() as runtime, runtime.search() as store:
         store.query_changed(query)
-        store.submit()
+        store.submitted()
         store.settle(30)
         while store.state["pagesLoaded"] < pages and not store.state["isExhausted"] \
                 and store.state["results"]["phase"] == "loaded":
@@ -119,7 +119,7 @@ def test_the_http_provider_shows_the_embedded_answers(server: str, tmp_path: Pat
                 runtime.set_provider(provider)
                 with runtime.search() as store:
                     store.query_changed(query)
-                    store.submit()
+                    store.submitted()
                     store.settle(30)
                     results = store.state["results"]
                     assert results["phase"] == "loaded" and results["source"] == "live", results

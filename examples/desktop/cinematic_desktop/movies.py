@@ -26,6 +26,11 @@ class Shell(Protocol):
 
     def state_changed(self) -> None: ...
 
+    def catch_up(self) -> None:
+        """Takes the states the library already delivered to the queue (a key press acts on
+        the newest one, not on one still waiting behind the event loop). Never waits."""
+        ...
+
 
 def source_note(phase: Mapping[str, object], live_url: Optional[str]) -> str:
     """Where a loaded value came from (a live catalog): "live from URL", or the offline note

@@ -96,6 +96,7 @@ class SearchPage(QWidget):
         self.update_view()
 
     def enter(self) -> None:
+        self.shell.catch_up()  # results already delivered but not yet dispatched count too
         state = self.state
         query = self.field.text().strip()
         if state is not None and state["results"]["phase"] == "loaded" and state["results"]["query"] == query:

@@ -114,6 +114,10 @@ class MainWindow(QMainWindow):
         else:
             self.status.clearMessage()
 
+    def catch_up(self) -> None:
+        """Dispatches what the runtime already queued (the notifier's own dispatch: non-blocking)."""
+        self.core.dispatch()
+
     def state_changed(self) -> None:
         if not self.ready:
             return
