@@ -27,7 +27,7 @@ def test_history_is_bounded_after_ten_thousand_intents_and_revert_notifies(runti
     with runtime.search() as search:
         for i in range(1, 10_001):
             search.query_changed(f"q{i}")
-        history = search.history()
+        history = search.history
         assert wirecheck.validate("history", history) is None
         assert [entry["seq"] for entry in history] == list(range(9_901, 10_001))
         assert history[0]["intent"] == {"type": "queryChanged", "query": "q9901"}
@@ -44,14 +44,33 @@ def test_history_is_bounded_after_ten_thousand_intents_and_revert_notifies(runti
             search.revert(9_900)  # dropped out of the bounded history
         assert "9900" in error.value.message
         assert search.state["query"] == "q9950"
-        assert [entry["seq"] for entry in search.history()][-1] == 10_000  # time travel is not an intent
+        assert [entry["seq"] for entry in search.history][-1] == 10_000  # time travel is not an intent
+
+
+def test_history_is_a_property_like_state_and_calling_it_still_works_with_a_warning(runtimes):
+    import warnings
+    runtime = runtimes(HOST, history=10)
+    with runtime.search() as search:
+        search.query_changed("dune")
+        history = search.history                 # a property, as state is
+        assert isinstance(history, list) and [e["intent"]["query"] for e in history] == ["dune"]
+        assert isinstance(cinematic.Store.__dict__["history"], property)
+        with pytest.warns(DeprecationWarning, match=r"store\.history, not store\.history\(\)"):
+            called = search.history()            # the old spelling: the same entries, and a warning
+        assert called == history
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")       # the property itself never warns
+            assert search.history == history
+        search.query_changed("alien")
+        assert [e["intent"]["query"] for e in search.history] == ["dune", "alien"]   # fresh each time
+        assert len(history) == 1
 
 
 def test_history_is_off_by_default(runtimes):
     runtime = runtimes(HOST)
     with runtime.search() as search:
         search.query_changed("dune")
-        assert search.history() == []
+        assert search.history == []
         with pytest.raises(cinematic.InvalidError):
             search.revert(1)
     with pytest.raises(cinematic.InvalidError) as error:
