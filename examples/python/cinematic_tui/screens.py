@@ -70,7 +70,7 @@ class Screens(Painter):
         if pending:
             status = f"searching{self.glyphs.ellipsis}"
         elif phase == "loaded":
-            status = self.count_text(len(movies_of(results)), self.search_state)
+            status = self.count_text(len(movies_of(results)), self.search_state or {})
         elif idle_note:
             status = "Enter searches"
         elif phase == "failed":
