@@ -115,15 +115,14 @@ class Screens(Painter):
         info = f"{title}: {self.count_text(len(movies_of(movies_phase)), section)}"
         if section["isLoadingMore"]:
             info += f", loading more{self.glyphs.ellipsis}"
-        elif not section["isExhausted"]:
-            info += " (m)"
         error = section["loadMoreError"]
         if error:
             info += f", more failed: {error['code']}"
         note = self.source_note(movies_phase)
         if note and "offline" in note:
             info += f" ({note})"
-        self.put(2, side + 1, self.clip(info, cols - side - 2), curses.A_BOLD)
+        # From the left edge (the section list starts a row lower): room for the offline note.
+        self.put(2, 1, self.clip(info, cols - 2), curses.A_BOLD)
         if not self.draw_phase_message(4, side + 2, movies_phase, title, retry="r tries again"):
             movies = movies_of(movies_phase)
             if movies:
