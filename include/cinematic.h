@@ -323,7 +323,10 @@ int cinematic_runtime_catalog_state(cinematic_runtime *runtime, char **out_json)
  *                complete when cinematic_runtime_close returns (which reports a write that
  *                failed).
  * The environment variable CINEMATIC_LOG=stderr makes every runtime log to standard error
- * (see cinematic_runtime_set_logger).
+ * (see cinematic_runtime_set_logger). Unset or empty: no log. Any other value (the name is
+ * exact: "STDERR" is not it) is ignored and reported once per process, when the first
+ * runtime opens, by one line on standard error:
+ *   cinematic: CINEMATIC_LOG="<value>" is not understood (the only value is "stderr"); not logging
  *   "offlineCache": (a "host" catalog only; checked and unused otherwise) where successful
  *                answers are stored, to be shown with "source":"cache" when the provider
  *                fails with "network" or "timeout"; per source (see "catalog": an answer

@@ -77,10 +77,32 @@ final class LogSink: DebugSink {
     }
 
     /// `CINEMATIC_LOG=stderr` in the environment: every runtime logs to standard error.
+    /// Unset or empty: no log. Any other value is reported once per process, on the first
+    /// runtime opened, with one line on standard error (``unknownValueWarning``), and ignored.
     static func destinationFromEnvironment() -> Destination? {
-        guard let value = getenv("CINEMATIC_LOG"), String(cString: value) == "stderr" else { return nil }
-        return .standardError
+        guard let raw = getenv("CINEMATIC_LOG") else { return nil }
+        let value = String(cString: raw)
+        if value == "stderr" { return .standardError }
+        if !value.isEmpty { _ = reportedUnknownValue }
+        return nil
     }
+
+    /// The line an unknown `CINEMATIC_LOG` value gets (no newline).
+    static func unknownValueWarning(_ value: String) -> String {
+        // Shown without control characters (a terminal reads stderr), and at most 40 of them.
+        let printable = String(String.UnicodeScalarView(value.unicodeScalars.map {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
+        }))
+        let shown = printable.count > 40 ? String(printable.prefix(40)) + "…" : printable
+        return "cinematic: CINEMATIC_LOG=\"\(shown)\" is not understood (the only value is \"stderr\"); not logging"
+    }
+
+    /// Writes ``unknownValueWarning(_:)`` once per process (a static's initializer runs once).
+    private static let reportedUnknownValue: Void = {
+        if let raw = getenv("CINEMATIC_LOG") {
+            StandardErrorWriter.shared.write(unknownValueWarning(String(cString: raw)))
+        }
+    }()
 
     /// The text of one event (no newline).
     static func line(for event: TracedEvent) -> String {

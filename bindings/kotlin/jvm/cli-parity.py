@@ -31,6 +31,13 @@ CASES: List[List[str]] = [
     ["search", "it's"], ["search", "--", "-dune"],
     ["discover"], ["discover", "--section", "topRated"], ["discover", "--section=comedy", "--json"],
     ["detail", "15249"], ["detail", "15249", "--json"], ["--json", "detail", "20545"], ["detail", "99999999"],
+    # Sections as people type them: positional or --section, any case, with or without _ or -.
+    ["discover", "toprated"], ["discover", "topRated"], ["discover", "Top-Rated", "--json"],
+    ["discover", "comedy"], ["discover", "--json", "COMEDY"], ["discover", "--section", "top_rated"],
+    ["discover", "--section=Drama"], ["discover", "comedy", "--section", "comedy"],
+    ["discover", "comedy", "--section", "drama"], ["discover", "--section", "drama", "comedy"],
+    ["discover", "comedy", "drama"], ["discover", "nope"], ["discover", ""], ["discover", "--", "short"],
+    ["discover", "comedy", "--", "drama"], ["discover", "top rated"],
 ]
 
 

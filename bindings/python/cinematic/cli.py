@@ -4,7 +4,7 @@
 
     cinematic search dune             # the first page of results, best first
     cinematic search dune --json      # the results as a JSON array of movies
-    cinematic discover --section topRated
+    cinematic discover top_rated      # or topRated, toprated, --section topRated
     cinematic detail 15249
 
 Exit status (also in ``cinematic --help``):
@@ -83,6 +83,23 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _section_key(text: str) -> str:
+    return re.sub(r"[_\-\s]", "", text).lower()
+
+
+#: Each section by its key: lowercase, without _ or - ("top_rated", "TopRated" and "toprated"
+#: are topRated).
+_SECTIONS = {_section_key(section): section for section in wire.SECTION_ID_VALUES}
+
+
+def _section(text: str) -> str:
+    """An argparse type: a Discover section in any spelling people type."""
+    section = _SECTIONS.get(_section_key(text))
+    if section is None:
+        raise argparse.ArgumentTypeError(f"unknown section {text!r} (choose from {', '.join(wire.SECTION_ID_VALUES)})")
+    return section
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cinematic",
@@ -97,7 +114,11 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--pages", type=_whole_number(1, MAX_PAGES), default=1, metavar="N",
                         help=f"pages of 20 results to show (default 1, at most {MAX_PAGES})")
     discover = commands.add_parser("discover", help="a browsing section")
-    discover.add_argument("--section", choices=wire.SECTION_ID_VALUES, default="popular", help="default: popular")
+    discover.add_argument("section", nargs="?", type=_section, metavar="SECTION",
+                          help=f"{', '.join(wire.SECTION_ID_VALUES)} (default: popular); "
+                               "any case, with or without _ or - (top_rated)")
+    discover.add_argument("--section", dest="section_option", type=_section, metavar="SECTION",
+                          help="the same as SECTION")
     detail = commands.add_parser("detail", help="one movie by its id")
     detail.add_argument("movie_id", type=_whole_number(1, MAX_ID), metavar="ID", help="the movie's id, e.g. 15249")
     for sub in (search, discover, detail):
@@ -274,6 +295,12 @@ def _run(argv: List[str], io_: _Output) -> int:
     if args.command == "search" and len(" ".join(args.query).strip()) < 2:
         io_.say("cinematic: a search needs at least 2 characters\n")
         return EXIT_USAGE
+    if args.command == "discover":
+        given = [s for s in (args.section, args.section_option) if s is not None]
+        if len(set(given)) > 1:
+            io_.say(f"cinematic: two sections given: {given[0]} and {given[1]}\n")
+            return EXIT_USAGE
+        args.section = given[0] if given else "popular"
     try:
         with Runtime() as runtime:
             if args.command == "search":

@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar,
 from . import _native, wire
 from ._core import CallbackErrors, JSONInput, check, decode_state, encode, take_string
 from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
+from ._history import History
 from ._patch import PatchedState, PatchError
 from .aio import StateStream
 from .errors import ERR_TIMEOUT, SettleTimeoutError
@@ -194,19 +195,20 @@ class Store(StoreSnapshots, Generic[StateT]):
 
     # ------------------------------------------------------------------ debugging
 
-    def history(self) -> List["wire.HistoryEntry"]:
+    @property
+    def history(self) -> History:
         """The debug history, oldest first (at most the runtime's ``history`` entries; empty
         when it keeps none): ``{"seq": 12, "intent": {...}, "state": {...}, "changed":
         ["results"]}`` per reduced intent, internal ones (effect results) included; ``state``
-        is the state after it, ``changed`` the state members it changed.
+        is the state after it, ``changed`` the state members it changed. A property, like
+        :attr:`state` (a fresh list each time); ``store.history()`` still works, deprecated.
 
         Raises ClosedError.
         """
         self._errors.raise_pending()
         out = ctypes.c_void_p()
         check(_native.lib().cinematic_store_history(self._handle, ctypes.byref(out)), "cinematic_store_history")
-        entries: List["wire.HistoryEntry"] = json.loads(take_string(out))
-        return entries
+        return History(json.loads(take_string(out)))
 
     def revert(self, seq: int) -> None:
         """Time travel: sets the state to the one after history entry ``seq`` and delivers it

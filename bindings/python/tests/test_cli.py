@@ -58,6 +58,31 @@ def test_discover_a_section() -> None:
 
 
 @pytest.mark.parametrize("argv", [
+    ["discover", "top_rated"], ["discover", "toprated"], ["discover", "topRated"], ["discover", "Top-Rated"],
+    ["discover", "--section", "top_rated"], ["discover", "--section=TOPRATED"], ["discover", "--json", "top_rated"],
+    ["discover", "top_rated", "--section", "topRated"],
+])
+def test_a_section_as_people_type_it(argv: List[str]) -> None:
+    """The section as a word after discover or with --section; any case, with or without _ or -."""
+    status, out, err = run(*argv)
+    assert (status, err) == (0, ""), err
+    if "--json" in argv:
+        assert json.loads(out)[0]["title"] == "The Shawshank Redemption"
+    else:
+        assert out.splitlines()[0] == "Top rated" and "The Shawshank Redemption" in out.splitlines()[1]
+    status, out, _ = run("discover", "comedy")
+    assert status == 0 and out.splitlines()[0] == "Comedy"
+
+
+def test_a_section_given_twice_differently_or_unknown_is_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("discover", "comedy", "--section", "drama") == (
+        cli.EXIT_USAGE, "", "cinematic: two sections given: comedy and drama\n")
+    status, _, err = run("discover", "top_ratd")
+    err += capsys.readouterr().err
+    assert status == cli.EXIT_USAGE and "unknown section 'top_ratd' (choose from popular, topRated," in err
+
+
+@pytest.mark.parametrize("argv", [
     ["discover", "--section", "nope"], ["frobnicate"], [], ["detail", "dune"], ["search", "a" * 300],
     ["search", "a"], ["search", " ", " "],
 ])

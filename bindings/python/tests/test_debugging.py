@@ -27,7 +27,7 @@ def test_history_is_bounded_after_ten_thousand_intents_and_revert_notifies(runti
     with runtime.search() as search:
         for i in range(1, 10_001):
             search.query_changed(f"q{i}")
-        history = search.history()
+        history = search.history
         assert wirecheck.validate("history", history) is None
         assert [entry["seq"] for entry in history] == list(range(9_901, 10_001))
         assert history[0]["intent"] == {"type": "queryChanged", "query": "q9901"}
@@ -44,14 +44,33 @@ def test_history_is_bounded_after_ten_thousand_intents_and_revert_notifies(runti
             search.revert(9_900)  # dropped out of the bounded history
         assert "9900" in error.value.message
         assert search.state["query"] == "q9950"
-        assert [entry["seq"] for entry in search.history()][-1] == 10_000  # time travel is not an intent
+        assert [entry["seq"] for entry in search.history][-1] == 10_000  # time travel is not an intent
+
+
+def test_history_is_a_property_like_state_and_calling_it_still_works_with_a_warning(runtimes):
+    import warnings
+    runtime = runtimes(HOST, history=10)
+    with runtime.search() as search:
+        search.query_changed("dune")
+        history = search.history                 # a property, as state is
+        assert isinstance(history, list) and [e["intent"]["query"] for e in history] == ["dune"]
+        assert isinstance(cinematic.Store.__dict__["history"], property)
+        with pytest.warns(DeprecationWarning, match=r"store\.history, not store\.history\(\)"):
+            called = search.history()            # the old spelling: the same entries, and a warning
+        assert called == history
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")       # the property itself never warns
+            assert search.history == history
+        search.query_changed("alien")
+        assert [e["intent"]["query"] for e in search.history] == ["dune", "alien"]   # fresh each time
+        assert len(history) == 1
 
 
 def test_history_is_off_by_default(runtimes):
     runtime = runtimes(HOST)
     with runtime.search() as search:
         search.query_changed("dune")
-        assert search.history() == []
+        assert search.history == []
         with pytest.raises(cinematic.InvalidError):
             search.revert(1)
     with pytest.raises(cinematic.InvalidError) as error:
@@ -261,3 +280,43 @@ def test_an_effect_result_that_lost_the_race_with_close_is_not_a_divergence(tmp_
     report = replay(path)
     assert report["matched"] is True and report["complete"] is False
     assert report["afterClose"] == 0 and "divergence" not in report
+
+
+# A child process that opens two runtimes, searches in each and closes them: what does it
+# write on stderr for a CINEMATIC_LOG value?
+_OPEN_TWO_RUNTIMES = """
+import cinematic
+for _ in range(2):
+    with cinematic.Runtime() as runtime, runtime.search() as store:
+        store.query_changed("dune")
+        store.submitted()
+        store.wait_for(lambda s: s["results"]["phase"] == "loaded", timeout=30)
+print("done")
+"""
+
+
+def _stderr_with_log(value: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "CINEMATIC_LOG": value}
+    return subprocess.run([sys.executable, "-c", _OPEN_TWO_RUNTIMES], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("value", ["STDERR", "stdout", "1", "debug"])
+def test_an_unknown_cinematic_log_value_is_reported_once_on_stderr(value: str):
+    done = _stderr_with_log(value)
+    assert done.returncode == 0 and done.stdout == "done\n", done.stderr
+    lines = done.stderr.splitlines()
+    # One line for the whole process (two runtimes opened), naming the value and the one
+    # value understood; nothing is logged.
+    assert lines == [f'cinematic: CINEMATIC_LOG="{value}" is not understood (the only value is "stderr"); not logging']
+
+
+def test_an_unknown_cinematic_log_value_is_shown_without_control_characters():
+    done = _stderr_with_log("x\x1b[2Jy")
+    assert done.stderr == 'cinematic: CINEMATIC_LOG="x?[2Jy" is not understood (the only value is "stderr"); not logging\n'
+
+
+def test_an_empty_cinematic_log_is_unset_and_stderr_logs():
+    assert _stderr_with_log("").stderr == ""
+    logged = _stderr_with_log("stderr").stderr.splitlines()
+    assert logged and all(" search#" in line or " runtime " in line for line in logged), logged[:5]

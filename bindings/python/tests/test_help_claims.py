@@ -67,6 +67,10 @@ def test_the_documented_examples_do_what_the_help_says() -> None:
     assert status == 0 and movies[0]["title"] == "Dune" and movies[0]["year"] == 1984
     status, out, _ = cinematic("discover", "--section", "topRated")
     assert status == 0 and out.startswith("Top rated\n") and len(out.splitlines()) > 10
+    # "cinematic discover top_rated  # or topRated, toprated, --section topRated"; the help of
+    # discover: "any case, with or without _ or - (top_rated)"
+    for spelling in (["top_rated"], ["topRated"], ["toprated"], ["TOP-RATED"], ["--section", "top_rated"]):
+        assert cinematic("discover", *spelling) == (status, out, ""), spelling
     # --pages N: pages of 20 results
     status, out, _ = cinematic("search", "love", "--pages", "2")
     assert status == 0 and len(out.splitlines()) == 40

@@ -257,7 +257,7 @@ def test_terminal_app_shows_saved_discover_lists_and_details_when_the_server_goe
         app.send("\x1b")                                 # back to the results
         app.wait_for(lambda s: "Search:" in s and "live from" in s, "the results again")
         app.send("\t")                                   # Discover
-        app.wait_for(lambda s: "Popular: 20 movies" in s and "offline" not in s, "Discover's popular list, live")
+        app.wait_for(lambda s: "Popular: 20 shown, more available" in s and "offline" not in s, "Discover's popular list, live")
         server.stop()
 
         app.send("\x1b[Z")                               # Shift-Tab: back to Search (results as shown)
@@ -274,7 +274,7 @@ def test_terminal_app_shows_saved_discover_lists_and_details_when_the_server_goe
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
         app.send("\t")
-        app.wait_for(lambda s: "Popular: 20 movies" in s and "offline, showing saved results" in s,
+        app.wait_for(lambda s: "Popular: 20 shown, more available" in s and "offline, showing saved results" in s,
                      "Discover's popular list from the offline cache")
         app.send("\x11")
         assert app.wait_exit() == 0

@@ -135,5 +135,5 @@ def test_leaving_the_debug_panel_after_time_travel_shows_no_false_searching(app)
     assert "searching" not in line, app.screen.text()  # no request runs
     assert "Enter searches" in line, app.screen.text()  # what the state says: not searched yet
     app.send("\r")
-    app.wait_for(lambda s: line_with(s, "Aliens", "1986") is not None and "movies" in search_line(app),
+    app.wait_for(lambda s: line_with(s, "Aliens", "1986") is not None and "shown, more available" in search_line(app),
                  "Enter searches again")

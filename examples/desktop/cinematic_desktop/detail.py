@@ -179,7 +179,8 @@ class DetailPage(QWidget):
         if phase == "loading":
             self.message.setText("Loading the detail…")
         elif phase == "failed":
-            self.message.setText(f"Could not load the detail: {error_text(cast(wire.FailedPhase, detail)['error'])}")
+            self.message.setText(f"Could not load the detail: {error_text(cast(wire.FailedPhase, detail)['error'])}. "
+                                 "Go back (Esc) and open the film again to try again.")
         else:
             self.message.setText("")
         self.message.setVisible(phase in ("loading", "failed"))

@@ -108,7 +108,8 @@ class DiscoverPage(QWidget):
             return
         phase = section["movies"]
         if phase_of(phase) == "failed":
-            info = f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}"
+            info = (f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}. "
+                    "Press F5 to try again.")
         elif phase_of(phase) == "loading":
             info = f"{section['title']}: loading…"
         else:

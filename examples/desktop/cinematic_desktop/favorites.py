@@ -1,9 +1,11 @@
-"""The Favorites screen: live (another process's changes show up), Delete removes the selected
-film, Ctrl+Z or Undo brings the last removal back."""
+"""The Favorites screen: live (another process's changes show up). The rules are the terminal
+app's: Delete removes the selected film only while the list has the focus (a key pressed
+elsewhere removes nothing), and every removal of the session can be undone, one by one,
+newest first (Ctrl+Z or Undo; an undo stack); the status bar says how."""
 
 from __future__ import annotations
 
-from typing import Optional, cast
+from typing import List, Optional, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -24,8 +26,8 @@ class FavoritesPage(QWidget):
         self.runtime = runtime
         self.store = store
         self.state: Optional[wire.FavoritesState] = None
-        self.undo_movie: Optional[wire.Movie] = None
-        self.restoring: Optional[cinematic.DetailStore] = None
+        self.removed: List[wire.Movie] = []                 # the undo stack (newest last)
+        self.restoring: List[cinematic.DetailStore] = []    # undos re-adding a favorite
         layout = QVBoxLayout(self)
         self.header = QLabel("Your favorites")
         self.header.setObjectName("favoritesHeader")
@@ -44,10 +46,13 @@ class FavoritesPage(QWidget):
         row.addWidget(self.undo_button)
         row.addStretch(1)
         layout.addLayout(row)
-        for sequence, action in (("Delete", self.remove_selected), ("Ctrl+Z", self.undo_removal)):
-            shortcut = QShortcut(QKeySequence(sequence), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(action)
+        # Delete acts only while the list has the focus; Ctrl+Z anywhere on the page.
+        remove = QShortcut(QKeySequence("Delete"), self.list)
+        remove.setContext(Qt.ShortcutContext.WidgetShortcut)
+        remove.activated.connect(self.remove_selected)
+        undo = QShortcut(QKeySequence("Ctrl+Z"), self)
+        undo.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        undo.activated.connect(self.undo_removal)
         store.subscribe(self.on_state)
         store.task()
 
@@ -76,33 +81,50 @@ class FavoritesPage(QWidget):
         if movie is None:
             return
         self.store.removed(int(movie["id"]))
-        self.undo_movie = movie
-        self.undo_button.setEnabled(True)
-        self.shell.notice = f"Removed {movie['title']}: Ctrl+Z or Undo brings it back"
+        self.removed.append(movie)
+        self.update_undo()
+        more = f" ({len(self.removed)} to undo)" if len(self.removed) > 1 else ""
+        self.shell.notice = f"Removed {movie['title']}: Ctrl+Z or Undo brings it back{more}"
+
+    def update_undo(self) -> None:
+        count = len(self.removed)
+        self.undo_button.setEnabled(count > 0)
+        self.undo_button.setText(f"Undo {count} (Ctrl+Z)" if count > 1 else "Undo (Ctrl+Z)")
 
     def undo_removal(self) -> None:
-        """A Detail store of the removed movie toggles it back once loaded (as in the terminal app)."""
-        movie = self.undo_movie
-        if movie is None:
+        """Undoes the newest removal not undone yet: a Detail store of the movie toggles it back
+        once loaded (as in the terminal app; several undos may be in flight, none cancels another)."""
+        if not self.removed:
+            self.shell.notice = "Nothing to undo"
             return
-        self.undo_movie = None
-        self.undo_button.setEnabled(False)
-        if self.restoring is not None:
-            self.restoring.close()
-        store = self.restoring = self.runtime.detail(int(movie["id"]))
+        movie = self.removed.pop()
+        self.update_undo()
+        try:
+            store = self.runtime.detail(int(movie["id"]))
+        except cinematic.CinematicError as error:
+            self.removed.append(movie)   # still undoable
+            self.update_undo()
+            self.shell.notice = f"Cannot undo: {error}"
+            return
+        self.restoring.append(store)
         self.shell.notice = f"Restoring {movie['title']}…"
 
         def on_state(raw: wire.DetailState) -> None:
             state = raw
-            if store is not self.restoring or state["isSaving"]:
+            if store not in self.restoring or state["isSaving"]:
                 return
             loaded = state["detail"]["phase"] == "loaded"
             if loaded and not state["isFavorite"] and state["favoriteError"] is None:
                 store.favorite_toggled()
             elif state["isFavorite"] or state["favoriteError"] is not None or state["detail"]["phase"] == "failed":
-                self.shell.notice = f"Restored {movie['title']}" if state["isFavorite"] else "Could not restore the favorite"
+                if state["isFavorite"]:
+                    self.shell.notice = f"Restored {movie['title']}"
+                else:
+                    self.removed.append(movie)   # still undoable
+                    self.update_undo()
+                    self.shell.notice = f"Could not restore {movie['title']}"
+                self.restoring.remove(store)
                 store.close()
-                self.restoring = None
 
         store.subscribe(on_state)
         store.task()

@@ -149,6 +149,7 @@ class SearchPage(QWidget):
             message = f"Search failed: {error_text(error)}"
             if self.live_url and error["code"] in ("network", "timeout"):
                 message += " (offline, and nothing saved for this search)"
+            message += ". Press Enter to try again."
         elif phase == "loaded" and not movies:
             message = "No movies match."
         elif len(query) < 2 and not movies:

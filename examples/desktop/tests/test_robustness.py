@@ -77,7 +77,7 @@ def test_switching_tabs_as_fast_as_keys_repeat(qtbot: Any, make_window: WindowFa
     qtbot.waitUntil(lambda: window.discover_state is not None and len(window.section_lists) >= 2
                     and window.section_lists[window.discover_state["sections"][0]["section"]].topLevelItemCount() > 0,
                     timeout=WAIT)
-    tasks = [entry for entry in window.discover.history() if entry["intent"]["type"] == "task"]
+    tasks = [entry for entry in window.discover.history if entry["intent"]["type"] == "task"]
     assert len(tasks) == 1
     assert window.focusWidget() is window.favorites_list     # the last key was Ctrl+3
 

@@ -1,6 +1,6 @@
 """The debug panel: the last intents of the store on screen, and time travel through them.
 
-It reads ``store.history()`` (the runtime keeps ``HISTORY`` entries per store) and shows one
+It reads ``store.history`` (the runtime keeps ``HISTORY`` entries per store) and shows one
 line per reduced intent, newest at the bottom: ``#6 resultsLoaded changed: results, ...``
 and a short summary of the intent's arguments. Stepping calls ``store.revert(seq)``: the store
 delivers that past state to the app like any other, so the screen above the panel shows it.
@@ -104,7 +104,7 @@ class DebugPanel:
     def entries(self, store: cinematic.Store[Any]) -> List[wire.HistoryEntry]:
         """The store's history, oldest first (empty once the store is closed)."""
         try:
-            return store.history()
+            return store.history
         except cinematic.ClosedError:
             return []
 

@@ -47,7 +47,9 @@ class Painter(Model):
         elif self.detail is not None:
             keys = "f favorite  q/Esc back  Tab tabs  ? help  Ctrl-Q quit"
         elif TABS[self.tab] == "Search":
-            keys = "Type  Enter search/open  Up/Dn move  Tab tabs  ? help  Ctrl-Q quit"
+            # "?" is a character of a query: it opens the help only when the box is empty.
+            help_key = "? help when empty" if self.query else "? help"
+            keys = f"Type  Enter search/open  Up/Dn move  Tab tabs  {help_key}  Ctrl-Q quit"
         elif TABS[self.tab] == "Discover":
             keys = "[ ] section  m more  r refresh  Enter open  Tab tabs  ? help  q quit"
         else:
@@ -68,7 +70,8 @@ class Painter(Model):
             "d or Delete then y, u          Favorites: remove (y confirms), undo each",
             "f                              Detail: toggle the favorite",
             "q, Esc, Backspace              Detail: back",
-            "?                              this help (any key closes it)",
+            "?                              this help (any key closes it); in Search only",
+            "                               when the query is empty (else ? is typed)",
             f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
             "Ctrl-Q, or Esc then q          quit",
         ]
@@ -114,14 +117,25 @@ class Painter(Model):
             return f"live from {self.live_url}" if self.live_url else "live"
         return ""
 
-    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str) -> bool:
-        """Draws a message for a non-loaded phase; True when it did."""
+    @staticmethod
+    def count_text(count: int, paged: Mapping[str, object]) -> str:
+        """How many movies a list shows: "N movies" once every page is loaded, else "N shown,
+        more available" (the catalog does not say how many there are in all)."""
+        if paged.get("isExhausted"):
+            return f"{count} movie{'s' if count != 1 else ''}"
+        return f"{count} shown, more available"
+
+    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str, retry: str = "") -> bool:
+        """Draws a message for a non-loaded phase; True when it did. ``retry`` (the key that
+        tries again) goes under a failure."""
         name = phase_of(phase)
         if name == "loading":
             self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
         elif name == "failed":
             error = cast(wire.FailedPhase, phase)["error"]
             self.put(y, x, f"Could not load {what}: {error['code']}: {error['message']}")
+            if retry:
+                self.put(y + 1, x, retry, curses.A_BOLD)
         elif name == "idle":
             return False
         else:

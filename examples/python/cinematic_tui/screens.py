@@ -70,8 +70,7 @@ class Screens(Painter):
         if pending:
             status = f"searching{self.glyphs.ellipsis}"
         elif phase == "loaded":
-            count = len(movies_of(results))
-            status = f"{count} movie{'s' if count != 1 else ''}" + (" (first page)" if count == 20 else "")
+            status = self.count_text(len(movies_of(results)), self.search_state or {})
         elif idle_note:
             status = "Enter searches"
         elif phase == "failed":
@@ -86,8 +85,10 @@ class Screens(Painter):
         elif phase == "failed":
             error = cast(wire.FailedPhase, results)["error"]
             self.put(4, 2, self.clip(f"Search failed ({error['code']}): {error['message']}", cols - 4))
-            if self.live_url and error["code"] in ("network", "timeout"):
+            offline = bool(self.live_url) and error["code"] in ("network", "timeout")
+            if offline:
                 self.put(5, 2, "offline, and nothing saved for this search")
+            self.put(6 if offline else 5, 2, "Enter tries again", curses.A_BOLD)
         elif phase == "loaded" and not pending:
             self.put(4, 2, "No movies match.")
         elif not searchable:
@@ -111,19 +112,18 @@ class Screens(Painter):
             return
         movies_phase = section["movies"]
         title = section["title"]
-        info = f"{title}: {len(movies_of(movies_phase))} movies, {section['pagesLoaded']} page(s)"
+        info = f"{title}: {self.count_text(len(movies_of(movies_phase)), section)}"
         if section["isLoadingMore"]:
             info += f", loading more{self.glyphs.ellipsis}"
-        elif section["isExhausted"]:
-            info += ", all loaded"
         error = section["loadMoreError"]
         if error:
             info += f", more failed: {error['code']}"
         note = self.source_note(movies_phase)
         if note and "offline" in note:
             info += f" ({note})"
-        self.put(2, side + 1, self.clip(info, cols - side - 2), curses.A_BOLD)
-        if not self.draw_phase_message(4, side + 2, movies_phase, title):
+        # From the left edge (the section list starts a row lower): room for the offline note.
+        self.put(2, 1, self.clip(info, cols - 2), curses.A_BOLD)
+        if not self.draw_phase_message(4, side + 2, movies_phase, title, retry="r tries again"):
             movies = movies_of(movies_phase)
             if movies:
                 self.draw_movies(3, rows - 4, cols, movies, self.current_cursor(), x=side)
@@ -174,7 +174,7 @@ class Screens(Painter):
         if error:
             top += 1
             self.put(top, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
-        if self.draw_phase_message(top + 2, 2, detail, "the detail"):
+        if self.draw_phase_message(top + 2, 2, detail, "the detail", retry="Esc, then Enter, tries again"):
             return
         if loaded is None:
             return

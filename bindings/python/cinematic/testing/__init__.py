@@ -552,7 +552,7 @@ class TestStore:
     def revert(self, seq: int) -> None:
         """Time travel (:meth:`cinematic.Store.revert`): the expected state becomes the state
         after history entry ``seq``."""
-        entry = next((e for e in self.store.history() if e["seq"] == seq), None)
+        entry = next((e for e in self.store.history if e["seq"] == seq), None)
         if entry is None:
             raise self._failure(f"revert({seq})", "no such history entry")
         self.store.revert(seq)
@@ -621,10 +621,10 @@ class TestStore:
     # ------------------------------------------------------------------ internals
 
     def _new_entries(self) -> List[Dict[str, Any]]:
-        return [cast(Dict[str, Any], e) for e in self.store.history() if e["seq"] > self._seen]
+        return [cast(Dict[str, Any], e) for e in self.store.history if e["seq"] > self._seen]
 
     def _state_before(self, entry: Mapping[str, Any]) -> State:
-        earlier = [cast(Dict[str, Any], e) for e in self.store.history() if e["seq"] < entry["seq"]]
+        earlier = [cast(Dict[str, Any], e) for e in self.store.history if e["seq"] < entry["seq"]]
         return cast(State, earlier[-1]["state"]) if earlier else self._expected
 
     def _check(self, label: str, entry: Mapping[str, Any], changes: Changes) -> None:

@@ -89,13 +89,20 @@ open class Store<S> internal constructor(
      * Runtime("""{"history":100}""").use { runtime ->
      *     val search = runtime.openSearch()
      *     search.queryChanged("dune")
-     *     search.history().last()   // HistoryEntry(seq=1, intent={type=queryChanged, query=dune}, ..., changed=[query])
+     *     search.history.last()   // HistoryEntry(seq=1, intent={type=queryChanged, query=dune}, ..., changed=[query])
      * }
      * ```
      *
+     * A property, like [state] (a fresh list each read).
+     *
      * @throws CinematicException "closed".
      */
-    fun history(): List<HistoryEntry> = (Json.parse(historyJson()) as List<*>).map { HistoryEntry.fromJson(it) }
+    val history: List<HistoryEntry>
+        get() = (Json.parse(historyJson()) as List<*>).map { HistoryEntry.fromJson(it) }
+
+    /** The [history] property, by its old name (a function until 0.2). */
+    @Deprecated("history is a property now, like state", ReplaceWith("history"))
+    fun history(): List<HistoryEntry> = history
 
     /**
      * [history] as the library's JSON text: an array, oldest first, of

@@ -24,7 +24,7 @@ import kotlin.system.exitProcess
  *
  *   cinematic search dune             # the first page of results, best first
  *   cinematic search dune --json      # the results as a JSON array of movies
- *   cinematic discover --section topRated
+ *   cinematic discover top_rated      # or topRated, toprated, --section topRated
  *   cinematic detail 15249
  *
  * Exit status: 0 answered, 1 failed, 2 bad usage, 3 the library cannot be loaded, 130
@@ -46,9 +46,7 @@ private val SECTIONS: List<String> = cinematic.SectionId.values
 
 private const val MAIN_USAGE = "usage: cinematic [-h] [--version] [--json] COMMAND ..."
 private const val SEARCH_USAGE = "usage: cinematic search [-h] [--pages N] [--json] query [query ...]"
-private val DISCOVER_USAGE = "usage: cinematic discover [-h]\n" +
-    "                          [--section {${SECTIONS.joinToString(",")}}]\n" +
-    "                          [--json]"
+private const val DISCOVER_USAGE = "usage: cinematic discover [-h] [--section SECTION] [--json] [SECTION]"
 private const val DETAIL_USAGE = "usage: cinematic detail [-h] [--json] ID"
 
 private const val EPILOG = """exit status:
@@ -92,12 +90,26 @@ options:
 
 private val DISCOVER_HELP = """$DISCOVER_USAGE
 
+positional arguments:
+  SECTION            popular, topRated, action, animation, comedy, drama,
+                     documentary, romance, short (default: popular); any case,
+                     with or without _ or - (top_rated)
+
 options:
-  -h, --help            show this help message and exit
-  --section {${SECTIONS.joinToString(",")}}
-                        default: popular
-  --json                print the answer as JSON
+  -h, --help         show this help message and exit
+  --section SECTION  the same as SECTION
+  --json             print the answer as JSON
 """
+
+/** A section's key: lowercase, without _, - or spaces ("top_rated" and "TopRated" are topRated). */
+private fun sectionKey(text: String): String = text.replace(Regex("(?U)[_\\-\\s]"), "").toLowerCase(Locale.ROOT)
+
+private val SECTIONS_BY_KEY: Map<String, String> = SECTIONS.associateBy { sectionKey(it) }
+
+/** A Discover section in any spelling people type, or a usage error naming [argument]. */
+private fun section(text: String, argument: String): String = SECTIONS_BY_KEY[sectionKey(text)]
+    ?: throw usageError(DISCOVER_USAGE, "cinematic discover", "argument $argument: unknown section ${pyRepr(text)} " +
+        "(choose from ${SECTIONS.joinToString(", ")})")
 
 private val DETAIL_HELP = """$DETAIL_USAGE
 
@@ -114,7 +126,8 @@ private class Command(val name: String) {
     var json = false
     val query = mutableListOf<String>()
     var pages = 1
-    var section = "popular"
+    var section: String? = null          // the positional SECTION
+    var sectionOption: String? = null    // --section
     var movieId = 0L
 }
 
@@ -222,11 +235,15 @@ private fun parseCommand(command: Command, args: List<String>): List<String> {
         if (onlyPositionals || !looksLikeOption(arg)) {
             if (!lastWasPositional) positionalRuns++
             lastWasPositional = true
-            // search takes the first run of words (nargs="+"), detail exactly one ID;
-            // discover none: the rest are extras.
+            // search takes the first run of words (nargs="+"), detail exactly one ID,
+            // discover at most one SECTION (checked as it is read); the rest are extras.
             when {
                 command.name == "search" && positionalRuns == 1 -> positionals += arg
                 command.name == "detail" && positionals.isEmpty() -> positionals += arg
+                command.name == "discover" && positionals.isEmpty() -> {
+                    positionals += arg
+                    command.section = section(arg, "SECTION")
+                }
                 else -> extras += arg
             }
             continue
@@ -246,14 +263,7 @@ private fun parseCommand(command: Command, args: List<String>): List<String> {
                 command.pages = wholeNumber(text, 1, MAX_PAGES.toLong())?.toInt()
                     ?: throw usageError(usage, prog, "argument --pages: ${wholeNumberError(1, MAX_PAGES.toLong(), text)}")
             }
-            "--section" -> {
-                val text = value()
-                if (text !in SECTIONS) {
-                    throw usageError(usage, prog, "argument --section: invalid choice: ${pyRepr(text)} " +
-                        "(choose from ${SECTIONS.joinToString(", ") { "'$it'" }})")
-                }
-                command.section = text
-            }
+            "--section" -> command.sectionOption = section(value(), "--section")
             else -> extras += arg
         }
     }
@@ -442,6 +452,10 @@ fun runCommand(args: List<String>): Triple<Int, String, String> {
     if (command.name == "search" && command.query.joinToString(" ").trim().length < 2) {
         return Triple(EXIT_USAGE, "", "cinematic: a search needs at least 2 characters\n")
     }
+    val sections = listOfNotNull(command.section, command.sectionOption)
+    if (sections.toSet().size > 1) {
+        return Triple(EXIT_USAGE, "", "cinematic: two sections given: ${sections[0]} and ${sections[1]}\n")
+    }
     var call = "cinematic_runtime_open"
     return try {
         val runtime = Runtime()
@@ -449,7 +463,7 @@ fun runCommand(args: List<String>): Triple<Int, String, String> {
             call = "cinematic_store_send"
             val text = when (command.name) {
                 "search" -> search(runtime, command.query.joinToString(" "), command.pages, command.json)
-                "discover" -> discover(runtime, command.section, command.json)
+                "discover" -> discover(runtime, sections.firstOrNull() ?: "popular", command.json)
                 else -> detail(runtime, command.movieId, command.json)
             }
             Triple(EXIT_OK, text, "")

@@ -176,10 +176,10 @@ class TestStore<S, T : Store<S>>(
 
     internal val isFinished: Boolean get() = finished
 
-    private fun newEntries(): List<HistoryEntry> = store.history().filter { it.seq > seen }
+    private fun newEntries(): List<HistoryEntry> = store.history.filter { it.seq > seen }
 
     private fun stateBefore(entry: HistoryEntry): S =
-        store.history().lastOrNull { it.seq < entry.seq }?.let { feature.decodeState(Json.write(it.state)) } ?: expected
+        store.history.lastOrNull { it.seq < entry.seq }?.let { feature.decodeState(Json.write(it.state)) } ?: expected
 
     private fun check(label: String, entry: HistoryEntry, changes: (S) -> S) {
         val actual = feature.decodeState(Json.write(entry.state))

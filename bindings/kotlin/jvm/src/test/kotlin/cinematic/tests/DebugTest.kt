@@ -50,10 +50,12 @@ object DebugTest : Suite("debug") {
         test("history numbers every intent with its intent, state and changed members") {
             withRuntime(HISTORY) { runtime ->
                 runtime.openSearch().use { search ->
-                    expectEqual(emptyList<HistoryEntry>(), search.history(), "history of a new store")
+                    expectEqual(emptyList<HistoryEntry>(), search.history, "history of a new store")
                     queries.forEach { search.queryChanged(it) }
-                    val history = search.history()
+                    val history = search.history
                     expectEqual(queries.size, history.size, "history size")
+                    @Suppress("DEPRECATION") val called = search.history()   // the old spelling still works
+                    expectEqual(history, called, "history() is the history property")
                     expectEqual((1..queries.size).toList(), history.map { it.seq }, "seq numbers")
                     for ((entry, query) in history.zip(queries)) {
                         expectEqual(mapOf("type" to "queryChanged", "query" to query), entry.intent, "intent of #${entry.seq}")
@@ -68,7 +70,7 @@ object DebugTest : Suite("debug") {
 
                     // A repeated query changes nothing, and says so; the numbering goes on.
                     search.queryChanged("dunes")
-                    val repeated = search.history().last()
+                    val repeated = search.history.last()
                     expectEqual(queries.size + 1, repeated.seq, "seq of the repeated query")
                     expectEqual(emptyList<String>(), repeated.changed, "changed by the repeated query")
                 }
@@ -79,15 +81,15 @@ object DebugTest : Suite("debug") {
             withRuntime("""{"clock":"manual","catalog":"host","history":3,"offlineCache":false}""") { runtime ->
                 runtime.openSearch().use { search ->
                     (1..10).forEach { search.queryChanged("query $it") }
-                    expectEqual(listOf(8, 9, 10), search.history().map { it.seq }, "seq numbers kept")
-                    expectEqual("query 8", search.history().first().intent["query"], "oldest intent kept")
+                    expectEqual(listOf(8, 9, 10), search.history.map { it.seq }, "seq numbers kept")
+                    expectEqual("query 8", search.history.first().intent["query"], "oldest intent kept")
                 }
             }
             withRuntime(HOST) { runtime ->
                 runtime.openSearch().use { search ->
                     search.queryChanged("dune")
                     expectEqual("[]", search.historyJson(), "historyJson() without \"history\"")
-                    expectEqual(emptyList<HistoryEntry>(), search.history(), "history() without \"history\"")
+                    expectEqual(emptyList<HistoryEntry>(), search.history, "history without \"history\"")
                     expectCinematicError("invalid") { search.revert(1) }
                 }
             }
@@ -101,7 +103,7 @@ object DebugTest : Suite("debug") {
                     val states = Collections.synchronizedList(ArrayList<String>())
                     search.subscribeJson { states.add(it) }
                     queries.forEach { search.queryChanged(it) }
-                    val history = search.history()
+                    val history = search.history
                     expect(eventually { states.size == queries.size + 1 }) { "states before revert: $states" }
 
                     val target = history[1] // "dun"
@@ -109,11 +111,11 @@ object DebugTest : Suite("debug") {
                     expectEqual("dun", search.state.query, "query after revert")
                     expect(eventually { states.size == queries.size + 2 }) { "no state delivered for the revert: $states" }
                     expectEqual(target.state, Json.parse(states.last()), "state delivered for the revert")
-                    expectEqual(history, search.history(), "history after revert")
+                    expectEqual(history, search.history, "history after revert")
 
                     // The store goes on from the reverted state.
                     search.queryChanged("dune messiah")
-                    expectEqual(queries.size + 1, search.history().last().seq, "seq after revert")
+                    expectEqual(queries.size + 1, search.history.last().seq, "seq after revert")
                 }
             }
         }
@@ -122,7 +124,7 @@ object DebugTest : Suite("debug") {
             withRuntime(HISTORY) { runtime ->
                 runtime.openSearch().use { search ->
                     queries.forEach { search.queryChanged(it) }
-                    val first = search.history().first()
+                    val first = search.history.first()
                     runBlocking {
                         withTimeout(5_000) {
                             val states = search.states()
@@ -155,7 +157,7 @@ object DebugTest : Suite("debug") {
                     expect(!eventually(50) { states.size > 1 }) { "a failed revert delivered a state: $states" }
                     search.close()
                     expectCinematicError("closed") { search.revert(1) }
-                    expectCinematicError("closed") { search.history() }
+                    expectCinematicError("closed") { search.history }
                 }
             }
         }
@@ -347,7 +349,7 @@ object DebugTest : Suite("debug") {
                 Runtime(RuntimeConfig(clock = "manual", catalog = "host", history = 2, record = path.path, offlineCache = false)).use { runtime ->
                     runtime.openSearch().use { search ->
                         queries.forEach { search.queryChanged(it) }
-                        expectEqual(listOf(3, 4), search.history().map { it.seq }, "seq numbers kept")
+                        expectEqual(listOf(3, 4), search.history.map { it.seq }, "seq numbers kept")
                     }
                 }
                 val first = RecordingLine.fromJson(path.readLines().first())

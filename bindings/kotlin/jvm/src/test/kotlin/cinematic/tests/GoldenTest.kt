@@ -60,7 +60,7 @@ object GoldenTest : Suite("golden") {
             Runtime("""{"clock":"manual","catalog":"host","history":10}""").use { runtime ->
                 for (feature in ALL_FEATURES) {
                     sendEach(runtime, feature) { wireType, store ->
-                        expectEqual(wireType, store.history().firstOrNull()?.intent?.get("type"), "${feature.name}.$wireType(...) sent")
+                        expectEqual(wireType, store.history.firstOrNull()?.intent?.get("type"), "${feature.name}.$wireType(...) sent")
                     }
                 }
             }
