@@ -234,3 +234,165 @@ def test_sigkill_at_random_points_of_a_scripted_session(resumable):
 
 def view_tab(doc: Doc) -> str:
     return str(((store_of(doc, "search") or {}).get("view") or {}).get("tab"))
+
+
+# ---------------------------------------------------------------------- every way out saves
+
+#: Periodic saves off (a change waits 10 minutes): what the file holds was saved on the way out.
+NO_PERIODIC = {"CINEMATIC_TUI_SAVE_QUIET_MS": "600000"}
+
+#: Runs the app with a key that raises (an exception inside the loop), through run.sh's PYTHON.
+RAISING_PYTHON = """#!/bin/sh
+shift 2  # -m cinematic_tui
+exec "$REAL_PYTHON" -c '
+import sys
+import cinematic_tui.keys as keys
+handle = keys.KeyHandling.handle_key
+def raising(self, key):
+    if key == "!":
+        raise RuntimeError("a bug in a key handler")
+    return handle(self, key)
+keys.KeyHandling.handle_key = raising
+from cinematic_tui.app import main
+sys.exit(main(sys.argv[1:]))' "$@"
+"""
+
+
+@pytest.mark.parametrize("way", ["ctrl-q", "ctrl-c", "esc-q", "q-outside-search", "sigterm", "sighup", "exception"])
+def test_every_way_out_saves(tmp_path, way):
+    env = dict(NO_PERIODIC)
+    if way == "exception":
+        wrapper = tmp_path / "python-raising"
+        wrapper.write_text(RAISING_PYTHON)
+        wrapper.chmod(0o755)
+        env.update({"PYTHON": str(wrapper), "REAL_PYTHON": os.environ.get("PYTHON", "") or __import__("sys").executable})
+    session = Resumable(tmp_path, env=env)
+    app = session.start()
+    try:
+        app.wait_for(lambda s: "Search: _" in s, "the Search tab")
+        app.send("alien")
+        app.wait_for(lambda s: line_with(s, "Alien", "1979") is not None, "results for alien")
+        assert not session.state.exists()  # nothing saved yet: the way out must save
+        expected = 128 + signal.SIGTERM if way == "sigterm" else 128 + signal.SIGHUP if way == "sighup" else 0
+        if way == "ctrl-q":
+            app.send("\x11")
+        elif way == "ctrl-c":
+            app.send("\x03")
+        elif way == "esc-q":
+            app.send(ESC)
+            app.wait_for(lambda s: "press q to quit" in s, "the Esc hint")
+            app.send("q")
+        elif way == "q-outside-search":
+            app.send("\t\t")
+            app.wait_for(lambda s: "Your favorites" in s, "the Favorites tab")
+            app.send("q")
+        elif way == "sigterm":
+            os.kill(app.pid, signal.SIGTERM)
+        elif way == "sighup":
+            os.kill(app.pid, signal.SIGHUP)
+        else:
+            app.send("!")
+            expected = 1
+        assert app.wait_exit() == expected
+        if way == "exception":
+            assert "a bug in a key handler" in app.transcript.decode("utf-8", "replace")
+    finally:
+        app.close()
+    doc = read_doc(session.state)
+    assert doc is not None, f"{way}: nothing saved"
+    search = store_of(doc, "search")
+    assert search is not None and search["data"]["query"] == "alien"
+    tab = "Favorites" if way == "q-outside-search" else "Search"
+    assert search["view"]["tab"] == tab
+
+
+def test_saves_are_debounced_and_atomic(resumable):
+    """A change is saved soon (no exit needed), through a temporary file renamed into place:
+    no temporary is left, the file is 0600 and the state directory 0700."""
+    app = resumable.start()
+    app.wait_for(lambda s: "Search: _" in s, "the Search tab")
+    app.send("alien")
+    resumable.wait_saved(lambda doc: (store_of(doc, "search") or {}).get("data") == {"query": "alien", "pagesLoaded": 1},
+                         "the search for alien")
+    assert sorted(p.name for p in resumable.state.parent.iterdir()) == ["session.json"]
+    assert resumable.state.stat().st_mode & 0o777 == 0o600
+    assert resumable.state.parent.stat().st_mode & 0o777 == 0o700
+    app.send("\x11")
+    assert app.wait_exit() == 0
+
+
+# ---------------------------------------------------------------------- bad state files
+
+def valid_snapshot(query: str) -> Doc:
+    with cinematic.Runtime({}) as runtime:
+        search = runtime.search()
+        search.query_changed(query)
+        search.settle(10)
+        return runtime.snapshot()  # type: ignore[return-value]
+
+
+BAD_FILES: Dict[str, Callable[[Path], None]] = {
+    "truncated": lambda p: p.write_text(json.dumps(valid_snapshot("alien"))[:-7]),
+    "not json": lambda p: p.write_bytes(bytes(range(256))),
+    "foreign json": lambda p: p.write_text('{"hello": "world"}\n'),
+    "a newer format": lambda p: p.write_text(json.dumps({"format": 2, "library": "9.0.0", "stores": []})),
+    "bad data": lambda p: p.write_text(json.dumps({"format": 1, "stores": [
+        {"format": 1, "feature": "search", "data": {"query": "x" * 5000, "pagesLoaded": 1}}]})),
+    "stores this app does not show": lambda p: p.write_text(json.dumps({"format": 1, "stores": [
+        {"format": 1, "feature": "detail", "data": {"movieId": 15249}}] * 3})),
+    "too large": lambda p: p.write_text(" " * (1 << 20) + "{}"),
+    "a directory": lambda p: p.mkdir(),
+}
+
+
+def snapshot_of_directory(path: Path) -> Any:
+    if path.is_symlink():
+        return ("link", os.readlink(path))
+    if path.is_dir():
+        return ("dir", sorted(os.listdir(path)))
+    return ("file", path.read_bytes())
+
+
+@pytest.mark.parametrize("kind", [*BAD_FILES, "a symbolic link"])
+def test_a_bad_state_file_is_a_one_line_note_a_fresh_start_and_left_untouched(tmp_path, kind):
+    session = Resumable(tmp_path)
+    session.state.parent.mkdir(parents=True)
+    target = tmp_path / "elsewhere.json"
+    if kind == "a symbolic link":   # a valid snapshot, but never read or written through a link
+        target.write_text(json.dumps(valid_snapshot("alien")))
+        session.state.symlink_to(target)
+    else:
+        BAD_FILES[kind](session.state)
+    before = (snapshot_of_directory(session.state), target.read_bytes() if target.exists() else None)
+    app = session.start()
+    try:
+        screen = app.wait_for(lambda s: "left untouched" in s and "Search: _" in s, f"the note about {kind}")
+        note = app.screen.lines()[-2]
+        assert "started fresh" in note and "Restored" not in screen, note
+        app.send("dune")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "a search, as usual")
+        app.send("\x11")
+        assert app.wait_exit() == 0
+        assert "left untouched" in app.transcript.decode("utf-8", "replace").splitlines()[-1]
+    finally:
+        app.close()
+    assert (snapshot_of_directory(session.state), target.read_bytes() if target.exists() else None) == before
+    assert sorted(os.listdir(session.state.parent)) == ["session.json"]  # no temporary left either
+
+
+def test_fresh_starts_clean_and_replaces_our_file(resumable):
+    resumable.state.parent.mkdir(parents=True)
+    resumable.state.write_text(json.dumps(valid_snapshot("alien")))
+    app = resumable.start("--fresh")
+    app.wait_for(lambda s: "Search: _" in s, "an empty Search tab")
+    assert "Restored" not in app.screen.text() and "Alien" not in app.screen.text()
+    app.send("dune\x11")
+    assert app.wait_exit() == 0
+    doc = read_doc(resumable.state)
+    assert doc is not None and (store_of(doc, "search") or {})["data"]["query"] == "dune"
+    # Without --fresh the next start reopens on it.
+    app = resumable.start()
+    app.wait_for(lambda s: "Search: dune_" in s and "Restored where you left off" in s
+                 and line_with(s, "Dune", "1984") is not None, "dune restored")
+    app.send("\x11")
+    assert app.wait_exit() == 0

@@ -251,7 +251,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         finally:
             session.save_final()
             if session.note:
-                print(f"cinematic-tui: {session.note}", file=sys.stderr)
+                print(f"cinematic-tui: {state_file}: {session.note}", file=sys.stderr)
             if provider is not None:
                 provider.close()
     return status[0]

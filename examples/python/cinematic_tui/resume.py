@@ -41,7 +41,8 @@ from .saved import Foreign, StateFile, read_state
 if TYPE_CHECKING:
     from .model import Model
 
-#: Seconds without a change before a change is saved, and the longest a change waits.
+#: Seconds without a change before a change is saved, and the longest a change waits
+#: (CINEMATIC_TUI_SAVE_QUIET_MS sets the first; the second is at least 8 times it).
 QUIET, MAX_DELAY = 0.25, 2.0
 #: The features the app shows, each restored at most once.
 FEATURES = ("search", "discover", "favorites", "detail")
@@ -83,6 +84,11 @@ class Session:
         # their store reloads: drawing a list clamps its cursor to the rows loaded so far.
         self.positions: Dict[str, Tuple[int, int]] = {}
         self.saves = 0
+        self.quiet, self.max_delay = QUIET, MAX_DELAY
+        quiet_ms = os.environ.get("CINEMATIC_TUI_SAVE_QUIET_MS", "")
+        if quiet_ms.isdigit():
+            self.quiet = int(quiet_ms) / 1000
+            self.max_delay = max(MAX_DELAY, 8 * self.quiet)
         if fresh:
             return
         self.saved, note = read_state(path)
@@ -90,7 +96,7 @@ class Session:
             self.refuse(note)
 
     def refuse(self, why: str) -> None:
-        self.note = f"{why}; started fresh, the file was left untouched"
+        self.note = f"State file left untouched, started fresh: {why}"
         self.writable = False
         self.saved = None
 
@@ -105,12 +111,12 @@ class Session:
         features = [entry.get("feature") if isinstance(entry, dict) else None for entry in stores]
         unknown = [str(f) for f in features if f not in FEATURES]
         if unknown or len(set(features)) != len(features):
-            self.refuse(f"{self.file.path} is not a snapshot of this app (stores: {', '.join(map(str, features))[:80]})")
+            self.refuse(f"not a snapshot of this app (stores: {', '.join(map(str, features))[:80]})")
             return
         try:
             opened = runtime.restore_all(document)
         except cinematic.CinematicError as error:
-            self.refuse(f"cannot restore {self.file.path}: {error.message}")
+            self.refuse(f"the library refused it: {error.message}")
             return
         for entry, store in zip(stores, opened):
             self.stores[store.feature] = store
@@ -263,7 +269,7 @@ class Session:
             self.last_change = now
             self.pending_text = text
         # Saved once settled and quiet, or at the latest MAX_DELAY after the first change.
-        if (now - self.last_change >= QUIET and self.settled()) or now - self.first_change >= MAX_DELAY:
+        if (now - self.last_change >= self.quiet and self.settled()) or now - self.first_change >= self.max_delay:
             self.save(text)
 
     def timeout(self, now: Optional[float] = None) -> Optional[float]:
@@ -271,8 +277,8 @@ class Session:
         if self.first_change is None or not self.writable:
             return None
         now = time.monotonic() if now is None else now
-        latest = self.first_change + MAX_DELAY
-        quiet = self.last_change + QUIET
+        latest = self.first_change + self.max_delay
+        quiet = self.last_change + self.quiet
         # Quiet but not settled: the states that settle it wake the loop; MAX_DELAY bounds it.
         due = latest if quiet <= now and not self.settled() else min(quiet, latest)
         return max(0.0, due - now)
@@ -288,12 +294,12 @@ class Session:
             self.file.write(text)
         except Foreign as foreign:
             self.writable = False
-            self.note = f"not saving: {foreign}; the file was left untouched"
+            self.note = f"State file left untouched, not saving: {foreign}"
             if self.app is not None:
                 self.app.notice, self.app.dirty = self.note, True
             return
         except OSError as error:
-            self.note = f"could not save {self.file.path}: {error.strerror or error}"
+            self.note = f"Could not save the state file: {error.strerror or error}"
             if self.app is not None:
                 self.app.notice, self.app.dirty = self.note, True
             self.first_change = None  # tried; the next change tries again

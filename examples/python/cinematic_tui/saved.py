@@ -56,11 +56,11 @@ class StateFile:
             return None
         except OSError as error:
             if error.errno == errno.ELOOP:
-                raise Foreign(f"{self.path} is a symbolic link") from None
-            raise Foreign(f"cannot read {self.path}: {error.strerror}") from None
+                raise Foreign("it is a symbolic link") from None
+            raise Foreign(f"cannot read it: {error.strerror}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise Foreign(f"{self.path} is not a regular file")
+            raise Foreign("it is not a regular file")
         return fd
 
     def read(self) -> Optional[Dict[str, Any]]:
@@ -76,13 +76,13 @@ class StateFile:
         if not data:
             return None
         if len(data) > MAX_BYTES:
-            raise Foreign(f"{self.path} is larger than {MAX_BYTES} bytes")
+            raise Foreign(f"it is larger than {MAX_BYTES} bytes")
         try:
             document = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
-            raise Foreign(f"{self.path} is not JSON ({error})") from None
+            raise Foreign(f"it is not JSON ({error})") from None
         if not isinstance(document, dict) or "format" not in document or not isinstance(document.get("stores"), list):
-            raise Foreign(f"{self.path} is not a runtime snapshot")
+            raise Foreign("it is not a runtime snapshot")
         return document
 
     def _still_ours(self) -> None:
@@ -95,7 +95,7 @@ class StateFile:
         finally:
             os.close(fd)
         if not looks_ours(prefix):
-            raise Foreign(f"{self.path} was replaced by a file that is not ours")
+            raise Foreign("it was replaced by a file that is not ours")
 
     def write(self, text: str) -> None:
         """Replaces the state file with ``text`` atomically (see the module). Raises
