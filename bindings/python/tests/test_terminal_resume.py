@@ -396,3 +396,42 @@ def test_fresh_starts_clean_and_replaces_our_file(resumable):
                  and line_with(s, "Dune", "1984") is not None, "dune restored")
     app.send("\x11")
     assert app.wait_exit() == 0
+
+
+# ---------------------------------------------------------------------- record and replay
+
+def test_a_recorded_session_of_the_app_that_restores_replays_state_for_state(resumable, tmp_path):
+    """The app restoring (Search with pages, an open Detail) under --record: the recording
+    opens the stores from their snapshots, and replays state for state in Python and C."""
+    import subprocess
+
+    import cinematic.replay
+
+    app = resumable.start()
+    app.wait_for(lambda s: "Search: _" in s, "the Search tab")
+    app.send("star")
+    app.wait_for(lambda s: "20 movies" in s, "a page of star")
+    app.send(DOWN * 20)
+    app.wait_for(lambda s: "40 movies" in s, "two pages of star")
+    app.send("\r")
+    app.wait_for(lambda s: "Budget" in s, "a detail")
+    app.send("\x11")
+    assert app.wait_exit() == 0
+    recording = tmp_path / "restore.jsonl"
+    app = resumable.start("--record", str(recording))
+    app.wait_for(lambda s: "Budget" in s and "Restored where you left off" in s, "the detail restored")
+    app.send("f")
+    app.wait_for(lambda s: "Favorites (1)" in s, "a favorite")
+    app.send(ESC)
+    app.wait_for(lambda s: "Search: star_" in s and "40 movies" in s, "the search behind it")
+    app.send(DOWN)
+    app.send("\x11")
+    assert app.wait_exit() == 0
+    opens = [line for line in map(json.loads, recording.read_text().splitlines()) if line["event"] == "open"]
+    assert {line["feature"] for line in opens if "snapshot" in (line.get("args") or {})} == \
+        {"search", "discover", "favorites", "detail"}
+    report = cinematic.replay.replay(recording)
+    assert report["matched"] and report["complete"], report
+    done = subprocess.run([str(Path(__file__).resolve().parents[3] / "build" / "bin" / "cinematic-replay"),
+                           str(recording)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
