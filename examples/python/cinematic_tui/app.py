@@ -54,8 +54,8 @@ import cinematic
 from .common import Glyphs, favorites_path, money, movies_of, phase_of
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
-from .resume import Session, remove_stale_temporaries
-from .saved import state_path
+from .resume import Session
+from .saved import remove_stale_temporaries, state_path
 from .screens import Screens
 
 __all__ = ["App", "Glyphs", "favorites_path", "main", "money", "movies_of", "phase_of"]

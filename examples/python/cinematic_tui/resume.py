@@ -17,33 +17,26 @@ ignored, numbers clamped). A file that is not a snapshot of ours, or one the lib
 (another format, bad data, a feature this app does not show), gives a one-line note; the app
 starts fresh and leaves that file untouched for the whole session.
 
-Saving is debounced: after a change, once nothing changed for ``QUIET`` seconds and Search
-and Discover have settled (or at the latest ``MAX_DELAY`` seconds after the first unsaved
-change); the select loop waits on :meth:`Session.timeout`, so nothing polls. A restored
-Search or Discover keeps its saved page counts until its reload has ended.
+Saving (debounced, and on every way out) is :mod:`.autosave`'s. A restored Search or
+Discover keeps its saved page counts until its reload has ended.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, cast
 
 import cinematic
 from cinematic import wire
 
+from .autosave import Autosave
 from .common import TABS, movies_of
-from .saved import Foreign, StateFile, read_state
+from .saved import StateFile, read_state
 
 if TYPE_CHECKING:
     from .model import Model
 
-#: Seconds without a change before a change is saved, and the longest a change waits
-#: (CINEMATIC_TUI_SAVE_QUIET_MS sets the first; the second is at least 8 times it).
-QUIET, MAX_DELAY = 0.25, 2.0
 #: The features the app shows, each restored at most once.
 FEATURES = ("search", "discover", "favorites", "detail")
 #: No list of the app is longer than this (Search: 25 pages of 20).
@@ -63,7 +56,7 @@ def _position(view: Mapping[str, Any]) -> Tuple[int, int]:
     return index, min(_index(view.get("firstVisibleIndex")), index)
 
 
-class Session:
+class Session(Autosave):
     """The state file of one run: what was restored, and the saves."""
 
     def __init__(self, path: Path, fresh: bool = False) -> None:
@@ -74,21 +67,12 @@ class Session:
         self.stores: Dict[str, "cinematic.Store[Any]"] = {}
         self.views: Dict[str, Mapping[str, Any]] = {}
         self.app: Optional["Model"] = None
-        self.last_text: Optional[str] = None      # what the file holds (as far as we wrote it)
-        self.first_change: Optional[float] = None
-        self.last_change = 0.0
-        self.pending_text: Optional[str] = None
         # Search and Discover as saved, while their restore reloads (see reloading_data).
         self.reloading: Dict[str, Dict[str, Any]] = {}
         # Restored list positions (cursor key: (selection, first visible row)), held while
         # their store reloads: drawing a list clamps its cursor to the rows loaded so far.
         self.positions: Dict[str, Tuple[int, int]] = {}
-        self.saves = 0
-        self.quiet, self.max_delay = QUIET, MAX_DELAY
-        quiet_ms = os.environ.get("CINEMATIC_TUI_SAVE_QUIET_MS", "")
-        if quiet_ms.isdigit():
-            self.quiet = int(quiet_ms) / 1000
-            self.max_delay = max(MAX_DELAY, 8 * self.quiet)
+        self.init_autosave()
         if fresh:
             return
         self.saved, note = read_state(path)
@@ -210,16 +194,6 @@ class Session:
             if len(movies) > index or loaded:
                 del self.positions[key]
 
-    def settled(self) -> bool:
-        """True when neither Search nor Discover runs an effect (Favorites and Detail keep
-        observing: they never settle)."""
-        app = self.app
-        stores = [app.search, app.discover] if app is not None else []
-        try:
-            return all(store.pending_effects == 0 for store in stores if store is not None)
-        except cinematic.CinematicError:
-            return True
-
     def capture(self) -> Optional[str]:
         """The app's snapshot as the text the file would hold (None before the app exists)."""
         app = self.app
@@ -247,94 +221,3 @@ class Session:
         document = {"format": search["format"], "library": search.get("library", cinematic.library_version()),
                     "stores": entries}
         return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
-
-    def tick(self, now: Optional[float] = None) -> None:
-        """After the loop handled something: notes a change, saves once it is due."""
-        if not self.writable or self.app is None:
-            return
-        now = time.monotonic() if now is None else now
-        self.hold_positions()
-        try:
-            text = self.capture()
-        except cinematic.CinematicError:
-            return  # a store closing under us: the next tick sees the app as it is then
-        if text == self.last_text:
-            self.first_change = None
-            return
-        if self.first_change is None:
-            self.first_change = now
-            self.last_change = now
-            self.pending_text = text
-        elif text != self.pending_text:
-            self.last_change = now
-            self.pending_text = text
-        # Saved once settled and quiet, or at the latest MAX_DELAY after the first change.
-        if (now - self.last_change >= self.quiet and self.settled()) or now - self.first_change >= self.max_delay:
-            self.save(text)
-
-    def timeout(self, now: Optional[float] = None) -> Optional[float]:
-        """Seconds until an unsaved change is due (the loop's select timeout), else None."""
-        if self.first_change is None or not self.writable:
-            return None
-        now = time.monotonic() if now is None else now
-        latest = self.first_change + self.max_delay
-        quiet = self.last_change + self.quiet
-        # Quiet but not settled: the states that settle it wake the loop; MAX_DELAY bounds it.
-        due = latest if quiet <= now and not self.settled() else min(quiet, latest)
-        return max(0.0, due - now)
-
-    def save(self, text: Optional[str] = None) -> None:
-        """Writes ``text`` (default: the app as it is now) when it differs from the file."""
-        if not self.writable:
-            return
-        text = self.capture() if text is None else text
-        if text is None or text == self.last_text:
-            return
-        try:
-            self.file.write(text)
-        except Foreign as foreign:
-            self.writable = False
-            self.note = f"State file left untouched, not saving: {foreign}"
-            if self.app is not None:
-                self.app.notice, self.app.dirty = self.note, True
-            return
-        except OSError as error:
-            self.note = f"Could not save the state file: {error.strerror or error}"
-            if self.app is not None:
-                self.app.notice, self.app.dirty = self.note, True
-            self.first_change = None  # tried; the next change tries again
-            return
-        self.last_text, self.first_change, self.pending_text = text, None, None
-        self.saves += 1
-
-    def save_final(self) -> None:
-        """On the way out (every way: quit keys, stop signals, an exception): the last save."""
-        try:
-            self.save()
-        except cinematic.CinematicError as error:  # the runtime already failed: keep the old file
-            self.note = f"could not save on exit: {error.message}"
-
-
-def remove_stale_temporaries(path: Path) -> None:
-    """Deletes temporary files a killed app left next to the state file (named
-    ``.<name>.<pid>.tmp``, ours by name, only when that process is gone)."""
-    pattern = re.compile(rf"^\.{re.escape(path.name)}\.(\d+)\.tmp$")
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return
-    for name in names:
-        match = pattern.match(name)
-        if match is None or int(match.group(1)) == os.getpid():
-            continue
-        try:
-            os.kill(int(match.group(1)), 0)
-            continue  # still running (another app saving)
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        try:
-            os.unlink(path.parent / name)
-        except OSError:
-            pass

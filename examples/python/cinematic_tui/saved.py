@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
@@ -139,3 +140,28 @@ def read_state(path: Path) -> Tuple[Optional[Dict[str, Any]], Optional[str]]:
         return StateFile(path).read(), None
     except Foreign as foreign:
         return None, str(foreign)
+
+
+def remove_stale_temporaries(path: Path) -> None:
+    """Deletes temporary files a killed app left next to the state file (named
+    ``.<name>.<pid>.tmp``, ours by name, only when that process is gone)."""
+    pattern = re.compile(rf"^\.{re.escape(path.name)}\.(\d+)\.tmp$")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.match(name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+            continue  # still running (another app saving)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        try:
+            os.unlink(path.parent / name)
+        except OSError:
+            pass
