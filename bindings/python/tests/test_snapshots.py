@@ -16,6 +16,7 @@ from typing import Any, Dict, List
 import pytest
 
 import cinematic
+import cinematic.replay
 from cinematic.features import DetailStore, DiscoverStore, FavoritesStore, SearchStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
@@ -123,3 +124,44 @@ def test_bad_snapshots_raise_clear_errors() -> None:
         old = runtime.restore({"feature": "detail", "args": {"movieId": 15249}})
         assert isinstance(old, DetailStore)
         assert old.state["movieId"] == 15249
+
+
+def test_a_recorded_session_that_restores_replays_state_for_state(tmp_path) -> None:
+    """The restore path under record/replay: a recording of a runtime that restores every
+    store of a runtime snapshot (and goes on from there) replays state for state; its open
+    lines carry the snapshots."""
+    with cinematic.Runtime(CONFIG) as runtime:
+        search = runtime.search()
+        search.query_changed("star")
+        search.submitted()
+        search.settle(10)
+        search.load_more()
+        search.settle(10)
+        discover = runtime.discover()
+        discover.task()
+        discover.settle(10)
+        runtime.detail(15249)
+        snapshot = runtime.snapshot()
+    recording = tmp_path / "restore.jsonl"
+    with cinematic.Runtime({**CONFIG, "record": str(recording), "favorites": str(tmp_path / "f.sqlite")}) as runtime:
+        stores = runtime.restore_all(snapshot)
+        stores[0].settle(10)
+        stores[1].settle(10)
+        stores[2].wait_for(lambda state: state["detail"]["phase"] == "loaded")
+        stores[2].favorite_toggled()
+        stores[2].wait_for(lambda state: state["isFavorite"] and not state["isSaving"])
+        stores[0].load_more()
+        stores[0].settle(10)
+        assert stores[0].state["pagesLoaded"] == 3
+    lines = [json.loads(line) for line in recording.read_text().splitlines()]
+    opens = [line for line in lines if line["event"] == "open"]
+    assert [line["feature"] for line in opens] == ["search", "discover", "detail"]
+    assert all("snapshot" in line["args"] for line in opens), opens
+    report = cinematic.replay.replay(recording)
+    assert report["matched"] and report["complete"], report
+    assert report["states"] >= 8
+    # The replay restores from the recorded snapshot: another page count there diverges.
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text(recording.read_text().replace('"pagesLoaded":2}', '"pagesLoaded":1}', 1))
+    assert tampered.read_text() != recording.read_text()
+    assert not cinematic.replay.replay(tampered)["matched"]

@@ -15,6 +15,7 @@ import select
 import signal
 import struct
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -38,6 +39,8 @@ class TerminalApp:
         env.update({
             "TERM": "xterm-256color", "LANG": lang, "LC_ALL": lang,
             "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHON": sys.executable,
+            # Each run starts where no other run left off (resume tests pass --state-file).
+            "XDG_STATE_HOME": tempfile.mkdtemp(prefix="state-", dir=tmp_path),
             "PYTHONFAULTHANDLER": "1",
         })
         env.update(extra_env or {})

@@ -26,7 +26,10 @@ Keys (also on the status line):
                                      (the library's limit; a longer paste is cut, with a note)
 
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
-FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``). The
+FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``).
+``--state-file PATH`` (default ``$XDG_STATE_HOME/cinematic/session.json``): the app saves
+where you are there (a runtime snapshot, :mod:`.resume`) on every way out and soon after each
+change, and reopens there on the next start; ``--fresh`` starts clean. The
 runtime keeps the last ``HISTORY`` intents of each store for the debug panel.
 ``--live URL`` takes the catalog from a movie API (``examples/catalog-server``) through
 ``cinematic.http_provider`` instead of the embedded catalog. Lists and details then say where
@@ -51,6 +54,8 @@ import cinematic
 from .common import Glyphs, favorites_path, money, movies_of, phase_of
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
+from .resume import Session
+from .saved import remove_stale_temporaries, state_path
 from .screens import Screens
 
 __all__ = ["App", "Glyphs", "favorites_path", "main", "money", "movies_of", "phase_of"]
@@ -61,9 +66,11 @@ class App(KeyHandling, Screens):
     :mod:`.painter`) on one curses screen."""
 
     def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs,
-                 live_url: Optional[str] = None) -> None:
-        super().__init__(stdscr, runtime, glyphs, live_url)
+                 live_url: Optional[str] = None, session: Optional[Session] = None) -> None:
+        super().__init__(stdscr, runtime, glyphs, live_url, session.stores if session else None)
         self.debug = DebugPanel(self)
+        if session is not None:
+            session.apply(self)
 
 
 #: Signals that end the app like Ctrl-Q does (the loop ends, the runtime closes, a recording
@@ -75,9 +82,10 @@ class Terminal:
     """The select loop: stdin, the runtime's fd and a wake-up pipe for signals (SIGWINCH,
     and the stop signals)."""
 
-    def __init__(self, stdscr: "curses.window", app: App) -> None:
+    def __init__(self, stdscr: "curses.window", app: App, session: Optional[Session] = None) -> None:
         self.screen = stdscr
         self.app = app
+        self.session = session  # saves the app's snapshot soon after each change
         self.stopped_by: Optional[int] = None  # the stop signal that ended the loop
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
@@ -123,7 +131,10 @@ class Terminal:
         while app.running:
             if app.dirty:
                 app.render()
-            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [])
+            if self.session is not None:
+                self.session.tick()  # after drawing: list positions are as shown
+            timeout = self.session.timeout() if self.session is not None else None
+            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [], timeout)
             if self.wake_r in readable:
                 try:
                     while os.read(self.wake_r, 512):
@@ -154,7 +165,7 @@ class Terminal:
 
 
 def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int],
-                live_url: Optional[str] = None) -> None:
+                live_url: Optional[str] = None, session: Optional[Session] = None) -> None:
     """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
     restoring the terminal fails afterwards)."""
     curses.raw()           # Ctrl-Q and Ctrl-C arrive as keys
@@ -164,8 +175,8 @@ def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Gly
         curses.curs_set(0)
     except curses.error:
         pass
-    app = App(stdscr, runtime, glyphs, live_url)
-    status.append(Terminal(stdscr, app).run())
+    app = App(stdscr, runtime, glyphs, live_url, session)
+    status.append(Terminal(stdscr, app, session).run())
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -180,6 +191,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--live", metavar="URL",
                         help="take the catalog from a movie API (examples/catalog-server), with the "
                              "library's offline cache for when it cannot be reached")
+    parser.add_argument("--state-file", metavar="PATH",
+                        help="where the app saves where you are, to reopen there on the next start "
+                             "(default: $XDG_STATE_HOME/cinematic/session.json)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start clean instead of where you left off (the next save replaces the state file)")
     args = parser.parse_args(argv)
 
     locale.setlocale(locale.LC_ALL, "")
@@ -217,17 +233,25 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"cinematic-tui: --live: {error}", file=sys.stderr)
             return 2
         runtime.set_provider(provider)
-    # Every way out (quit keys, a stop signal, an exception) closes the runtime, which
-    # completes the recording.
+    # Where the app left off (resume.py): restored before the app opens its stores.
+    state_file = Path(args.state_file) if args.state_file else state_path()
+    remove_stale_temporaries(state_file)
+    session = Session(state_file, fresh=args.fresh)
+    session.restore(runtime)
+    # Every way out (quit keys, a stop signal, an exception) saves the app's snapshot, then
+    # closes the runtime, which completes the recording.
     status: List[int] = []
     with runtime:
         try:
-            curses.wrapper(main_curses, runtime, Glyphs(utf8), status, args.live)
+            curses.wrapper(main_curses, runtime, Glyphs(utf8), status, args.live, session)
         except curses.error:
             if status != [128 + signal.SIGHUP]:
                 raise
             # The terminal hung up: curses cannot restore it, and need not.
         finally:
+            session.save_final()
+            if session.note:
+                print(f"cinematic-tui: {state_file}: {session.note}", file=sys.stderr)
             if provider is not None:
                 provider.close()
     return status[0]

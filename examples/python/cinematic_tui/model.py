@@ -25,7 +25,7 @@ class Model:
     debug: "DebugPanel"
 
     def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs,
-                 live_url: Optional[str] = None) -> None:
+                 live_url: Optional[str] = None, restored: Optional[Dict[str, Any]] = None) -> None:
         self.screen = stdscr
         self.runtime = runtime
         self.glyphs = glyphs
@@ -54,15 +54,18 @@ class Model:
         self.section = 0
         self.cursors: Dict[str, ListCursor] = {}
 
-        self.search = runtime.search()
+        # Stores restored from the state file (resume.py) reload by themselves: no task.
+        restored = restored or {}
+        self.search: cinematic.SearchStore = restored.get("search") or runtime.search()
         self.search.subscribe(self._on_search)
-        self.discover = self._optional("discover", runtime.discover)
+        self.discover = restored.get("discover") or self._optional("discover", runtime.discover)
         if self.discover is not None:
             self.discover.subscribe(self._on_discover)
-        self.favorites = self._optional("favorites", runtime.favorites)
+        self.favorites = restored.get("favorites") or self._optional("favorites", runtime.favorites)
         if self.favorites is not None:
             self.favorites.subscribe(self._on_favorites)
-            self.favorites.task()
+            if "favorites" not in restored:
+                self.favorites.task()
 
     def _optional(self, name: str, opener: Callable[[], S]) -> Optional[S]:
         """Opens a store, or notes that this library build has no such feature."""
