@@ -40,14 +40,22 @@ struct DetailCodec: FeatureCodec {
         }
     }
 
-    /// The detail, encoded once per distinct value (a heart tap changes only `isFavorite`).
-    private let detail = FragmentCache<MovieDetail>()
+    /// The detail phase and where it came from, described and encoded once per distinct value
+    /// (a heart tap changes only `isFavorite`).
+    private struct Detail: Equatable, Sendable {
+        let phase: LoadingPhase<MovieDetail, MovieError>
+        let source: AnswerSource
+    }
+
+    private let detail = NodeCache<Detail>()
 
     func stateMembers(_ state: DetailState) -> [StateMember] {
         [
             ("movieId", .int(state.movieID)),
-            ("detail", .phase(state.detail, source: state.detailSource,
-                              value: { .fragment(detail.fragment(for: $0, DomainJSON.encode)) }, failure: StateNode.error)),
+            ("detail", detail.node(for: Detail(phase: state.detail, source: state.detailSource)) {
+                .phase($0.phase, source: $0.source, value: { .fragment(JSONFragment(consuming: DomainJSON.encode($0))) },
+                       failure: StateNode.error)
+            }),
             ("isFavorite", .bool(state.isFavorite)),
             ("isSaving", .bool(state.savingFavorite != nil)),
             ("favoriteError", .error(state.favoriteError)),

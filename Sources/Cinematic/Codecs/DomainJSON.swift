@@ -46,32 +46,6 @@ enum DomainJSON {
         JSONBuilder.object(["code": JSONBuilder.string(WireNames.code(of: error)), "message": JSONBuilder.string(error.message)])
     }
 
-    /// `{"phase":"idle"}`, `{"phase":"loading"}`, `{"phase":"loaded","value":…}`,
-    /// `{"phase":"failed","error":…}`.
-    static func encode<Value, Failure>(_ phase: LoadingPhase<Value, Failure>, value encodeValue: (Value) -> Node,
-                                       failure encodeFailure: (Failure) -> Node) -> Node {
-        switch phase {
-        case .idle: return JSONBuilder.object(["phase": JSONBuilder.string("idle")])
-        case .loading: return JSONBuilder.object(["phase": JSONBuilder.string("loading")])
-        case let .loaded(value): return JSONBuilder.object(["phase": JSONBuilder.string("loaded"), "value": encodeValue(value)])
-        case let .failed(failure): return JSONBuilder.object(["phase": JSONBuilder.string("failed"), "error": encodeFailure(failure)])
-        }
-    }
-
-    static func encode<Value>(_ phase: LoadingPhase<Value, MovieError>, value: (Value) -> Node) -> Node {
-        encode(phase, value: value, failure: encode)
-    }
-
-    /// A phase of a catalog answer: once loaded from a remote catalog it also says where
-    /// from, `"source":"live"` or `"source":"cache","cachedAt":<Unix seconds>` (nothing for
-    /// the embedded catalog, `.local`).
-    static func encode<Value>(_ phase: LoadingPhase<Value, MovieError>, value: (Value) -> Node, source: AnswerSource) -> Node {
-        let node = encode(phase, value: value)
-        guard case .loaded = phase else { return node }
-        set(source, on: node)
-        return node
-    }
-
     /// Adds where an answer came from to `object`: `"source":"live"`, or `"source":"cache"`
     /// with `"cachedAt"`; nothing for `.local` (the embedded catalog).
     static func set(_ source: AnswerSource, on object: Node) {
@@ -83,13 +57,6 @@ enum DomainJSON {
             JSONBuilder.set(object, "cachedAt", JSONBuilder.int(Int(cachedAt)))
         }
     }
-
-    static func encode<Value>(_ phase: LoadingPhase<Value, Never>, value: (Value) -> Node) -> Node {
-        encode(phase, value: value, failure: absurd)
-    }
-
-    /// Encodes a failure that cannot exist.
-    private static func absurd(_ never: Never) -> Node {}
 
     // MARK: Decoding host answers (unknown members are ignored: forward compatibility)
 

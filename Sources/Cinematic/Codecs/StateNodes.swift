@@ -5,7 +5,8 @@ import MVIKit
 extension StateNode {
     /// A loading phase as the wire shows it (`{"phase":"loaded","value":…}`, with where a
     /// loaded answer came from: `"source"`, `"cachedAt"`; nothing for `.local`), as a node
-    /// whose `value` a patch can reach into. Same bytes as ``DomainJSON/encode(_:value:source:)``.
+    /// whose `value` a patch can reach into. The source members are those ``DomainJSON/set(_:on:)`` adds
+    /// to an internal intent.
     static func phase<Value, Failure>(_ phase: LoadingPhase<Value, Failure>, source: AnswerSource = .local,
                                       value: (Value) -> StateNode, failure: (Failure) -> StateNode) -> StateNode {
         switch phase {

@@ -1,5 +1,4 @@
 import CJansson
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,17 +64,4 @@ struct JSONFragment: Sendable, Equatable {
 
     /// A malloc'd copy for the caller to own (hosts free it with `cinematic_free`).
     func mallocCopy() -> UnsafeMutablePointer<CChar> { strdup(text)! }
-}
-
-/// Remembers the fragment of the last value encoded, and reuses it while the value is equal.
-final class FragmentCache<Value: Equatable & Sendable>: Sendable {
-    private let last = Mutex<(value: Value, fragment: JSONFragment)?>(nil)
-
-    /// The fragment for `value`, encoding it with `encode` only when it changed.
-    func fragment(for value: Value, _ encode: (Value) -> UnsafeMutablePointer<json_t>) -> JSONFragment {
-        if let cached = last.withLock({ $0 }), cached.value == value { return cached.fragment }
-        let fragment = JSONFragment(consuming: encode(value))
-        last.withLock { $0 = (value, fragment) }
-        return fragment
-    }
 }
