@@ -66,7 +66,13 @@ public final class HostMovieCatalog: MovieCatalogRepository {
         func timer() -> @Sendable () async throws -> Void { Self.timer(on: clock, for: duration) }
 
         private static func timer<C: Clock<Duration>>(on clock: C, for duration: Duration) -> @Sendable () async throws -> Void {
-            let instant = clock.now.advanced(by: duration)
+            let now = clock.now
+            let instant = now.advanced(by: duration)
+            // A clock at its limit (a manual clock advanced by years) cannot move `duration`
+            // further: the deadline is never reached, rather than reached at once.
+            guard now.duration(to: instant) >= duration else {
+                return { while true { try await Task.sleep(for: .seconds(3_600)) } }
+            }
             return { try await clock.sleep(until: instant, tolerance: nil) }
         }
     }

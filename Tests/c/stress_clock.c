@@ -26,7 +26,8 @@ static void test_huge_advances_saturate(void) {
      * the limit too, so the search runs at once; the store keeps working. */
     CHECK_STATUS(send_query(search, "alien"), CINEMATIC_OK);
     CHECK_EQ_INT(provider_count(&p, "search"), 2);
-    char *state = state_of(search);
+    /* The answer arrives on the provider's thread: wait for it (it must not time out). */
+    char *state = wait_json_eq(search, "results.value[0].title", "alien", H_WAIT_MS);
     CHECK_JSON_EQ(state, "results.value[0].title", "alien");
     cinematic_free(state);
     CHECK_STATUS(cinematic_runtime_advance_clock(rt, -1), CINEMATIC_ERR_INVALID);
