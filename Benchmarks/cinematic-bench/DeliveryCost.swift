@@ -1,12 +1,16 @@
 import Cinematic
 import Foundation
 
-/// What a delivery costs as lists grow, through the C API: Discover's Comedy section paged to
+/// What a delivery costs as lists grow, through the C API: Discover's Comedy section paged past
 /// page 100 (2,000 films) with a state observer, a patch observer or none; bytes per delivery,
-/// time per `loadMore` (send to settled, deliveries included) and `cinematic_store_state` at
-/// page 100; then a Favorites list of 1,000 films and what one heart tap sends its observer.
+/// time per `loadMore` (send to settled, deliveries included) at pages 1, 10 and 100 and
+/// `cinematic_store_state` at page 100; then a Favorites list of 1,000 films and what one heart
+/// tap sends its observer.
 enum DeliveryCost {
+    /// The last page a `loadMore` starts from.
     static let pages = 100
+    /// Runs per mode, each paging a new store from page 1: every median is over 5 pages × runs.
+    static let runs = 8
 
     /// Counts what one callback received.
     final class Counter: @unchecked Sendable {
@@ -25,33 +29,61 @@ enum DeliveryCost {
 
     enum Mode: String, CaseIterable { case none = "no observer", states = "state observer", patches = "patch observer" }
 
+    /// One `loadMore`: wall time from send to settled, CPU time of the whole process meanwhile
+    /// (every library thread; not the waits between them), bytes the observer received.
+    struct Sample {
+        var time: Duration
+        var cpu: Duration
+        var bytes: Int
+    }
+
+    /// CPU time used so far by every thread of this process.
+    static func processCPUTime() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
+
     static func run(catalogPath: String, directory: URL) throws {
         print("delivery cost through the C API: Discover's Comedy section paged one loadMore at a time (send to settled,")
-        print("deliveries included; bytes = what the observer received for that loadMore); medians of 5 pages around each")
-        var results: [Mode: [Int: (time: Duration, bytes: Int)]] = [:]
-        for mode in Mode.allCases {
-            let (perPage, stateTime, stateBytes) = try page(mode: mode, catalogPath: catalogPath)
-            results[mode] = perPage
-            if mode == .none { print("  cinematic_store_state at page \(pages): median \(Report.format(stateTime)) for \(stateBytes / 1024) KB") }
+        print("deliveries included; bytes = what the observer received for that loadMore); medians of the loadMores from")
+        print("the 5 pages around each, \(runs) runs of each mode interleaved; time = wall (process CPU)")
+        var samples: [Mode: [Int: [Sample]]] = [:]
+        for run in 0..<runs {
+            for mode in Mode.allCases {
+                let (perPage, stateTime, stateBytes) = try page(mode: mode, catalogPath: catalogPath)
+                samples[mode, default: [:]].merge(perPage) { $0 + $1 }
+                if mode == .none, run == 0 {
+                    print("  cinematic_store_state at page \(pages + 3): median \(Report.format(stateTime)) for \(stateBytes / 1024) KB")
+                }
+            }
         }
-        print("  mode             page 2 time / bytes        page 10 time / bytes       page 100 time / bytes     100 vs 2")
+        let results = samples.mapValues { $0.mapValues(median) }
+        print("  loadMore from   page 1 time / bytes              page 10 time / bytes             page 100 time / bytes            100 vs 1")
         for mode in Mode.allCases {
-            guard let perPage = results[mode], let first = perPage[2], let last = perPage[pages] else { continue }
-            let cells = [2, 10, pages].map { page -> String in
-                let cell = perPage[page].map { "\(Report.format($0.time)) / \(bytes($0.bytes))" } ?? "-"
-                return cell.padding(toLength: 27, withPad: " ", startingAt: 0)
+            guard let perPage = results[mode], let first = perPage[1], let last = perPage[pages] else { continue }
+            let cells = [1, 10, pages].map { page -> String in
+                let cell = perPage[page].map { "\(Report.format($0.time)) (\(Report.format($0.cpu))) / \(bytes($0.bytes))" } ?? "-"
+                return cell.padding(toLength: 33, withPad: " ", startingAt: 0)
             }
             let bytesRatio = first.bytes > 0 ? String(format: "%.2fx", Double(last.bytes) / Double(first.bytes)) : "-"
-            print("  \(mode.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(cells.joined())time \(Report.ratio(last.time, first.time)), bytes \(bytesRatio)")
+            print("  \(mode.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(cells.joined())time \(Report.ratio(last.time, first.time)) (cpu \(Report.ratio(last.cpu, first.cpu))), bytes \(bytesRatio)")
         }
-        print("  target: in patch mode, loadMore at page 100 costs at most 2x page 2 (time and bytes)")
+        print("  target: in patch mode, loadMore at page 100 costs at most 2x page 1 (time and bytes)")
         try favorites(catalogPath: catalogPath, directory: directory)
     }
 
     static func bytes(_ count: Int) -> String { count >= 10_240 ? "\(count / 1024) KB" : "\(count) B" }
 
-    /// Per page (2...pages): the median time and bytes of the loadMores of pages p-2...p+2.
-    static func page(mode: Mode, catalogPath: String) throws -> ([Int: (time: Duration, bytes: Int)], Duration, Int) {
+    /// The median time, CPU time and bytes of `samples`, each on its own.
+    static func median(_ samples: [Sample]) -> Sample {
+        let bytes = samples.map(\.bytes).sorted()
+        return Sample(time: Report.median(samples.map(\.time)), cpu: Report.median(samples.map(\.cpu)), bytes: bytes[bytes.count / 2])
+    }
+
+    /// For pages 1, 10 and `pages`: the time and bytes of the loadMores from the 5 pages around
+    /// it (from page p: the one that loads page p+1); and `cinematic_store_state` at the end.
+    static func page(mode: Mode, catalogPath: String) throws -> ([Int: [Sample]], Duration, Int) {
         var runtime: OpaquePointer?
         var store: OpaquePointer?
         try ABIRoundTrip.check(cinematic_runtime_open(#"{"catalog":{"path":"\#(catalogPath)"}}"#, &runtime), "runtime_open")
@@ -68,19 +100,18 @@ enum DeliveryCost {
         try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"task"}"#), "send")
         try ABIRoundTrip.check(cinematic_store_settle(store, 30_000), "settle")
         let clock = ContinuousClock()
-        var samples: [Int: (time: Duration, bytes: Int)] = [:]
-        for page in 2...pages {
+        var samples: [Int: Sample] = [:]
+        for page in 1...(pages + 2) {
             let bytesBefore = counter.bytes
-            let start = clock.now
+            let start = clock.now, cpu = processCPUTime()
             try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"loadMore","section":"comedy"}"#), "send")
             try ABIRoundTrip.check(cinematic_store_settle(store, 30_000), "settle")
-            samples[page] = (clock.now - start, counter.bytes - bytesBefore)
+            samples[page] = Sample(time: clock.now - start, cpu: processCPUTime() - cpu, bytes: counter.bytes - bytesBefore)
         }
-        var medians: [Int: (time: Duration, bytes: Int)] = [:]
-        for page in [2, 10, pages] {
-            let around = (max(2, page - 2)...min(pages, max(2, page - 2) + 4)).compactMap { samples[$0] }
-            let sortedBytes = around.map(\.bytes).sorted()
-            medians[page] = (Report.median(around.map(\.time)), sortedBytes[sortedBytes.count / 2])
+        var around: [Int: [Sample]] = [:]
+        for page in [1, 10, pages] {
+            let first = max(1, page - 2)
+            around[page] = (first...(first + 4)).compactMap { samples[$0] }
         }
         var stateTimes: [Duration] = []
         var stateBytes = 0
@@ -92,7 +123,7 @@ enum DeliveryCost {
             stateBytes = strlen(json!)
             cinematic_free(json)
         }
-        return (medians, Report.median(stateTimes), stateBytes)
+        return (around, Report.median(stateTimes), stateBytes)
     }
 
     /// Favorites at 0, 100 and 1,000 films: what one heart tap (a film added) sends a state

@@ -53,28 +53,33 @@ struct StatePatch {
     }
 
     private mutating func diff(list old: [StateNode], _ new: [StateNode], at path: String) {
-        if old == new { return }
-        let common = zip(old, new).prefix { $0 == $1 }.count
+        if new.count == old.count, case .object = new.first?.uncached {
+            // Objects (Discover's sections) element by element: an unchanged one is the same
+            // box and costs one comparison; comparing them whole first would compare every film.
+            for index in new.indices { diff(old[index], new[index], at: path + "/\(index)") }
+            return
+        }
+        // (Indices, not `zip(…).prefix`: that copies every pair into a new array.)
+        var common = 0
+        while common < old.count, common < new.count, old[common] == new[common] { common += 1 }
+        if common == old.count, common == new.count { return }
         if common == old.count {
             for element in new[common...] { operation("add", path + "/-", element.json) }
         } else if new.count == old.count - 1, old[(common + 1)...].elementsEqual(new[common...]) {
             operation("remove", path + "/\(common)", nil)
         } else if new.count == old.count + 1, old[common...].elementsEqual(new[(common + 1)...]) {
             operation("add", path + "/\(common)", new[common].json)
-        } else if new.count == old.count, Self.patchesElementwise(old, new) {
-            for (index, (before, after)) in zip(old, new).enumerated() where before != after {
-                diff(before, after, at: path + "/\(index)")
-            }
+        } else if new.count == old.count, Self.patchesElementwise(old, new, from: common) {
+            for index in common..<new.count where old[index] != new[index] { diff(old[index], new[index], at: path + "/\(index)") }
         } else {
             replace(path, StateNode.list(new).json)
         }
     }
 
-    /// Lists of objects (Discover's sections) are patched element by element; lists of
-    /// encoded values only when at most half of them changed (else one `replace` is smaller).
-    private static func patchesElementwise(_ old: [StateNode], _ new: [StateNode]) -> Bool {
-        if case .object = new.first?.uncached { return true }
-        return zip(old, new).count { $0 != $1 } * 2 <= new.count
+    /// Lists of encoded values of the same length are patched element by element when at most
+    /// half of them changed (else one `replace` is smaller); the first `common` are equal.
+    private static func patchesElementwise(_ old: [StateNode], _ new: [StateNode], from common: Int) -> Bool {
+        (common..<new.count).count { old[$0] != new[$0] } * 2 <= new.count
     }
 
     private mutating func replace(_ path: String, _ value: JSONFragment) { operation("replace", path, value) }
