@@ -206,15 +206,22 @@ def test_the_terminal_app_reads_any_view_as_bounded_positions(view: Dict[str, An
     assert all(isinstance(n, int) and not isinstance(n, bool) for n in (index, offset))
 
 
-def test_the_property_strategies_cover_every_feature() -> None:
-    seen = set()
+@pytest.mark.parametrize("feature", FEATURES)
+def test_the_property_strategies_cover_every_feature(feature: str) -> None:
+    # Each feature's strategy on its own (ANY_STORE is one_of all of them): drawing from
+    # ANY_STORE and hoping every branch comes up was flaky on a fresh clone.
+    seen: List[str] = []
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(ANY_STORE)
+    @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(store_snapshots(feature))
     def collect(snapshot: Dict[str, Any]) -> None:
-        seen.add(snapshot["feature"])
+        valid("snapshot", snapshot)
+        seen.append(snapshot["feature"])
 
     collect()
-    assert seen == set(FEATURES)
+    assert seen and set(seen) == {feature}
+
+
+def test_the_validity_check_refuses_a_wrong_snapshot() -> None:
     with pytest.raises(AssertionError):
         valid("snapshot", {"format": 1, "feature": "search", "data": {"query": 1, "pagesLoaded": 1}})
