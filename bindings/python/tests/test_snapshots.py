@@ -53,11 +53,11 @@ def test_search_round_trip_loading_then_equal() -> None:
         restored.settle(10)
         # The first state it reduced said "loading" (the embedded catalog may have answered
         # before the store is first read).
-        first = restored.history()[0]
+        first = restored.history[0]
         assert first["intent"]["type"] == "restored"
         assert first["state"]["query"] == "star"
         assert first["state"]["results"]["phase"] == "loading"
-        assert [entry["state"]["pagesLoaded"] for entry in restored.history()] == [0, 1, 2]
+        assert [entry["state"]["pagesLoaded"] for entry in restored.history] == [0, 1, 2]
         assert restored.state == before
 
 
@@ -86,8 +86,8 @@ def test_runtime_round_trip_in_order() -> None:
     with cinematic.Runtime({**CONFIG, "history": 100}) as runtime:
         stores: List[cinematic.Store[Any]] = runtime.restore_all(snapshot)
         assert [type(store) for store in stores] == [SearchStore, DiscoverStore, DetailStore, FavoritesStore]
-        assert stores[2].history()[0]["intent"] == {"type": "task"}
-        assert stores[2].history()[0]["state"]["detail"]["phase"] == "loading"
+        assert stores[2].history[0]["intent"] == {"type": "task"}
+        assert stores[2].history[0]["state"]["detail"]["phase"] == "loading"
         stores[0].settle(10)
         stores[1].settle(10)
         stores[2].wait_for(lambda state: state["detail"]["phase"] == "loaded")

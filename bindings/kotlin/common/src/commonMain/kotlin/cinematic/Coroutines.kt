@@ -3,6 +3,7 @@ package cinematic
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.CoroutineStart
+import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.channels.ReceiveChannel
@@ -34,6 +35,7 @@ private const val SETTLE_SLICE_MS = 50L
  *
  * @throws CinematicException "closed"; "misuse" from inside a callback.
  */
+@UseExperimental(ExperimentalCoroutinesApi::class) // Channel.invokeOnClose
 fun <S> Store<S>.states(): ReceiveChannel<S> {
     val channel = Channel<S>(Channel.UNLIMITED)
     val subscription = subscribe { state -> channel.push(state) }

@@ -59,7 +59,7 @@ object JsonPatch {
                 continue
             }
             if (root !is Map<*, *> && root !is List<*>) throw PatchException("the path \"$path\" goes through a value")
-            if (!owned(root!!)) root = own(root)
+            if (!owned(root)) root = own(root)
             var parent: Any = root
             for (token in tokens.subList(0, tokens.size - 1)) {
                 @Suppress("UNCHECKED_CAST")

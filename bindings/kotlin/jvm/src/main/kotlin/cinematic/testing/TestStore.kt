@@ -219,7 +219,7 @@ class TestStore<S, T : Store<S>>(
             if (expected is Map<*, *> && actual is Map<*, *>) {
                 val keys = expected.keys + actual.keys.filter { it !in expected.keys }
                 return keys.flatMap { key ->
-                    val name = if (path.isEmpty()) "$key" else "$path.$key"
+                    val name = if (path == "") "$key" else "$path.$key"
                     when {
                         key !in actual.keys -> listOf("$name: expected ${show(expected[key])}, actual (absent)")
                         key !in expected.keys -> listOf("$name: expected (absent), actual ${show(actual[key])}")

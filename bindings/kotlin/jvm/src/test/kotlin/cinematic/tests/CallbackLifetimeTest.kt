@@ -39,7 +39,7 @@ object CallbackLifetimeTest : Suite("callback lifetimes") {
         private fun register(key: String, callback: NativeCallback?, status: Int): Int {
             if (status == Status.OK) synchronized(this) {
                 (callback as Tracked?)?.everRegistered = true
-                registered[key] = callback as Tracked?
+                registered[key] = callback
             }
             return status
         }

@@ -44,7 +44,7 @@ object SnapshotsTest : Suite("snapshots") {
                 search.settle(10_000)
                 // The first state the restored store reduced said "loading" (the embedded
                 // catalog may already have answered when the store is first read).
-                val first = search.history().first()
+                val first = search.history.first()
                 expectEqual("restored", first.intent["type"], "the first intent")
                 expectEqual("loading", (first.state["results"] as Map<*, *>)["phase"], "the first state's results")
                 expectEqual("star", first.state["query"], "the first state's query")
