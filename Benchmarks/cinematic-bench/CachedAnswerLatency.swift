@@ -37,7 +37,7 @@ enum CachedAnswerLatency {
             let answer = try await cached.search(matching: name, page: 1)
             served.append(clock.now - start)
             guard case .cache = answer.source, answer.value.count == page.count else { throw BenchError("not served from the cache") }
-            let key = CachedMovieCatalog.key(search: name, page: 1)
+            let key = CachedMovieCatalog.Scope.anonymous.prefix + CachedMovieCatalog.key(search: name, page: 1)
             let direct = clock.now
             guard cache.lookupNow(key, now: Int64(Date().timeIntervalSince1970)) != nil else { throw BenchError("missing \(key)") }
             sqliteOnly.append(clock.now - direct)
