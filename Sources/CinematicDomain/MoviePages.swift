@@ -27,29 +27,18 @@ extension Array where Element == Movie {
 /// A 256-bit filter of a page's ids: an id it does not contain is not on the page (for a
 /// page of 20, about 1 shown id in 13 needs a real look).
 private struct PageFilter {
-    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var bits = SIMD4<UInt64>()  // four words inline: no allocation
 
     init(_ ids: [Int]) {
         for id in ids {
             let (word, bit) = Self.position(id)
-            switch word {
-            case 0: bits.0 |= bit
-            case 1: bits.1 |= bit
-            case 2: bits.2 |= bit
-            default: bits.3 |= bit
-            }
+            bits[word] |= bit
         }
     }
 
     func mayContain(_ id: Int) -> Bool {
         let (word, bit) = Self.position(id)
-        let bits = switch word {
-        case 0: self.bits.0
-        case 1: self.bits.1
-        case 2: self.bits.2
-        default: self.bits.3
-        }
-        return bits & bit != 0
+        return bits[word] & bit != 0
     }
 
     private static func position(_ id: Int) -> (word: Int, bit: UInt64) {

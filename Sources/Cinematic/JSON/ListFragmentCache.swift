@@ -1,8 +1,5 @@
 import CJansson
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Encodes the elements of a list once per distinct element: a page appended to 2,000 films
 /// encodes 20, a removed favorite encodes none. Elements are reused while equal: by position
@@ -27,7 +24,7 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         let previous = last.withLock { $0 }
         if let node = previous.node, previous.list == list { return node }
         // Elements kept in place (a page appended, a change further down) reuse their nodes.
-        let common = Self.commonPrefix(previous.list, list)
+        let common = previous.list.commonPrefixCount(with: list)
         var nodes: [StateNode] = []
         nodes.reserveCapacity(list.count)
         nodes.append(contentsOf: previous.nodes[..<common])
@@ -50,22 +47,5 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         let node = StateNode.cached(SerializedNode(.list(nodes), appendedTo: base, from: common))
         last.withLock { $0 = (list, nodes, node) }
         return node
-    }
-
-    /// How many elements at the start of `old` and `new` are equal. An element whose stored
-    /// bytes are the ones cached (the very same strings and arrays: a list that grew is a copy
-    /// of the last one plus a page) is equal without comparing it: one `memcmp` instead of
-    /// copying both elements out to compare them member by member, which for 2,000 films cost
-    /// more than the rest of a `loadMore`. Others are compared with `==`.
-    private static func commonPrefix(_ old: [Element], _ new: [Element]) -> Int {
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                let count = min(old.count, new.count), size = MemoryLayout<Element>.size
-                guard count > 0, let a = old.baseAddress, let b = new.baseAddress else { return 0 }
-                var common = 0
-                while common < count, memcmp(a + common, b + common, size) == 0 || a[common] == b[common] { common += 1 }
-                return common
-            }
-        }
     }
 }

@@ -59,9 +59,7 @@ struct StatePatch {
             for index in new.indices { diff(old[index], new[index], at: path + "/\(index)") }
             return
         }
-        // (Indices, not `zip(…).prefix`: that copies every pair into a new array.)
-        var common = 0
-        while common < old.count, common < new.count, old[common] == new[common] { common += 1 }
+        let common = old.commonPrefixCount(with: new)
         if common == old.count, common == new.count { return }
         if common == old.count {
             for element in new[common...] { operation("add", path + "/-", element.json) }
