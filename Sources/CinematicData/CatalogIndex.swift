@@ -95,7 +95,7 @@ public enum CatalogIndex {
     /// Checks that `path` holds a cinematic index of this format, reading only its header
     /// (nothing is written); throws `.storage` with the reason otherwise.
     static func checkHeader(at path: String) throws(MovieError) {
-        switch try SQLiteHeader.read(path) {
+        switch try SQLiteHeader.read(path, what: "catalog index") {
         case .missing: throw .storage("no catalog index at \(path)")
         case .empty, .notSQLite: throw .storage("\(path) is not a cinematic catalog index")
         case let .sqlite(header):

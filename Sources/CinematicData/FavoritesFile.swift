@@ -29,7 +29,7 @@ enum FavoritesFile {
     /// Classifies the file at `path`; throws `.storage` naming why a file is not ours.
     static func inspect(_ path: String) throws(MovieError) -> Kind {
         guard path != ":memory:" else { return .new }
-        switch try SQLiteHeader.read(path) {
+        switch try SQLiteHeader.read(path, what: "favorites database") {
         case .missing, .empty: return .new
         case .notSQLite: throw .storage("\(path) is not a favorites database (not a SQLite file); it was left unchanged")
         case let .sqlite(header):

@@ -150,7 +150,7 @@ final class OfflineCacheDatabase: @unchecked Sendable {
             return try body()
         } catch where Self.isDamage(connection.failureCode) {
             connection.resetAll()
-            guard case let .sqlite(header)? = try? SQLiteHeader.read(path), header.applicationID == Self.applicationID else {
+            guard case let .sqlite(header)? = try? SQLiteHeader.read(path, what: "offline cache"), header.applicationID == Self.applicationID else {
                 throw .storage("the offline cache at \(path) is damaged (\(error.message)) and no longer ours; it was left unchanged")
             }
             do {

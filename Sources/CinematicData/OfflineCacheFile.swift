@@ -29,7 +29,7 @@ extension OfflineCacheDatabase {
     /// program's, or ours from a newer schema. Missing and empty files pass.
     static func checkHeader(_ path: String) throws(MovieError) {
         guard path != ":memory:" else { return }
-        switch try SQLiteHeader.read(path) {
+        switch try SQLiteHeader.read(path, what: "offline cache") {
         case .missing, .empty: return
         case .notSQLite:
             throw .storage("\(path) is not an offline cache (not a SQLite file); it was left unchanged")
@@ -95,7 +95,7 @@ extension OfflineCacheDatabase {
     /// transaction (nothing is unlinked or renamed).
     static func replace(_ connection: SQLiteConnection, path: String) throws(MovieError) {
         var pageSize = 4_096
-        if case let .sqlite(header)? = try? SQLiteHeader.read(path) { pageSize = header.pageSize }
+        if case let .sqlite(header)? = try? SQLiteHeader.read(path, what: "offline cache") { pageSize = header.pageSize }
         let fresh = try SQLiteConnection(path: ":memory:")
         defer { fresh.close() }
         try fresh.execute("PRAGMA page_size = \(pageSize);" + schema)

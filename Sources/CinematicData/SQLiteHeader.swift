@@ -20,20 +20,18 @@ struct SQLiteHeader {
 
     private let bytes: [UInt8]
 
-    /// Reads the header at `path`; throws `.storage` when the file exists but cannot be read.
-    static func read(_ path: String) throws(MovieError) -> Contents {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return .missing }
-            throw .storage("cannot read \(path): \(FileSystem.lastErrorMessage)")
-        }
-        defer { Glibc.close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = header.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 100) }
-        if count == 0 { return .empty }
-        let magic = Array("SQLite format 3".utf8) + [0]
-        guard count == 100, Array(header[0..<16]) == magic else { return .notSQLite }
-        return .sqlite(SQLiteHeader(bytes: header))
+    /// Reads the header at `path` (``ReadableFile``: never blocks on a FIFO or a device);
+    /// throws `.storage` when something is there that is not a regular file or cannot be read.
+    static func read(_ path: String, what: String = "database") throws(MovieError) -> Contents {
+        guard let file = try ReadableFile.open(path, what: what, maximumBytes: .max) else { return .missing }
+        return contents(try file.read(count: 100))
+    }
+
+    /// What the first bytes of a file say it is.
+    static func contents(_ header: [UInt8]) -> Contents {
+        if header.isEmpty { return .empty }
+        guard let header = SQLiteHeader(header) else { return .notSQLite }
+        return .sqlite(header)
     }
 
     /// True when the file is in WAL mode.
