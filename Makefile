@@ -41,7 +41,7 @@ RESUME_EXAMPLE := $(BUILD)/bin/cinematic-resume
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
 
@@ -85,7 +85,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop
+test: test-generated test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-fuzz
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -190,6 +190,8 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 
 ## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_index_reader crafts damaged indexes with SQLite directly.
+$(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
 ## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
 $(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
 $(BUILD)/tests/test_patches: examples/c/json_patch.h
@@ -208,6 +210,7 @@ test-stress: lib $(STRESS_TESTS)
 ## thread that stops making progress for 5 s (deadlock, blocked host thread).
 stress: lib $(STRESS_TESTS)
 	@failed=0; for t in $(STRESS_TESTS); do echo "== $$t ($(STRESS_SECONDS) s)"; STRESS_SECONDS=$(STRESS_SECONDS) $$t || failed=1; done; exit $$failed
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=$(STRESS_SECONDS)
 	@echo "== HTTP provider against a hostile server ($(STRESS_SECONDS) s)"; STRESS_SECONDS=$(STRESS_SECONDS) bindings/python/run-tests.sh bindings/python/tests/test_http_provider_hostile.py -k hostile_stress
 
 ## test-reinstall: a host keeps searching while the library is rebuilt (`make lib`) and
@@ -330,18 +333,40 @@ sanitizers: deps lib
 	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $$t || failed=1; \
 	done; exit $$failed
 
-## fuzz: libFuzzer + AddressSanitizer over the C API's JSON entry points (FUZZ_SECONDS, default
-## 60), then the schema-driven property tests' long pass (3,000 random sequences).
+## fuzz: libFuzzer + AddressSanitizer over everything the library reads (FUZZ_SECONDS each,
+## default 60): the C API's JSON entry points (json), the catalog index reader (index) and
+## the recording reader (recording), each from its corpus of real inputs (Fuzz/corpus/<target>);
+## then the schema-driven property tests' long pass (3,000 random sequences). `make test`
+## runs each target briefly (test-fuzz), `make stress` for STRESS_SECONDS each.
 FUZZ_SECONDS ?= 60
-fuzz: deps
-	$(SWIFT) build -c release --product cinematic-fuzz --scratch-path .build/fuzz \
-		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
-	@mkdir -p $(BUILD)/fuzz-corpus && cp -n Fuzz/corpus/* $(BUILD)/fuzz-corpus/
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp .build/fuzz/release/cinematic-fuzz $(BUILD)/fuzz-corpus \
-		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(BUILD)/
+FUZZ_TARGETS := json index recording
+FUZZ_BIN := .build/fuzz/release/cinematic-fuzz
+fuzz: fuzz-run
 	@echo "== schema-driven property tests, long pass (HYPOTHESIS_PROFILE=long)"
 	$(MAKE) --no-print-directory lib
 	HYPOTHESIS_PROFILE=long bindings/python/run-tests.sh -k test_wire_properties
+
+## fuzz-build: the fuzzer (.build/fuzz), the library built with -sanitize=fuzzer,address.
+fuzz-build: deps
+	$(SWIFT) build -c release --product cinematic-fuzz --scratch-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
+
+## fuzz-run: every target for FUZZ_SECONDS from its corpus (new finds kept in
+## build/fuzz-corpus/<target>); a crash or a hang (-timeout) fails, leaving build/crash-*.
+fuzz-run: fuzz-build
+	@failed=0; for target in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz-corpus/$$target && cp -n Fuzz/corpus/$$target/* $(BUILD)/fuzz-corpus/$$target/; \
+	  echo "== fuzz $$target ($(FUZZ_SECONDS) s)"; \
+	  CINEMATIC_FUZZ_TARGET=$$target LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(FUZZ_BIN) $(BUILD)/fuzz-corpus/$$target \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/$$target- 2>&1 | grep -E '^(#[0-9]+.*(DONE|INITED)|stat::number_of_executed_units|==[0-9]+==|SUMMARY|ERROR|.*Fatal error|.*failed)' ; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "fuzz $$target: FAILED (see $(BUILD)/$$target-*)"; failed=1; }; \
+	done; exit $$failed
+
+## test-fuzz: each fuzz target for 10 s (part of `make test`).
+test-fuzz:
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=10
+	@echo "fuzz check: $(words $(FUZZ_TARGETS)) passed, 0 failed"
 
 clean:
 	rm -rf .build $(BUILD)

@@ -36,7 +36,7 @@ ALLOWED = {
     "CinematicComparison": {"CinematicDomain", "MVIKit"},
     # Programs.
     "cinematic-demo": {"CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"} | PLATFORM,
-    "cinematic-fuzz": {"Cinematic"},
+    "cinematic-fuzz": {"Cinematic", "CSQLite"} | PLATFORM,
     "cinematic-bench": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite"}
                        | PLATFORM | {"Foundation"},
     # Tests.

@@ -1,5 +1,6 @@
-// libFuzzer target for the C API's JSON entry points: every input must get a status (and a
-// last-error envelope when it fails), never a crash, and the stores must keep working.
+// The JSON target (CINEMATIC_FUZZ_TARGET=json, the default): the C API's JSON entry points.
+// Every input must get a status (and a last-error envelope when it fails), never a crash,
+// and the stores must keep working.
 //
 //   make fuzz                    (builds with -sanitize=fuzzer,address and runs for a while)
 #if FUZZING
@@ -20,13 +21,8 @@ private func setUp() {
     }
 }
 
-private func checkStatus(_ status: Int32) {
-    precondition(String(cString: cinematic_status_name(status)) != "unknown", "unknown status \(status)")
-    if status != 0 { precondition(cinematic_last_error() != nil, "a failure without an envelope") }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input of the JSON target.
+func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     setUp()
     guard size > 0 else { return 0 }
     let selector = Int(data[0])
@@ -62,26 +58,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
-) -> Int32
-
-/// SwiftPM links an executable's entry point under this name; hand control to libFuzzer.
-@_cdecl("cinematic_fuzz_main")
-public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzz(data, size) }
-}
-#else
-/// A plain `swift build` compiles this target too; the fuzzer itself needs `make fuzz`.
-@main
-enum FuzzingNotEnabled {
-    static func main() {
-        print("cinematic-fuzz: build and run it with `make fuzz` (-sanitize=fuzzer,address)")
-    }
-}
 #endif

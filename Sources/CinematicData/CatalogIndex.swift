@@ -92,10 +92,30 @@ public enum CatalogIndex {
         return corpus
     }
 
+    /// The largest index file opened: 4 GiB (an index of 1,000,000 films is about 210 MB).
+    /// A user's index is read whole into memory (``SQLiteConnection/deserializeCopy(of:)``).
+    public static let maximumFileBytes = 1 << 32
+
+    /// Opens the index file at `path` for reading (``ReadableFile``: a FIFO, a device or a
+    /// directory is refused at once, never waited on; a file over ``maximumFileBytes`` is
+    /// refused before it is read).
+    static func openFile(at path: String) throws(MovieError) -> ReadableFile {
+        guard let file = try ReadableFile.open(path, what: "catalog index", maximumBytes: maximumFileBytes) else {
+            throw .storage("no catalog index at \(path)")
+        }
+        return file
+    }
+
     /// Checks that `path` holds a cinematic index of this format, reading only its header
     /// (nothing is written); throws `.storage` with the reason otherwise.
     static func checkHeader(at path: String) throws(MovieError) {
-        switch try SQLiteHeader.read(path, what: "catalog index") {
+        let file = try openFile(at: path)
+        try checkHeader(file.read(count: 100), path: path)
+    }
+
+    /// Checks that `header` (a file's first bytes) is a cinematic index's of this format.
+    static func checkHeader(_ header: [UInt8], path: String) throws(MovieError) {
+        switch SQLiteHeader.contents(header) {
         case .missing: throw .storage("no catalog index at \(path)")
         case .empty, .notSQLite: throw .storage("\(path) is not a cinematic catalog index")
         case let .sqlite(header):

@@ -15,8 +15,6 @@ final class CatalogQueries: @unchecked Sendable {
 
     init(_ connection: SQLiteConnection, corpus: SearchCorpus) throws(MovieError) {
         self.connection = connection
-        // Read through a memory map (no read(2) per page): Discover and Detail read rows.
-        try connection.execute("PRAGMA mmap_size = 1073741824")
         engine = SearchEngine(corpus)
         byRank = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
         discover = try DiscoverPages(connection, columns: "rank")

@@ -195,24 +195,38 @@ final class FavoritesDatabase: @unchecked Sendable {
     func refreshIfChanged() -> FavoritesSnapshot? {
         guard isShared else { return nil }
         do {
+            // What was seen (signature, data version) is recorded only once the new content
+            // has been read: a passing failure (the file being replaced, a lock, EIO) leaves it
+            // unrecorded, so the next poll tries again instead of taking the change as seen.
             if readOnly {
                 let signature = FavoritesFile.signature(path)
                 guard signature != lastSignature else { return nil }
-                lastSignature = signature
                 // A read-only connection keeps no WAL index: reopen to see the new content.
                 let fresh = try Self.openReadOnly(path, kind: try FavoritesFile.inspect(path))
-                let freshStatements = try Statements(fresh)
-                connection.close()
-                connection = fresh
-                statements = freshStatements
+                let list: [Movie]
+                do throws(MovieError) {
+                    let freshStatements = try Statements(fresh)
+                    let old = (connection, statements)
+                    (connection, statements) = (fresh, freshStatements)
+                    do throws(MovieError) { list = try readAll() } catch {
+                        (connection, statements) = old
+                        throw error
+                    }
+                    old.0.close()
+                } catch {
+                    fresh.close()
+                    throw error
+                }
+                lastSignature = signature
+                adopt(list)
             } else {
                 let dataVersion = try readDataVersion()
                 guard dataVersion != lastDataVersion else { return nil }
+                let list = try readAll()
                 lastDataVersion = dataVersion
+                adopt(list)
             }
-            adopt(try readAll())
         } catch {
-            // A passing failure (the file being replaced, a lock): the next poll tries again.
             return nil
         }
         return takeUnpublished()

@@ -12,12 +12,21 @@ enum RatingDistribution {
         return .blob(tenths.flatMap { value -> [UInt8] in let n = UInt16(value); return [UInt8(n & 0xFF), UInt8(n >> 8)] })
     }
 
+    /// The stored distribution of `row`'s `column`: exactly 10 finite numbers in 0...100,
+    /// else `.storage` (a damaged or crafted index; never a value an encoder cannot hold).
     static func decode(_ row: SQLiteStatement, column: Int32) throws(MovieError) -> [Double] {
+        let values: [Double]
         if row.isBlob(column) {
-            return try row.withBlob(column) { raw throws(MovieError) in
+            values = try row.withBlob(column) { raw throws(MovieError) in
                 stride(from: 0, to: raw.count - 1, by: 2).map { Double(UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) / 10 }
             }
+        } else {
+            let text = row.text(column) ?? ""
+            values = text.utf8.count > 1_000 ? [] : text.split(separator: ",").map { Double(String($0)) ?? .nan }
         }
-        return (row.text(column) ?? "").split(separator: ",").compactMap { Double(String($0)) }
+        guard values.count == 10, values.allSatisfy({ $0.isFinite && (0...100).contains($0) }) else {
+            throw .storage("the index is damaged: a film's distribution is not 10 numbers in 0...100")
+        }
+        return values
     }
 }

@@ -10,7 +10,7 @@ import Glibc
 /// - Opened with `O_NONBLOCK`, so a FIFO without a writer or a device is a status, never a
 ///   hang; then `fstat`: anything but a regular file is refused with `.storage` naming it.
 /// - Its size is known before a byte is read and checked against `maximumBytes`.
-/// - Reads are `pread`s of that descriptor (retrying EINTR and short reads), through
+/// - Reads are `pread`s of that descriptor (retrying short reads, and EINTR up to 64 times), through
 ///   ``FileIO`` so fault-injection tests can fail them. A file that shrinks while it is read
 ///   is an error, never a signal: nothing here maps a file.
 ///
@@ -28,6 +28,9 @@ package struct ReadableFile: ~Copyable {
     package let what: String
     /// The file's size when it was opened.
     package let size: Int
+
+    /// How many interrupted reads (EINTR) in a row are retried before the read fails.
+    static let interruptedRetries = 64
 
     /// Opens `path` for reading: nil when nothing is there, `.storage` when it is not a
     /// regular file, cannot be opened, or is larger than `maximumBytes`.
@@ -74,11 +77,12 @@ package struct ReadableFile: ~Copyable {
     /// Fills `buffer` from `offset`; returns the bytes read (fewer than the buffer only at
     /// the end of the file).
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) throws(MovieError) -> Int {
-        var done = 0
+        var done = 0, interrupted = 0
         while done < buffer.count {
             let count = FileIO.pread(descriptor, buffer.baseAddress! + done, buffer.count - done, at: offset + done, path: path)
             if count < 0 {
-                if errno == EINTR { continue }
+                // Interrupted reads are retried, a bounded number of times (never a loop).
+                if errno == EINTR && interrupted < Self.interruptedRetries { interrupted += 1; continue }
                 throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))")
             }
             if count == 0 { break }

@@ -47,12 +47,17 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         let catalog = SQLiteMovieCatalog()
         switch source {
         case let .index(path):
-            // Checked here (a few reads), loaded on the worker (checked again there: the file
-            // may have been replaced in between).
-            try Self.openIndex(at: path).close()
+            // The header is checked here (a few bytes), the whole file read and checked again
+            // on the worker (it may have been replaced in between).
+            try CatalogIndex.checkHeader(at: path)
             catalog.load { _ throws(MovieError) in
                 let connection = try Self.openIndex(at: path)
-                return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
+                do throws(MovieError) {
+                    return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
+                } catch {
+                    connection.close()
+                    throw .storage("\(path): \(error.message)")
+                }
             }
         case let .embedded(version):
             // The compiled-in image's stamp is checked here; the image and corpus are shared
@@ -71,11 +76,21 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
 
     private init() {}
 
-    /// The index file at `path`, read-only, after checking its header and stamp's format.
+    /// The index file at `path`, read whole into a private in-memory copy (so nothing is
+    /// written beside it and a file rewritten under a running runtime changes nothing), after
+    /// checking the copy's header and its stamp's format.
     private static func openIndex(at path: String) throws(MovieError) -> SQLiteConnection {
-        try CatalogIndex.checkHeader(at: path)
-        let connection = try SQLiteConnection(path: path, readOnly: true)
-        let stamp = try CatalogIndex.stamp(of: connection)
+        let file = try CatalogIndex.openFile(at: path)
+        try CatalogIndex.checkHeader(file.read(count: 100), path: path)
+        let connection = try SQLiteConnection(path: ":memory:")
+        let stamp: CatalogIndex.Stamp
+        do throws(MovieError) {
+            try CatalogIndex.checkHeader(connection.deserializeCopy(of: file), path: path)
+            stamp = try CatalogIndex.stamp(of: connection)
+        } catch {
+            connection.close()
+            throw error
+        }
         guard stamp.format == CatalogIndex.formatVersion else {
             connection.close()
             throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")

@@ -59,29 +59,13 @@ enum SearchCorpusBlobs {
             runtimes: try blob("runtimes", as: UInt16.self), ratings: try blob("ratings", as: Double.self), votes: votes,
             genreIndexes: try blob("genre_indexes", as: UInt16.self), genreLists: try strings("genre_lists"),
             mpaaIndexes: try blob("mpaa_indexes", as: UInt16.self), mpaaValues: try strings("mpaa_values"))
-        let films = votes.count
-        // Every offset and id is checked once here, so a damaged file fails to open instead
-        // of trapping in a search.
-        guard postingStarts.count == words.count + 1, postingStarts.last.map(Int.init) == postings.count,
-              zip(postingStarts, postingStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
-              postings.allSatisfy({ $0 >= 1 && Int($0) <= films }),
-              titleStarts.count == films + 1, titleStarts.last.map(Int.init) == titleWords.count,
-              zip(titleStarts, titleStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
-              titleWords.allSatisfy({ Int($0) < words.count }),
-              display.titleStarts.count == films + 1, display.titleStarts.last.map(Int.init) == display.titleBytes.count,
-              zip(display.titleStarts, display.titleStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
-              [display.ids.count, display.years.count, display.runtimes.count, display.ratings.count,
-               display.genreIndexes.count, display.mpaaIndexes.count].allSatisfy({ $0 == films }),
-              display.genreIndexes.allSatisfy({ Int($0) < display.genreLists.count }),
-              display.mpaaIndexes.allSatisfy({ Int($0) < display.mpaaValues.count }) else {
-            throw .storage("the index is damaged (inconsistent search arrays)")
-        }
         let flags = try blob("flags", as: UInt8.self), plainCounts = try blob("plain_counts", as: UInt16.self)
         let coreCounts = try blob("core_counts", as: UInt16.self), years = try blob("years", as: UInt16.self)
-        guard flags.count == words.count, plainCounts.count == films, coreCounts.count == films, years.count == films,
-              plainCounts.indices.allSatisfy({ Int(plainCounts[$0]) <= Int(titleStarts[$0 + 1] - titleStarts[$0]) }) else {
-            throw .storage("the index is damaged (inconsistent title arrays)")
-        }
+        // Every value is checked once here, where it enters: a damaged or crafted file fails
+        // to open, naming the field, instead of trapping in a search or an encoder.
+        try SearchCorpusCheck(films: votes.count).check(
+            words: words, postings: postings, postingStarts: postingStarts, flags: flags, titleWords: titleWords,
+            titleStarts: titleStarts, plainCounts: plainCounts, coreCounts: coreCounts, years: years, display: display)
         return SearchCorpus(words: words, postings: postings, postingStarts: postingStarts, flags: flags,
                             titleWords: titleWords, titleStarts: titleStarts, plainCounts: plainCounts,
                             coreCounts: coreCounts, votes: votes, years: years, display: display)

@@ -73,6 +73,25 @@ struct SQLiteFaultTests {
         try await expectFavorites(path, existing ? [faultMovie(3), faultMovie(1)] : [faultMovie(3)])
     }
 
+    @Test("favorites: a refresh that failed (reopen, read) is tried again at the next poll, read-only or not",
+          arguments: [true, false], [FaultInjection.Operation.open, .read])
+    func refreshRetriesAfterAFailure(readOnly: Bool, operation: FaultInjection.Operation) throws {
+        let path = try faultPath("favorites.sqlite")
+        let writer = try FavoritesDatabase(path: path, readOnly: false)
+        _ = try writer.add(faultMovie(1))
+        let reader = try FavoritesDatabase(path: path, readOnly: readOnly)
+        _ = try writer.add(faultMovie(2))
+        let armed = FaultInjection.arm(.init(operation, pathContaining: path, errno: EIO))
+        let during = reader.refreshIfChanged()
+        let injected = FaultInjection.failures(of: armed)
+        FaultInjection.disarm(armed)
+        if injected > 0 { #expect(during == nil, "a refresh whose \(operation) failed publishes nothing") }
+        let after = during ?? reader.refreshIfChanged()
+        #expect(after?.movies == [faultMovie(2), faultMovie(1)], "the change is seen once the fault is gone (\(injected) failed)")
+        reader.close()
+        writer.close()
+    }
+
     // MARK: Offline cache
 
     @Test("cache: a failed open, read, write or fsync while opening at an explicit path throws; afterwards it opens and works",

@@ -22,7 +22,10 @@ enum JSONBuilder {
         }
     }
     static func int(_ value: Int) -> UnsafeMutablePointer<json_t> { json_integer(json_int_t(value)) }
-    static func real(_ value: Double) -> UnsafeMutablePointer<json_t> { json_real(value) }
+    /// A real; `null` for a value JSON cannot hold (NaN, ±infinity: jansson refuses them).
+    /// Values are validated where they enter (index files, host answers), so this is the
+    /// last guard: an encoder never traps on a number.
+    static func real(_ value: Double) -> UnsafeMutablePointer<json_t> { value.isFinite ? json_real(value) : json_null() }
     static func bool(_ value: Bool) -> UnsafeMutablePointer<json_t> { value ? json_true() : json_false() }
     static func null() -> UnsafeMutablePointer<json_t> { json_null() }
 
@@ -54,7 +57,8 @@ enum JSONBuilder {
     /// (hosts free it with `cinematic_free`).
     static func dump(consuming root: UnsafeMutablePointer<json_t>, flags: Int = dumpFlags) -> UnsafeMutablePointer<CChar> {
         defer { json_decref(root) }
-        return json_dumps(root, flags)
+        // jansson returns NULL only when it cannot allocate (or for a value it cannot encode).
+        return json_dumps(root, flags) ?? strdup("null")!
     }
 
     /// Serializes `root` into a Swift string and releases it.
