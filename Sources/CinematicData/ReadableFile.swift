@@ -66,6 +66,14 @@ package struct ReadableFile: ~Copyable {
 
     deinit { Glibc.close(descriptor) }
 
+    /// A second reader of the very same open file (`dup`), even if its path is replaced
+    /// meanwhile.
+    package func duplicate() throws(MovieError) -> ReadableFile {
+        let copy = dup(descriptor)
+        guard copy >= 0 else { throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))") }
+        return ReadableFile(descriptor: copy, path: path, what: what, size: size)
+    }
+
     /// Up to `count` bytes from `offset` (fewer only at the end of the file).
     package func read(count: Int, at offset: Int = 0) throws(MovieError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -48,7 +48,7 @@ final class RecordingScript {
     }
 
     private let path: String
-    private let fd: Int32
+    private let file: ReadableFile
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
@@ -63,28 +63,26 @@ final class RecordingScript {
     /// Lines read so far (blank ones not counted).
     private(set) var linesRead = 0
 
-    /// Opens the recording at `path` without blocking: a non-regular file is `.io`.
+    /// Opens the recording at `path` without blocking (``ReadableFile``): a missing or
+    /// non-regular file is `.io`.
     init(path: String) throws(APIError) {
         self.path = path
-        let fd = FileIO.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw APIError(.io, "cannot open the recording \(path): \(FileIO.message(errno))") }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc.close(fd)
-            throw APIError(.io, "\(path) is not a recording (not a regular file); it was not read")
+        do throws(MovieError) {
+            guard let file = try ReadableFile.open(path, what: "recording", maximumBytes: .max) else {
+                throw .storage("cannot open the recording \(path): \(FileIO.message(ENOENT))")
+            }
+            self.file = file
+        } catch {
+            throw APIError(.io, error.message)
         }
-        self.fd = fd
     }
 
     /// A second reader of the very file `other` reads (even if the path is replaced
     /// meanwhile), from its start, with its own position.
     init(sameFileAs other: RecordingScript) throws(APIError) {
         path = other.path
-        fd = dup(other.fd)
-        guard fd >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(FileIO.message(errno))") }
+        do throws(MovieError) { file = try other.file.duplicate() } catch { throw APIError(.io, error.message) }
     }
-
-    deinit { Glibc.close(fd) }
 
     /// The next line, nil at the end of the file (or at a last line cut short).
     func next() throws(APIError) -> Line? {
@@ -180,15 +178,16 @@ final class RecordingScript {
         let chunk = 1 << 16
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
-        var count = 0
-        while true {
-            count = buffer.withUnsafeMutableBytes { FileIO.pread(fd, $0.baseAddress! + old, chunk, at: position, path: path) }
-            if count < 0 && errno == EINTR { continue }
-            break
+        let read = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(MovieError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]), at: position) }
         }
-        buffer.removeLast(chunk - max(count, 0))
-        guard count >= 0 else { throw APIError(.io, "cannot read the recording \(path): \(FileIO.message(errno))") }
+        let count: Int
+        do throws(MovieError) { count = try read.get() } catch {
+            buffer.removeLast(chunk)
+            throw APIError(.io, error.message)
+        }
+        buffer.removeLast(chunk - count)
         if count == 0 { atEnd = true }
-        position += max(count, 0)
+        position += count
     }
 }
