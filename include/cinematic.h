@@ -130,6 +130,32 @@
  * cinematic_runtime_close returns after the catalog, favorites and offline cache files are
  * closed, and a recording is written and flushed to disk (fsync).
  *
+ * Files we read are hostile until proven ours. Every file the library reads is opened
+ * without blocking and must be a regular file: a FIFO, a device, a socket or a directory at
+ * any path below is CINEMATIC_ERR_IO at once ("... is not a regular file (a FIFO)"), never a
+ * hang. What each reader accepts, and what a hostile file gets:
+ *   - A catalog index ("catalog": {"path"}): at most 4 GiB; SQLite's header with the index's
+ *     application_id ("CIDX") and format, checked before anything else is read (otherwise
+ *     CINEMATIC_ERR_IO at open, the file untouched). It is then read whole, once, into
+ *     memory the runtime owns, on the catalog's thread: nothing of it is mapped, nothing is
+ *     written or created beside it (a header that says WAL is read as a plain database: no
+ *     -wal, no -shm), and rewriting or truncating the file while a runtime uses it changes
+ *     nothing that runtime serves. Every array the search reads is validated there (a
+ *     sorted vocabulary of non-empty words, postings ascending in range, offsets in range,
+ *     ratings finite in 0...10): a damaged or crafted index fails the catalog's load, and
+ *     cinematic_runtime_catalog_state says {"phase":"failed"} with a message naming the
+ *     field ("the index is damaged: its words are not sorted at word 12"); every store then
+ *     shows a failed phase. A film whose stored distribution is not ten numbers in 0...100
+ *     fails that film's Detail ("storage") and nothing else.
+ *   - The favorites (read-write or read-only) and the offline cache: SQLite files, checked as
+ *     "Files are ours or untouched" says before SQLite opens them, then read by SQLite, which
+ *     reports damage as an error (a failed phase or a status), never a crash.
+ *   - A recording (cinematic_replay): streamed, one line of at most 1 MiB at a time, each
+ *     line a JSON document validated like any input (see cinematic_replay).
+ *   - A movie file (cinematic_catalog_build_index): see that function for its bounds.
+ * The JSON layer never traps on a value: a number JSON cannot hold is encoded as null, and
+ * none can reach it from a file, since files are validated where they enter.
+ *
  * Versioning. The header's CINEMATIC_VERSION and cinematic_version() (the loaded library's)
  * follow semantic versioning; the ABI only grows.
  *
