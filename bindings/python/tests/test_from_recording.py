@@ -121,5 +121,6 @@ def test_a_scripted_session_becomes_a_test_and_an_edited_expectation_fails(tmp_p
 def test_the_command_reports_what_is_not_a_recording(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"event":"open","t":0,"store":2,"feature":"search","args":null}\n')
-    assert from_recording.main([str(bad)]) == 1
-    assert "not a recording: no session line" in capsys.readouterr().err
+    assert from_recording.main([str(bad)]) == 2
+    assert capsys.readouterr().err == (f"from_recording: {bad}: line 1: not a recording: its first line is a session"
+                                       " line, and only its first (this one is 'open')\n")

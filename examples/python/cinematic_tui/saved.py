@@ -1,9 +1,12 @@
 """The state file: where the app keeps its runtime snapshot between runs, read and written
 under the library's files rule (ours or untouched, never through a symbolic link).
 
-- Read: opened with ``O_NOFOLLOW`` (a symlink is not read), only a regular file of at most
-  ``MAX_BYTES``; it must be a JSON object that looks like a runtime snapshot. Anything else
-  is *foreign*: the app starts fresh with a one-line note and never writes that path.
+- Read the package's one way (``cinematic._files``): never through a symbolic link, without
+  blocking, only a regular file (a FIFO, a device, a socket or a directory is named, never
+  opened or read) of at most ``MAX_BYTES``, read whole; strict JSON (UTF-8, finite numbers,
+  64-bit integers, no lone surrogate, at most 64 levels deep) that looks like a runtime
+  snapshot. Anything else is *foreign*: the app starts fresh with a one-line note saying why
+  and never writes that path.
 - Written atomically: a new temporary file in the same directory (``O_EXCL | O_NOFOLLOW``,
   mode 0600), written whole, ``fsync``-ed, renamed over the state file, then the directory is
   ``fsync``-ed. A reader (or the next start after a SIGKILL) sees the old file or the new
@@ -13,13 +16,12 @@ under the library's files rule (ours or untouched, never through a symbolic link
 
 from __future__ import annotations
 
-import errno
-import json
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
+
+from cinematic._files import RefusedFile, open_regular, parse_json, read_regular
 
 #: A runtime snapshot of this app is a few kilobytes; anything larger is not one of ours.
 MAX_BYTES = 1 << 20
@@ -52,17 +54,13 @@ class StateFile:
         """A read-only descriptor of the path (never through a symlink), None when it does
         not exist; raises :class:`Foreign` for anything that is not a regular file."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            return open_regular(self.path, follow_symlinks=False)
         except FileNotFoundError:
             return None
+        except RefusedFile as refused:   # "it is a FIFO, not a regular file"
+            raise Foreign(str(refused)) from None
         except OSError as error:
-            if error.errno == errno.ELOOP:
-                raise Foreign("it is a symbolic link") from None
             raise Foreign(f"cannot read it: {error.strerror}") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise Foreign("it is not a regular file")
-        return fd
 
     def read(self) -> Optional[Dict[str, Any]]:
         """The saved snapshot, or None when there is none (no file, or an empty one).
@@ -71,17 +69,16 @@ class StateFile:
         if fd is None:
             return None
         try:
-            data = os.read(fd, MAX_BYTES + 1)
+            data = read_regular(fd, MAX_BYTES)
+            if not data:
+                return None
+            document = parse_json(data)
+        except RefusedFile as refused:   # too large, not UTF-8, not JSON, nested too deep...
+            raise Foreign(str(refused)) from None
+        except OSError as error:
+            raise Foreign(f"cannot read it: {error.strerror}") from None
         finally:
             os.close(fd)
-        if not data:
-            return None
-        if len(data) > MAX_BYTES:
-            raise Foreign(f"it is larger than {MAX_BYTES} bytes")
-        try:
-            document = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise Foreign(f"it is not JSON ({error})") from None
         if not isinstance(document, dict) or "format" not in document or not isinstance(document.get("stores"), list):
             raise Foreign("it is not a runtime snapshot")
         return document

@@ -1,0 +1,78 @@
+"""The pieces of a test :mod:`cinematic.testing.from_recording` writes: recorded values as
+Python literals (``repr`` of JSON values :mod:`cinematic.testing._recording` checked: never
+a name, a comment or docstring text), the states a test expects, a canned answer."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, Optional
+
+__all__ = ["literal", "host_state", "changes_between", "canned", "RecordedStore"]
+
+
+def literal(value: Any, indent: int, lead: int = 0, width: int = 150) -> str:
+    """``value`` (a JSON value, checked) as a Python literal on a line indented ``indent``
+    (``lead`` characters already before it on that line): on one line when it fits, else one
+    member (one movie) per line. ``repr`` never writes a raw line break: every line break in
+    the result is the layout's."""
+    flat = repr(value)
+    if indent + lead + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    inner = indent + 4
+    pad = " " * inner
+    if isinstance(value, dict):
+        items = [f"{key!r}: {literal(member, inner, len(repr(key)) + 2, width)}" for key, member in value.items()]
+        opening, closing = "{", "}"
+    else:
+        items = [literal(member, inner, 0, width) for member in value]
+        opening, closing = "[", "]"
+    return opening + "\n" + ",\n".join(pad + item for item in items) + ",\n" + " " * indent + closing
+
+
+def host_state(feature: str, state: Dict[str, Any]) -> Dict[str, Any]:
+    """A state of a recording made on another catalog, as the test's host catalog shows it:
+    loaded catalog phases say ``"source": "live"``."""
+    def live(phase: Any) -> Any:
+        if isinstance(phase, dict) and phase.get("phase") == "loaded":
+            phase = {k: v for k, v in phase.items() if k != "cachedAt"}
+            phase["source"] = "live"
+        return phase
+
+    state = json.loads(json.dumps(state))
+    if feature == "search" and "results" in state:
+        state["results"] = live(state["results"])
+    elif feature == "discover" and isinstance(state.get("sections"), list):
+        for section in state["sections"]:
+            if isinstance(section, dict):
+                section["movies"] = live(section.get("movies"))
+    elif feature == "detail" and "detail" in state:
+        state["detail"] = live(state["detail"])
+    return state
+
+
+def changes_between(before: Dict[str, Any], after: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """The members of ``after`` that differ from ``before`` (None when none does)."""
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    return changed or None
+
+
+def canned(request: Dict[str, Any], answer: Dict[str, Any], asked: float, answered: float) -> str:
+    """The statement giving ``answer`` to ``request`` as many milliseconds after it as recorded."""
+    delay = int(math.floor(answered)) - int(math.floor(asked))
+    options = f", delay_ms={delay}" if delay > 0 else ""
+    return f"rt.catalog.answer({literal(request, 0, 18)},\n                  {literal(answer, 18)}{options}, times=1)"
+
+
+class RecordedStore:
+    """A store of the recording: its handle number there, its feature, the variable the test
+    names it by, and the state the test expects of it so far."""
+
+    def __init__(self, number: int, feature: str, args: Any, name: str) -> None:
+        self.number = number
+        self.feature = feature
+        self.args = args
+        self.name = name
+        self.state: Optional[Dict[str, Any]] = None  # the expected state so far
+        self.had_task = False
+        self.closed = False
