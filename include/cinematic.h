@@ -209,12 +209,12 @@ typedef enum cinematic_status {
 /** The features cinematic_store_open accepts, in the schema's order, as an initializer:
  *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in
  *  schema/cinematic.schema.json and docs/wire-format.md. */
-#define CINEMATIC_FEATURE_NAMES { "search", "discover", "favorites", "detail" }
+#define CINEMATIC_FEATURE_NAMES { "search", "discover", "favorites", "detail", "app" }
 /** How many names CINEMATIC_FEATURE_NAMES holds. */
-#define CINEMATIC_FEATURE_COUNT 4
+#define CINEMATIC_FEATURE_COUNT 5
 /** Arguments each feature's store can always be opened with, in CINEMATIC_FEATURE_NAMES order
  *  (NULL: the feature takes none), e.g. for a host's smoke test over every feature. */
-#define CINEMATIC_FEATURE_SAMPLE_ARGUMENTS { NULL, NULL, NULL, "{\"movieId\":15249}" }
+#define CINEMATIC_FEATURE_SAMPLE_ARGUMENTS { NULL, NULL, NULL, "{\"movieId\":15249}", NULL }
 /* END GENERATED */
 
 /** A runtime: configuration, clock, catalog, favorites and callback delivery for its stores. */
@@ -471,15 +471,56 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
 /* Stores                                                                                */
 
 /**
- * Opens a store of feature ("search", "discover", "favorites", "detail"; see docs/wire.md)
- * with args_json (borrowed; NULL when the feature takes none). *out (required) receives a
- * store to close with cinematic_store_close (or implicitly with its runtime). Any feature
- * also takes {"snapshot": {...}}: opens from that snapshot (see cinematic_store_restore).
+ * Opens a store of feature ("search", "discover", "favorites", "detail", "app"; see
+ * docs/wire.md) with args_json (borrowed; NULL when the feature takes none). *out (required)
+ * receives a store to close with cinematic_store_close (or implicitly with its runtime). Any
+ * feature also takes {"snapshot": {...}}: opens from that snapshot (see cinematic_store_restore).
+ *
+ * THE APP. "app" is the whole movie app in one store: the four features composed (each
+ * behaving exactly as its own store), plus what lies between them: the tab shown, a stack
+ * of open Details, the person's place in each list, the favorites undo, the query fitted to
+ * a search's bounds (any text is taken), and the notice a person reads; docs/wire.md, "app".
+ * A host renders its state and turns keys and clicks into its intents. Its args may name a
+ * state file, {"stateFile": path} (borrowed; {"fresh": true} ignores what it holds): the app
+ * resumes from it and saves to it by itself, so no host decides when to save or how to
+ * resume. Resuming reads the file on the app's own thread (cinematic_store_open returns at
+ * once; the restored state follows): a regular file of at most 1 MiB, not a symbolic link,
+ * starting {"cinematicAppState":, of a format this library reads; a missing file is a fresh
+ * start, anything else a fresh start with a notice (kind "stateFile") saying why, and that
+ * file is then left untouched for the session (nothing is saved over it). Saving happens
+ * once the app has been quiet for 1 s on the runtime's clock (a manual clock: when advanced)
+ * and when the store closes; it follows "Files are ours or untouched" (a new temporary file
+ * beside the path, fsync, rename over nothing or over a state file of ours; never through a
+ * symbolic link); a failed save is a notice. Closing an app store with a state file blocks
+ * until its last save is written.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /
  * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out);
  * CINEMATIC_ERR_CLOSED (the runtime is closed).
  */
 int cinematic_store_open(cinematic_runtime *rt, const char *feature, const char *args_json, cinematic_store **out);
+
+/**
+ * Opens a child handle of store (an "app" store; or a child's parent) showing one part of its
+ * state: scope (borrowed) "search", "discover", "favorites" (each exactly as its own store's
+ * state) or "detail" (the shown Detail, the last of "details"; null when none is open).
+ * *out (required) receives a store handle that works like any store's:
+ *   - cinematic_store_state and the observers give the part (whole states, or patches whose
+ *     paths are relative to the part), delivered like the parent's (same runtime queue,
+ *     same order); a part that did not change delivers nothing.
+ *   - cinematic_store_send takes the child feature's intents as its own store would
+ *     ({"type":"queryChanged","query":"dune"} for "search"; a query of any length, fitted
+ *     by the app) and sends them through the parent: the parent's history, recording and
+ *     replay see them as the parent's ({"type":"search","intent":{...}}).
+ *   - cinematic_store_settle, _pending_effects, _history, _revert and _snapshot act on the
+ *     parent (a child has no effects, history or snapshot of its own).
+ * Lifetime: close it with cinematic_store_close (only its callback stops); closing the
+ * parent (or its runtime) closes it too, after which its handle answers CINEMATIC_ERR_CLOSED.
+ * Threads: any thread, like the parent's calls; it never waits.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_INVALID for a scope the store's feature does not have
+ * (the message lists its scopes) or a child handle given as store; CINEMATIC_ERR_MISUSE
+ * (bad handle, NULL scope or out); CINEMATIC_ERR_CLOSED.
+ */
+int cinematic_store_scope(cinematic_store *store, const char *scope, cinematic_store **out);
 
 /**
  * Closes the store: its effects are cancelled (late results are dropped) and no callback

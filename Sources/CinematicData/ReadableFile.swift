@@ -33,11 +33,13 @@ package struct ReadableFile: ~Copyable {
     static let interruptedRetries = 64
 
     /// Opens `path` for reading: nil when nothing is there, `.storage` when it is not a
-    /// regular file, cannot be opened, or is larger than `maximumBytes`.
-    package static func open(_ path: String, what: String, maximumBytes: Int) throws(MovieError) -> ReadableFile? {
-        let descriptor = FileIO.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    /// regular file, cannot be opened, or is larger than `maximumBytes`; with
+    /// `followingLinks: false`, also when it is a symbolic link.
+    package static func open(_ path: String, what: String, maximumBytes: Int, followingLinks: Bool = true) throws(MovieError) -> ReadableFile? {
+        let descriptor = FileIO.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
+            if errno == ELOOP && !followingLinks { throw .storage("the \(what) \(path) is a symbolic link") }
             throw .storage("cannot open the \(what) \(path): \(FileIO.message(errno))")
         }
         var info = stat()

@@ -245,6 +245,10 @@ def kt_literal(value: Any, kind: str) -> str:
         return repr(float(value))
     if base == "Boolean":
         return "true" if value else "false"
+    if isinstance(value, dict):
+        # A wire object (an intent inside an intent): read from its JSON text.
+        text = json.dumps(json.dumps(value, separators=(",", ":"))).replace("$", "\\$")
+        return f"{base}.fromJson({text})"
     raise ValueError(f"no sample literal for {kind}")
 
 
@@ -259,6 +263,11 @@ def sample_value(prop: Schema, defs: Dict[str, Schema]) -> Any:
         return node["examples"][0]
     if "enum" in node:
         return node["enum"][0]
+    if "oneOf" in node:
+        return sample_value(node["oneOf"][0], defs)
+    if node.get("type") == "object":
+        props = node.get("properties", {})
+        return {key: (props[key]["const"] if "const" in props[key] else sample_value(props[key], defs)) for key in node.get("required", [])}
     return {"string": "", "integer": 0, "number": 0.0, "boolean": False}[node.get("type")]
 
 

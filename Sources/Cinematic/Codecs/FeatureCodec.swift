@@ -69,6 +69,20 @@ protocol FeatureCodec: Sendable {
     static func encodeIntent(_ intent: Reducer.Intent) -> EncodedIntent
 }
 
+extension FeatureCodec {
+    /// The parts of this feature's state a child handle may show (`cinematic_store_scope`);
+    /// none unless the feature composes others (the app).
+    static var scopes: [String] { [] }
+
+    /// The node of scope `name` in `state` (`null` when it shows nothing now).
+    func scopeNode(_ name: String, of state: Reducer.State) -> StateNode { .null }
+
+    /// A child handle's intent document (`root`) as this feature's host intent.
+    func scopeIntent(_ name: String, _ root: JSONValueReader) throws(APIError) -> Reducer.Intent {
+        throw .invalid("\(Self.name) has no scope \"\(name)\"", at: "$")
+    }
+}
+
 /// The internal intent kinds of a feature whose effects feed nothing back (or that has no
 /// effects): there are none.
 enum NoInternalIntents: RawRepresentable, CaseIterable, Sendable {

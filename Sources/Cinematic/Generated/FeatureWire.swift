@@ -7,7 +7,7 @@ import CinematicFeatures
 /// Every feature a host can open, in the schema's order: the one list the C API, the fuzz
 /// target and the tests iterate.
 enum GeneratedFeatures {
-    static let all: [any FeatureCodec.Type] = [SearchCodec.self, DiscoverCodec.self, FavoritesCodec.self, DetailCodec.self]
+    static let all: [any FeatureCodec.Type] = [SearchCodec.self, DiscoverCodec.self, FavoritesCodec.self, DetailCodec.self, AppCodec.self]
 }
 
 /// The `search` feature on the wire (schema: searchIntent, searchState).
@@ -229,4 +229,137 @@ extension DetailCodec {
 
     /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
     static var restoreIntents: [DetailIntent.Host] { [.task] }
+}
+
+/// The `app` feature on the wire (schema: appIntent, appState).
+extension AppCodec {
+    /// The name `cinematic_store_open` takes.
+    static var name: String { "app" }
+    /// Arguments a store of this feature can always be opened with (nil: none).
+    static var sampleArguments: String? { nil }
+
+    /// The wire `type` of each host intent.
+    enum HostKind: String, CaseIterable, Sendable {
+        case task, tabSelected, queryChanged, sectionSelected, moved, opened, back, removed, undo, noticeDismissed, retried, search, discover, favorites, detail
+    }
+
+    /// The wire `type` of each internal intent (an effect's result, never sent by a host).
+    enum InternalKind: String, CaseIterable, Sendable {
+        case searchResult, discoverResult, favoritesResult, detailResult, undoSaved, undoFailed, noticeExpired, restored, stateFileProblem
+    }
+
+    /// Decodes the members of a host intent of `kind` as the schema describes them.
+    func decodeHost(_ kind: HostKind, _ intent: IntentReader) throws(APIError) -> AppIntent.Host {
+        switch kind {
+        case .task:
+            try intent.requireNoMembers()
+            return .task
+        case .tabSelected:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "tab"])
+            return .tabSelected(try AppTab.read(intent.object.required("tab")))
+        case .queryChanged:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "query"])
+            return .queryChanged(try String.read(intent.object.required("query")))
+        case .sectionSelected:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "section"])
+            return .sectionSelected(try DiscoverSection.read(intent.object.required("section")))
+        case .moved:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "list", "selection", "firstVisible"])
+            return .moved(try AppList.read(intent.object.required("list")), try Int.read(intent.object.required("selection")), try Int.read(intent.object.required("firstVisible")))
+        case .opened:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])
+            return .opened(try Int.read(intent.object.required("movieId")))
+        case .back:
+            try intent.requireNoMembers()
+            return .back
+        case .removed:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])
+            return .removed(try Int.read(intent.object.required("movieId")))
+        case .undo:
+            try intent.requireNoMembers()
+            return .undo
+        case .noticeDismissed:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "id"])
+            return .noticeDismissed(try Int.read(intent.object.required("id")))
+        case .retried:
+            try intent.requireNoMembers()
+            return .retried
+        case .search:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "intent"])
+            return .search(try AppSearchIntent.read(intent.object.required("intent")))
+        case .discover:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "intent"])
+            return .discover(try DiscoverIntent.Host.read(intent.object.required("intent")))
+        case .favorites:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "intent"])
+            return .favorites(try FavoritesIntent.Host.read(intent.object.required("intent")))
+        case .detail:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "intent"])
+            return .detail(try DetailIntent.Host.read(intent.object.required("intent")))
+        }
+    }
+
+    /// A host intent as a host sends it.
+    static func encodeHost(_ intent: AppIntent.Host) -> EncodedIntent {
+        switch intent {
+        case .task: .host(HostKind.task.rawValue)
+        case let .tabSelected(tab): .host(HostKind.tabSelected.rawValue, ["tab": tab.wireNode])
+        case let .queryChanged(query): .host(HostKind.queryChanged.rawValue, ["query": query.wireNode])
+        case let .sectionSelected(section): .host(HostKind.sectionSelected.rawValue, ["section": section.wireNode])
+        case let .moved(list, selection, firstVisible): .host(HostKind.moved.rawValue, ["list": list.wireNode, "selection": selection.wireNode, "firstVisible": firstVisible.wireNode])
+        case let .opened(movieId): .host(HostKind.opened.rawValue, ["movieId": movieId.wireNode])
+        case .back: .host(HostKind.back.rawValue)
+        case let .removed(movieId): .host(HostKind.removed.rawValue, ["movieId": movieId.wireNode])
+        case .undo: .host(HostKind.undo.rawValue)
+        case let .noticeDismissed(id): .host(HostKind.noticeDismissed.rawValue, ["id": id.wireNode])
+        case .retried: .host(HostKind.retried.rawValue)
+        case let .search(intent): .host(HostKind.search.rawValue, ["intent": intent.wireNode])
+        case let .discover(intent): .host(HostKind.discover.rawValue, ["intent": intent.wireNode])
+        case let .favorites(intent): .host(HostKind.favorites.rawValue, ["intent": intent.wireNode])
+        case let .detail(intent): .host(HostKind.detail.rawValue, ["intent": intent.wireNode])
+        }
+    }
+
+    /// What a snapshot of this feature holds (schema: appSnapshot).
+    struct Snapshot: Sendable, Equatable {
+        var tab: AppTab
+        var section: DiscoverSection
+        var query: String
+        var searchPages: Int
+        var sections: [DiscoverRestoredSection]
+        var details: [AppDetailSnapshot]
+        var positions: AppPositions
+        var removed: [Movie]
+    }
+
+    /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
+    static var restoreIntents: [AppIntent.Host] { [] }
+
+    /// Reads a snapshot's data as the schema describes it (unknown members are refused).
+    static func decodeSnapshot(_ data: JSONObjectReader) throws(APIError) -> Snapshot {
+        try data.rejectUnknownKeys(allowing: ["tab", "section", "query", "searchPages", "sections", "details", "positions", "removed"])
+        return Snapshot(
+            tab: try AppTab.read(data.required("tab")),
+            section: try DiscoverSection.read(data.required("section")),
+            query: try data.required("query").text(maxCharacters: 256, maxBytes: 1024),
+            searchPages: try data.required("searchPages").int(minimum: 0, maximum: Int.max),
+            sections: try data.required("sections").list(of: DiscoverRestoredSection.self, maxItems: 9),
+            details: try data.required("details").list(of: AppDetailSnapshot.self, maxItems: 16),
+            positions: try AppPositions.read(data.required("positions")),
+            removed: try data.required("removed").list(of: Movie.self, maxItems: 20))
+    }
+
+    /// A snapshot's data as JSON.
+    static func encodeSnapshot(_ snapshot: Snapshot) -> JSONFragment {
+        let object = JSONBuilder.object()
+        JSONBuilder.set(object, "tab", snapshot.tab.wireNode)
+        JSONBuilder.set(object, "section", snapshot.section.wireNode)
+        JSONBuilder.set(object, "query", snapshot.query.wireNode)
+        JSONBuilder.set(object, "searchPages", snapshot.searchPages.wireNode)
+        JSONBuilder.set(object, "sections", JSONBuilder.array(snapshot.sections) { $0.wireNode })
+        JSONBuilder.set(object, "details", JSONBuilder.array(snapshot.details) { $0.wireNode })
+        JSONBuilder.set(object, "positions", snapshot.positions.wireNode)
+        JSONBuilder.set(object, "removed", JSONBuilder.array(snapshot.removed) { $0.wireNode })
+        return JSONFragment(consuming: object)
+    }
 }

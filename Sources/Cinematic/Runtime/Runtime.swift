@@ -103,6 +103,13 @@ final class Runtime: Sendable {
         }
     }
 
+    /// Opens a child handle of `parent` showing its part `name` (``ChildStore``).
+    func openScope(of parent: any FeatureStore, name: String) throws(APIError) -> OpaquePointer {
+        let serial = HandleTable.shared.reserve()
+        let child = try parent.scope(name, serial: serial)
+        return HandleTable.shared.install(StoreEntry(store: child, runtime: self), serial: serial, as: .store)
+    }
+
     /// Builds a store with `make` and registers its handle; `recordedArguments` is what a
     /// recording's `open` line says it was opened with.
     func registerStore(feature: String, recordedArguments: JSONFragment, origin: (ArgumentsSnapshot, SnapshotView),

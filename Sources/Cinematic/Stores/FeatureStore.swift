@@ -33,6 +33,9 @@ protocol FeatureStore: AnyObject, Sendable {
     var featureName: String { get }
     /// The feature's snapshot data of the current state (docs/wire.md, "Snapshots").
     func snapshotData() -> JSONFragment
+    /// A child handle showing part of this store (``FeatureCodec/scopes``), under handle
+    /// `serial`; `invalid` for a scope the feature does not have.
+    func scope(_ name: String, serial: UInt64) throws(APIError) -> any FeatureStore
 }
 
 /// A host's state callback and its userdata (the host owns whatever userdata points at).
@@ -117,6 +120,46 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     /// Sends an intent the library makes itself (a restored store's first intents).
     func start(_ intent: Codec.Reducer.Intent) { store.send(intent) }
 
+    /// Sends a host's intent decoded elsewhere (a child handle's), as ``send(_:)`` does.
+    func send(intent: Codec.Reducer.Intent) {
+        store.send(intent)
+        if logsEffects.load(ordering: .relaxed) { queue.deliver() }
+    }
+
+    /// The current state.
+    var state: Codec.Reducer.State { store.state }
+
+    /// The delivery queue this store's states go through.
+    var deliveryQueue: DeliveryQueue { queue }
+
+    /// What runs when the store closes, before its effects stop (an app's last save).
+    private let closing = Mutex<[@Sendable () -> Void]>([])
+
+    /// Runs `body` when the store closes (once), before its effects stop.
+    func onClose(_ body: @escaping @Sendable () -> Void) { closing.withLock { $0.append(body) } }
+
+    /// Calls `body` after every state change, on the thread that made it (keep it short).
+    func observeChanges(_ body: @escaping @Sendable () -> Void) -> StoreObservation {
+        store.observe(emitCurrent: false) { _ in body() }
+    }
+
+    /// The child handles open on this store (closed with it).
+    private let children = Mutex<[UInt64: ChildStore<Codec>]>([:])
+
+    /// A child handle of scope `name` (``FeatureCodec/scopes``), under handle `serial`.
+    func scope(_ name: String, serial: UInt64) throws(APIError) -> any FeatureStore {
+        guard Codec.scopes.contains(name) else {
+            let scopes = Codec.scopes.isEmpty ? "the \(Codec.name) feature has none" : "scopes: \(Codec.scopes.joined(separator: ", "))"
+            throw .invalid("unknown scope \"\(name)\"; \(scopes)", at: "scope")
+        }
+        let child = ChildStore(parent: self, scope: name, serial: serial)
+        children.withLock { $0[serial] = child }
+        return child
+    }
+
+    /// Forgets a child handle that closed.
+    func childClosed(_ serial: UInt64) { _ = children.withLock { $0.removeValue(forKey: serial) } }
+
     func snapshotData() -> JSONFragment { Codec.snapshotData(of: store.state, origin: origin) }
 
     var featureName: String { Codec.name }
@@ -160,13 +203,22 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func observe(_ callback: StateCallback?, patches: Bool) {
+        let codec = codec
+        observe(callback, patches: patches, serial: serial, registration: registration) { codec.stateNode($0) }
+    }
+
+    /// Delivers `node` of each state to `callback` (nil: stops) through the queue under
+    /// `serial`, `registration` keeping one callback at a time: the store's own observation,
+    /// or a child handle's (``ChildStore``) of a part of the state.
+    func observe(_ callback: StateCallback?, patches: Bool, serial: UInt64, registration: CallbackRegistration,
+                 node: @escaping @Sendable (Codec.Reducer.State) -> StateNode) {
         // Retire the previous callback: from now on its waiting states are skipped, and it is
         // not running on another thread when this returns.
         let (previous, generation) = registration.retire()
         previous?.cancel()
         queue.waitUntilNotRunning(store: serial)
         guard let callback else { return }
-        let codec = codec, serial = serial, queue = queue, registration = registration
+        let queue = queue
         // States that differ only in fields the wire format leaves out encode alike: the host
         // gets each distinct JSON state once.
         let lastDelivered = LastDelivered(), patched = PatchedDelivery()
@@ -175,10 +227,10 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
                 guard registration.isCurrent(generation) else { return false }
                 let json: JSONFragment
                 if patches {
-                    guard let envelope = patched.next(codec.stateNode(state)) else { return false }
+                    guard let envelope = patched.next(node(state)) else { return false }
                     json = envelope
                 } else {
-                    json = codec.encodeState(state)
+                    json = node(state).json
                     guard lastDelivered.replace(with: json) else { return false }
                 }
                 json.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
@@ -195,6 +247,11 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     var pendingEffectCount: Int { store.pendingEffectCount }
 
     func close() {
+        for child in children.withLock({ children in defer { children = [:] }; return Array(children.values) }) {
+            HandleTable.shared.remove(child.serial)
+            child.close()
+        }
+        for body in closing.withLock({ hooks in defer { hooks = [] }; return hooks }) { body() }
         store.close()
         queue.purge(store: serial)
     }

@@ -29,6 +29,9 @@ public struct DetailState: Equatable, Sendable {
     public var storedVersion: UInt64
     /// Where the loaded detail came from.
     public var detailSource: AnswerSource
+    /// The film's row in the list it was opened from, when known (the app's Details): the
+    /// heart works from it even when the detail cannot load (offline).
+    public var listing: Movie?
 
     /// Creates the state of the Detail screen for `movieID`; by default nothing is loaded.
     ///
@@ -38,7 +41,7 @@ public struct DetailState: Equatable, Sendable {
     /// ```
     public init(movieID: Int, detail: LoadingPhase<MovieDetail, MovieError> = .idle, isFavorite: Bool = false,
                 favoriteError: MovieError? = nil, savingFavorite: Bool? = nil, storedFavorite: Bool = false,
-                storedVersion: UInt64 = 0, detailSource: AnswerSource = .local) {
+                storedVersion: UInt64 = 0, detailSource: AnswerSource = .local, listing: Movie? = nil) {
         self.movieID = movieID
         self.detail = detail
         self.isFavorite = isFavorite
@@ -47,7 +50,11 @@ public struct DetailState: Equatable, Sendable {
         self.storedFavorite = storedFavorite
         self.storedVersion = storedVersion
         self.detailSource = detailSource
+        self.listing = listing
     }
+
+    /// The film the heart stores: the loaded detail's, else the row it was opened from.
+    public var favoriteMovie: Movie? { detail.value?.movie ?? listing }
 }
 
 /// Everything that can happen on the Detail screen.
@@ -72,7 +79,8 @@ public enum DetailIntent: Equatable, Sendable, HostIntents {
         /// starts observing the favorites so the heart follows changes made anywhere.
         case task
         /// The user tapped the heart. Ignored until the detail has loaded (adding a favorite
-        /// stores the movie's list fields).
+        /// stores the movie's list fields), unless the state knows the film's row
+        /// (``DetailState/listing``).
         case favoriteToggled
     }
 
@@ -136,7 +144,7 @@ public struct DetailReducer: Reducer {
             }
             return .merge(effects)
         case .host(.favoriteToggled):
-            guard let movie = state.detail.value?.movie else { return .none }
+            guard let movie = state.favoriteMovie else { return .none }
             state.isFavorite.toggle()
             state.favoriteError = nil
             // A write in flight writes the latest wish when it completes (favoriteSaved).
@@ -171,7 +179,7 @@ public struct DetailReducer: Reducer {
                 return .none
             }
             // The user tapped during the write: write the latest wish unless it is stored already.
-            guard state.isFavorite != state.storedFavorite, let movie = state.detail.value?.movie else { return .none }
+            guard state.isFavorite != state.storedFavorite, let movie = state.favoriteMovie else { return .none }
             return save(movie, &state)
         case let .favoriteSaveFailed(error):
             state.savingFavorite = nil

@@ -27,6 +27,7 @@ __all__ = [
     "DiscoverStore",
     "FavoritesStore",
     "DetailStore",
+    "AppStore",
 ]
 
 S = TypeVar("S", bound="Store[Any]")
@@ -138,6 +139,116 @@ class DetailStore(Store[wire.DetailState]):
         self.favorite_toggled()
 
 
+class AppStore(Store[wire.AppState]):
+    """The ``"app"`` feature. Its ``state`` is a :class:`cinematic.wire.AppState` (The whole
+    app: the tab shown, the four screens, the open Details (the last is shown), Discover's
+    section, positions in lists, the undo stack (newest first) and the notice). Host intents:
+    ``task`` (:meth:`task`), ``tabSelected`` (:meth:`tab_selected`), ``queryChanged``
+    (:meth:`query_changed`), ``sectionSelected`` (:meth:`section_selected`), ``moved``
+    (:meth:`moved`), ``opened`` (:meth:`opened`), ``back`` (:meth:`back`), ``removed``
+    (:meth:`removed`), ``undo`` (:meth:`undo`), ``noticeDismissed`` (:meth:`notice_dismissed`),
+    ``retried`` (:meth:`retried`), ``search`` (:meth:`search`), ``discover`` (:meth:`discover`),
+    ``favorites`` (:meth:`favorites`), ``detail`` (:meth:`detail`)."""
+
+    FEATURE = "app"
+    #: The wire types of the host intents, in schema order.
+    INTENTS: Tuple[str, ...] = ("task", "tabSelected", "queryChanged", "sectionSelected", "moved", "opened", "back", "removed", "undo", "noticeDismissed", "retried", "search", "discover", "favorites", "detail",)
+
+    def task(self) -> None:
+        """The app appeared: observes the favorites (and loads Discover when its tab is shown).
+        Sends ``{"type": "task"}``."""
+        intent: wire.AppTask = {"type": "task"}
+        self.send(intent)
+
+    def tab_selected(self, tab: wire.AppTab) -> None:
+        """The person chose a tab (open Details are closed). Sends ``{"type": "tabSelected",
+        "tab": …}``."""
+        intent: wire.TabSelected = {"type": "tabSelected", "tab": tab}
+        self.send(intent)
+
+    def query_changed(self, query: str) -> None:
+        """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8
+        bytes it is cut at a character boundary and a notice says so. Sends ``{"type":
+        "queryChanged", "query": …}``."""
+        intent: wire.AppQueryChanged = {"type": "queryChanged", "query": query}
+        self.send(intent)
+
+    def section_selected(self, section: wire.SectionId) -> None:
+        """The person chose a Discover section. Sends ``{"type": "sectionSelected", "section":
+        …}``."""
+        intent: wire.SectionSelected = {"type": "sectionSelected", "section": section}
+        self.send(intent)
+
+    def moved(self, list: wire.AppList, selection: int, first_visible: int) -> None:
+        """The person moved in a list: the selected row and the first row shown. Past the last
+        row of a list that has more, the next page loads and the selection moves on to the first
+        new row when it arrives. Sends ``{"type": "moved", "list": …, "selection": …,
+        "firstVisible": …}``."""
+        intent: wire.Moved = {"type": "moved", "list": list, "selection": selection, "firstVisible": first_visible}
+        self.send(intent)
+
+    def opened(self, movie_id: int) -> None:
+        """The person opened a film of a list: its Detail is pushed on the stack (at most 16;
+        the oldest closes). Sends ``{"type": "opened", "movieId": …}``."""
+        intent: wire.Opened = {"type": "opened", "movieId": movie_id}
+        self.send(intent)
+
+    def back(self) -> None:
+        """The person went back: the shown Detail closes. Sends ``{"type": "back"}``."""
+        intent: wire.Back = {"type": "back"}
+        self.send(intent)
+
+    def removed(self, movie_id: int) -> None:
+        """The person removed a favorite: it goes on the undo stack (newest first, at most 20).
+        Sends ``{"type": "removed", "movieId": …}``."""
+        intent: wire.AppRemoved = {"type": "removed", "movieId": movie_id}
+        self.send(intent)
+
+    def undo(self) -> None:
+        """The person asked to undo the newest removal: the favorite is back at once, then
+        stored; a failed write takes it out again and keeps it undoable. Sends ``{"type":
+        "undo"}``."""
+        intent: wire.Undo = {"type": "undo"}
+        self.send(intent)
+
+    def notice_dismissed(self, id: int) -> None:
+        """The person dismissed the notice with this id. Sends ``{"type": "noticeDismissed",
+        "id": …}``."""
+        intent: wire.NoticeDismissed = {"type": "noticeDismissed", "id": id}
+        self.send(intent)
+
+    def retried(self) -> None:
+        """The person asked to try again what failed on the screen shown (the Detail, the
+        search, Discover). Sends ``{"type": "retried"}``."""
+        intent: wire.Retried = {"type": "retried"}
+        self.send(intent)
+
+    def search(self, intent: wire.AppSearchIntent) -> None:
+        """An intent for the Search screen, as the search feature takes it (a child handle's). A
+        query of any length is taken, as with queryChanged. Sends ``{"type": "search", "intent":
+        …}``."""
+        intent: wire.AppSearch = {"type": "search", "intent": intent}
+        self.send(intent)
+
+    def discover(self, intent: wire.AppDiscoverIntent) -> None:
+        """An intent for the Discover screen, as the discover feature takes it. Sends ``{"type":
+        "discover", "intent": …}``."""
+        intent: wire.AppDiscover = {"type": "discover", "intent": intent}
+        self.send(intent)
+
+    def favorites(self, intent: wire.AppFavoritesIntent) -> None:
+        """An intent for the Favorites screen, as the favorites feature takes it (a removal goes
+        on the undo stack). Sends ``{"type": "favorites", "intent": …}``."""
+        intent: wire.AppFavorites = {"type": "favorites", "intent": intent}
+        self.send(intent)
+
+    def detail(self, intent: wire.AppDetailIntent) -> None:
+        """An intent for the shown Detail, as the detail feature takes it (nothing when none is
+        open). Sends ``{"type": "detail", "intent": …}``."""
+        intent: wire.AppDetail = {"type": "detail", "intent": intent}
+        self.send(intent)
+
+
 class Feature(NamedTuple):
     """One feature of the schema, as the tests and tools iterate them."""
 
@@ -159,6 +270,7 @@ FEATURES: Tuple[Feature, ...] = (
     Feature("discover", DiscoverStore, DiscoverStore.INTENTS, ("sectionLoaded", "sectionFailed", "restored",), None),
     Feature("favorites", FavoritesStore, FavoritesStore.INTENTS, ("favoritesChanged", "removalFailed",), None),
     Feature("detail", DetailStore, DetailStore.INTENTS, ("detailLoaded", "detailFailed", "favoritesChanged", "favoriteSaved", "favoriteSaveFailed",), {"movieId": 15249}),
+    Feature("app", AppStore, AppStore.INTENTS, ("searchResult", "discoverResult", "favoritesResult", "detailResult", "undoSaved", "undoFailed", "noticeExpired", "restored", "stateFileProblem",), {"stateFile": "/home/me/.local/state/movies/app.json"}),
 )
 
 #: The Store subclass of every feature, by name.
@@ -185,6 +297,9 @@ class FeatureOpeners:
     def open_store(self, feature: Literal["detail"], args: Optional[JSONInput] = None) -> DetailStore: ...
 
     @overload
+    def open_store(self, feature: Literal["app"], args: Optional[JSONInput] = None) -> AppStore: ...
+
+    @overload
     def open_store(self, feature: str, args: Optional[JSONInput] = None) -> Store[Any]: ...
 
     @overload
@@ -193,9 +308,9 @@ class FeatureOpeners:
     def open_store(self, feature: str, args: Optional[JSONInput] = None, *,
                    cls: Optional[Type[Store[Any]]] = None) -> Store[Any]:
         """Opens a store of ``feature`` (``"search"``, ``"discover"``, ``"favorites"``,
-        ``"detail"``) with ``args`` (a mapping, JSON text or None). Returns the feature's Store
-        subclass (:class:`SearchStore`, ...; plain :class:`~cinematic.Store` for a feature this
-        binding was not generated with), or ``cls`` when given.
+        ``"detail"``, ``"app"``) with ``args`` (a mapping, JSON text or None). Returns the
+        feature's Store subclass (:class:`SearchStore`, ...; plain :class:`~cinematic.Store` for
+        a feature this binding was not generated with), or ``cls`` when given.
 
         Raises UnknownFeatureError, JSONError / TooLargeError / InvalidError (bad args),
         ClosedError (the runtime is closed).
@@ -217,3 +332,7 @@ class FeatureOpeners:
     def detail(self, movie_id: int) -> DetailStore:
         """Opens a ``"detail"`` store for ``movie_id``."""
         return self._open_store("detail", {"movieId": movie_id}, DetailStore)
+
+    def app(self, args: Optional[Dict[str, Any]] = None) -> AppStore:
+        """Opens a ``"app"`` store."""
+        return self._open_store("app", args, AppStore)

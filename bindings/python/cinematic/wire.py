@@ -40,7 +40,7 @@ ERR_TOO_LARGE = 8
 #: Every status name by value.
 STATUS_NAMES: Dict[int, str] = {0: "ok", 1: "json", 2: "invalid", 3: "unknown_feature", 4: "io", 5: "closed", 6: "misuse", 7: "timeout", 8: "too_large"}
 #: Every feature name, in order.
-FEATURES: Tuple[str, ...] = ("search", "discover", "favorites", "detail",)
+FEATURES: Tuple[str, ...] = ("search", "discover", "favorites", "detail", "app",)
 
 
 class Movie(TypedDict):
@@ -268,6 +268,173 @@ class DetailState(TypedDict):
     favoriteError: Optional[MovieError]
 
 
+class AppArgs(TypedDict):
+    """The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save)."""
+    stateFile: NotRequired[str]
+    fresh: NotRequired[bool]
+
+
+#: A tab of the app.
+AppTab = Literal["search", "discover", "favorites"]
+#: Every value of AppTab, in order.
+APP_TAB_VALUES: Tuple[str, ...] = ("search", "discover", "favorites",)
+
+
+#: A list of films: Search's results, the favorites, or a Discover section (its id).
+AppList = Literal["search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
+#: Every value of AppList, in order.
+APP_LIST_VALUES: Tuple[str, ...] = ("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",)
+
+
+class AppTask(TypedDict):
+    """The app appeared: observes the favorites (and loads Discover when its tab is shown)."""
+    type: Literal["task"]
+
+
+class TabSelected(TypedDict):
+    """The person chose a tab (open Details are closed)."""
+    type: Literal["tabSelected"]
+    tab: AppTab
+
+
+class AppQueryChanged(TypedDict):
+    """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so."""
+    type: Literal["queryChanged"]
+    query: str
+
+
+class SectionSelected(TypedDict):
+    """The person chose a Discover section."""
+    type: Literal["sectionSelected"]
+    section: SectionId
+
+
+class Moved(TypedDict):
+    """The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives."""
+    type: Literal["moved"]
+    list: AppList
+    selection: int
+    firstVisible: int
+
+
+class Opened(TypedDict):
+    """The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes)."""
+    type: Literal["opened"]
+    movieId: int
+
+
+class Back(TypedDict):
+    """The person went back: the shown Detail closes."""
+    type: Literal["back"]
+
+
+class AppRemoved(TypedDict):
+    """The person removed a favorite: it goes on the undo stack (newest first, at most 20)."""
+    type: Literal["removed"]
+    movieId: int
+
+
+class Undo(TypedDict):
+    """The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable."""
+    type: Literal["undo"]
+
+
+class NoticeDismissed(TypedDict):
+    """The person dismissed the notice with this id."""
+    type: Literal["noticeDismissed"]
+    id: int
+
+
+class Retried(TypedDict):
+    """The person asked to try again what failed on the screen shown (the Detail, the search, Discover)."""
+    type: Literal["retried"]
+
+
+class AppSearch(TypedDict):
+    """An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged."""
+    type: Literal["search"]
+    intent: AppSearchIntent
+
+
+class AppDiscover(TypedDict):
+    """An intent for the Discover screen, as the discover feature takes it."""
+    type: Literal["discover"]
+    intent: AppDiscoverIntent
+
+
+class AppFavorites(TypedDict):
+    """An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack)."""
+    type: Literal["favorites"]
+    intent: AppFavoritesIntent
+
+
+class AppDetail(TypedDict):
+    """An intent for the shown Detail, as the detail feature takes it (nothing when none is open)."""
+    type: Literal["detail"]
+    intent: AppDetailIntent
+
+
+#: A Search intent inside an app intent (a query of any length).
+AppSearchIntent = Union[AppQueryChanged, Submitted, LoadMoreResults]
+
+
+#: A Discover intent inside an app intent.
+AppDiscoverIntent = Union[Task, Refresh, LoadMore]
+
+
+#: A Favorites intent inside an app intent.
+AppFavoritesIntent = Union[Task, Removed]
+
+
+#: A Detail intent inside an app intent.
+AppDetailIntent = Union[Task, FavoriteToggled]
+
+
+AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail]
+
+
+class ListPosition(TypedDict):
+    """Where the person is in a list."""
+    selection: int
+    firstVisible: int
+
+
+#: Where the person is in each list they moved in, by list.
+AppPositions = Dict[str, object]
+
+
+class AppDetailState(TypedDict):
+    """An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load."""
+    movieId: int
+    detail: DetailPhase
+    isFavorite: bool
+    isSaving: bool
+    favoriteError: Optional[MovieError]
+    listing: Optional[Movie]
+
+
+class AppNotice(TypedDict):
+    """What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced)."""
+    id: int
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+    expires: bool
+
+
+class AppState(TypedDict):
+    """The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice."""
+    tab: AppTab
+    search: SearchState
+    discover: DiscoverState
+    favorites: FavoritesState
+    details: List[AppDetailState]
+    section: SectionId
+    positions: AppPositions
+    removed: List[Movie]
+    notice: Optional[AppNotice]
+
+
 class SearchSnapshot(TypedDict):
     """What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists."""
     query: str
@@ -283,6 +450,28 @@ class DiscoverSnapshotSection(TypedDict):
 class DiscoverSnapshot(TypedDict):
     """What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them)."""
     sections: List[DiscoverSnapshotSection]
+
+
+class AppSnapshotDetail(TypedDict):
+    """An open Detail in an app snapshot: the film, and its row when known."""
+    movieId: int
+    listing: NotRequired[Optional[Movie]]
+
+
+#: A film on the undo stack of an app snapshot.
+AppSnapshotMovie = Movie
+
+
+class AppSnapshot(TypedDict):
+    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once."""
+    tab: AppTab
+    section: SectionId
+    query: str
+    searchPages: int
+    sections: List[DiscoverSnapshotSection]
+    details: List[AppSnapshotDetail]
+    positions: AppPositions
+    removed: List[AppSnapshotMovie]
 
 
 class SnapshotView(TypedDict):

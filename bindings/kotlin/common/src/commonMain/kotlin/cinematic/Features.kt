@@ -218,5 +218,171 @@ object DetailFeature : Feature<DetailState, DetailStore>("detail", "{\"movieId\"
  */
 fun Runtime.openDetail(movieId: Long): DetailStore = open(DetailFeature, Json.write(DetailArgs(movieId = movieId).toJson()))
 
+/**
+ * A store of the "app" feature, opened with [Runtime.openApp]: its state is a [AppState],
+ * and it has one send helper per host intent of [AppIntent], named as the intent's wire type.
+ */
+class AppStore internal constructor(runtime: Runtime, handle: Long) : Store<AppState>(runtime, handle, AppFeature) {
+    /**
+     * The app appeared: observes the favorites (and loads Discover when its tab is shown).
+     * Sends [AppTask], e.g. `{"type":"task"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun task() = send(AppTask().toJson())
+
+    /**
+     * The person chose a tab (open Details are closed).
+     * Sends [TabSelected], e.g. `{"type":"tabSelected","tab":"search"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun tabSelected(tab: String) = send(TabSelected(tab = tab).toJson())
+
+    /**
+     * The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so.
+     * Sends [AppQueryChanged], e.g. `{"type":"queryChanged","query":""}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun queryChanged(query: String) = send(AppQueryChanged(query = query).toJson())
+
+    /**
+     * The person chose a Discover section.
+     * Sends [SectionSelected], e.g. `{"type":"sectionSelected","section":"popular"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun sectionSelected(section: String) = send(SectionSelected(section = section).toJson())
+
+    /**
+     * The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives.
+     * Sends [Moved], e.g. `{"type":"moved","list":"search","selection":0,"firstVisible":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun moved(list: String, selection: Int, firstVisible: Int) = send(Moved(list = list, selection = selection, firstVisible = firstVisible).toJson())
+
+    /**
+     * The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes).
+     * Sends [Opened], e.g. `{"type":"opened","movieId":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun opened(movieId: Long) = send(Opened(movieId = movieId).toJson())
+
+    /**
+     * The person went back: the shown Detail closes.
+     * Sends [Back], e.g. `{"type":"back"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun back() = send(Back().toJson())
+
+    /**
+     * The person removed a favorite: it goes on the undo stack (newest first, at most 20).
+     * Sends [AppRemoved], e.g. `{"type":"removed","movieId":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun removed(movieId: Long) = send(AppRemoved(movieId = movieId).toJson())
+
+    /**
+     * The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable.
+     * Sends [Undo], e.g. `{"type":"undo"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun undo() = send(Undo().toJson())
+
+    /**
+     * The person dismissed the notice with this id.
+     * Sends [NoticeDismissed], e.g. `{"type":"noticeDismissed","id":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun noticeDismissed(id: Long) = send(NoticeDismissed(id = id).toJson())
+
+    /**
+     * The person asked to try again what failed on the screen shown (the Detail, the search, Discover).
+     * Sends [Retried], e.g. `{"type":"retried"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun retried() = send(Retried().toJson())
+
+    /**
+     * An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged.
+     * Sends [AppSearch], e.g. `{"type":"search","intent":{"type":"queryChanged","query":""}}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun search(intent: AppSearchIntent) = send(AppSearch(intent = intent).toJson())
+
+    /**
+     * An intent for the Discover screen, as the discover feature takes it.
+     * Sends [AppDiscover], e.g. `{"type":"discover","intent":{"type":"task"}}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun discover(intent: AppDiscoverIntent) = send(AppDiscover(intent = intent).toJson())
+
+    /**
+     * An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack).
+     * Sends [AppFavorites], e.g. `{"type":"favorites","intent":{"type":"task"}}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun favorites(intent: AppFavoritesIntent) = send(AppFavorites(intent = intent).toJson())
+
+    /**
+     * An intent for the shown Detail, as the detail feature takes it (nothing when none is open).
+     * Sends [AppDetail], e.g. `{"type":"detail","intent":{"type":"task"}}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun detail(intent: AppDetailIntent) = send(AppDetail(intent = intent).toJson())
+}
+
+/** The "app" feature: its name, sample args, state decoder and typed store. */
+object AppFeature : Feature<AppState, AppStore>("app", "{\"stateFile\":\"/home/me/.local/state/movies/app.json\"}") {
+    /** Reads a "app" state ([AppState]) from its JSON. */
+    override fun decodeState(json: String): AppState = AppState.fromJson(json)
+
+    /** Reads a "app" state ([AppState]) from its parsed JSON (a state rebuilt from patches). */
+    override fun decodeStateTree(tree: Map<String, Any?>): AppState = AppState.fromJson(tree)
+
+    /** A "app" state as JSON-ready maps (write it with [Json.write]). */
+    override fun encodeState(state: AppState): Map<String, Any?> = state.toJson()
+
+    override fun wrap(runtime: Runtime, handle: Long): AppStore = AppStore(runtime, handle)
+
+    /** Every send helper, by wire type, called with sample values. */
+    override val sampleCalls: List<Pair<String, (AppStore) -> Unit>> = listOf(
+        "task" to { store -> store.task() },
+        "tabSelected" to { store -> store.tabSelected("search") },
+        "queryChanged" to { store -> store.queryChanged("") },
+        "sectionSelected" to { store -> store.sectionSelected("popular") },
+        "moved" to { store -> store.moved("search", 0, 0) },
+        "opened" to { store -> store.opened(0L) },
+        "back" to { store -> store.back() },
+        "removed" to { store -> store.removed(0L) },
+        "undo" to { store -> store.undo() },
+        "noticeDismissed" to { store -> store.noticeDismissed(0L) },
+        "retried" to { store -> store.retried() },
+        "search" to { store -> store.search(AppSearchIntent.fromJson("{\"type\":\"queryChanged\",\"query\":\"\"}")) },
+        "discover" to { store -> store.discover(AppDiscoverIntent.fromJson("{\"type\":\"task\"}")) },
+        "favorites" to { store -> store.favorites(AppFavoritesIntent.fromJson("{\"type\":\"task\"}")) },
+        "detail" to { store -> store.detail(AppDetailIntent.fromJson("{\"type\":\"task\"}")) }
+    )
+}
+
+/**
+ * Opens a store of the "app" feature with its args ([AppArgs]).
+ *
+ * @throws CinematicException "invalid" for args the library refuses; "closed".
+ */
+fun Runtime.openApp(stateFile: String? = null, fresh: Boolean? = null): AppStore = open(AppFeature, Json.write(AppArgs(stateFile = stateFile, fresh = fresh).toJson()))
+
 /** Every feature the schema declares, in order: iterate it to cover a new feature at once. */
-val ALL_FEATURES: List<Feature<*, *>> = listOf(SearchFeature, DiscoverFeature, FavoritesFeature, DetailFeature)
+val ALL_FEATURES: List<Feature<*, *>> = listOf(SearchFeature, DiscoverFeature, FavoritesFeature, DetailFeature, AppFeature)

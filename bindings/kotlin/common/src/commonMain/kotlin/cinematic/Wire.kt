@@ -35,7 +35,7 @@ object Status {
 }
 
 /** Every feature name, in order. */
-val FEATURES: List<String> = listOf("search", "discover", "favorites", "detail")
+val FEATURES: List<String> = listOf("search", "discover", "favorites", "detail", "app")
 
 /** A film as lists show it. The title has its article in front ("The Godfather"). */
 data class Movie(val id: Long = 0, val title: String, val year: Int = 0, val runtime: Int = 0, val rating: Double = 0.0, val votes: Long = 0, val genres: List<String> = emptyList(), val mpaa: String? = null) {
@@ -212,7 +212,7 @@ interface SearchResults {
 }
 
 /** Append the next 20 results. */
-data class LoadMoreResults(val type: String = "loadMore") : SearchIntent {
+data class LoadMoreResults(val type: String = "loadMore") : SearchIntent, AppSearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
@@ -266,7 +266,7 @@ data class QueryChanged(val type: String = "queryChanged", val query: String) : 
 }
 
 /** The user submitted the query: search now, skipping the debounce. */
-data class Submitted(val type: String = "submitted") : SearchIntent {
+data class Submitted(val type: String = "submitted") : SearchIntent, AppSearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
@@ -313,7 +313,7 @@ data class SearchState(val query: String, val results: SearchResults, val pagesL
 }
 
 /** The screen appeared. */
-data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, DetailIntent {
+data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, AppFavoritesIntent, AppDetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
@@ -327,7 +327,7 @@ data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, De
 }
 
 /** Reload every section, cancelling what is in flight. */
-data class Refresh(val type: String = "refresh") : DiscoverIntent {
+data class Refresh(val type: String = "refresh") : DiscoverIntent, AppDiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
@@ -341,7 +341,7 @@ data class Refresh(val type: String = "refresh") : DiscoverIntent {
 }
 
 /** Append the next page of a section. */
-data class LoadMore(val type: String = "loadMore", val section: String) : DiscoverIntent {
+data class LoadMore(val type: String = "loadMore", val section: String) : DiscoverIntent, AppDiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
 
@@ -408,7 +408,7 @@ data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
 }
 
 /** The user removed a favorite. */
-data class Removed(val type: String = "removed", val movieId: Long = 0) : FavoritesIntent {
+data class Removed(val type: String = "removed", val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
 
@@ -454,7 +454,7 @@ data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val re
 }
 
 /** The user tapped the heart: flips the favorite at once, then what is stored. */
-data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent {
+data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent, AppDetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
 
@@ -499,6 +499,403 @@ data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = P
     }
 }
 
+/** The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save). */
+data class AppArgs(val stateFile: String? = null, val fresh: Boolean? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("stateFile" to stateFile, "fresh" to fresh)
+
+    companion object {
+        /** Reads a AppArgs from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppArgs {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppArgs(stateFile = map["stateFile"]?.let { (it as String) }, fresh = map["fresh"]?.let { (it as Boolean) })
+        }
+    }
+}
+
+/** The values of appTab. */
+object AppTab {
+    /** Every value, in order. */
+    val values: List<String> = listOf("search", "discover", "favorites")
+}
+
+/** The values of appList. */
+object AppList {
+    /** Every value, in order. */
+    val values: List<String> = listOf("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
+}
+
+/** The app appeared: observes the favorites (and loads Discover when its tab is shown). */
+data class AppTask(val type: String = "task") : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+
+    companion object {
+        /** Reads a AppTask from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppTask {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppTask(type = (map["type"] as String))
+        }
+    }
+}
+
+/** The person chose a tab (open Details are closed). */
+data class TabSelected(val type: String = "tabSelected", val tab: String) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "tab" to tab)
+
+    companion object {
+        /** Reads a TabSelected from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): TabSelected {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return TabSelected(type = (map["type"] as String), tab = (map["tab"] as String))
+        }
+    }
+}
+
+/** The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so. */
+data class AppQueryChanged(val type: String = "queryChanged", val query: String) : AppSearchIntent, AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "query" to query)
+
+    companion object {
+        /** Reads a AppQueryChanged from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppQueryChanged {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppQueryChanged(type = (map["type"] as String), query = (map["query"] as String))
+        }
+    }
+}
+
+/** The person chose a Discover section. */
+data class SectionSelected(val type: String = "sectionSelected", val section: String) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
+
+    companion object {
+        /** Reads a SectionSelected from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SectionSelected {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SectionSelected(type = (map["type"] as String), section = (map["section"] as String))
+        }
+    }
+}
+
+/** The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives. */
+data class Moved(val type: String = "moved", val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
+
+    companion object {
+        /** Reads a Moved from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Moved {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return Moved(type = (map["type"] as String), list = (map["list"] as String), selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
+        }
+    }
+}
+
+/** The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes). */
+data class Opened(val type: String = "opened", val movieId: Long = 0) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+
+    companion object {
+        /** Reads a Opened from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Opened {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return Opened(type = (map["type"] as String), movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** The person went back: the shown Detail closes. */
+data class Back(val type: String = "back") : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+
+    companion object {
+        /** Reads a Back from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Back {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return Back(type = (map["type"] as String))
+        }
+    }
+}
+
+/** The person removed a favorite: it goes on the undo stack (newest first, at most 20). */
+data class AppRemoved(val type: String = "removed", val movieId: Long = 0) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+
+    companion object {
+        /** Reads a AppRemoved from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppRemoved {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppRemoved(type = (map["type"] as String), movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable. */
+data class Undo(val type: String = "undo") : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+
+    companion object {
+        /** Reads a Undo from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Undo {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return Undo(type = (map["type"] as String))
+        }
+    }
+}
+
+/** The person dismissed the notice with this id. */
+data class NoticeDismissed(val type: String = "noticeDismissed", val id: Long = 0) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "id" to id)
+
+    companion object {
+        /** Reads a NoticeDismissed from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): NoticeDismissed {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return NoticeDismissed(type = (map["type"] as String), id = (map["id"] as Number).toLong())
+        }
+    }
+}
+
+/** The person asked to try again what failed on the screen shown (the Detail, the search, Discover). */
+data class Retried(val type: String = "retried") : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+
+    companion object {
+        /** Reads a Retried from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Retried {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return Retried(type = (map["type"] as String))
+        }
+    }
+}
+
+/** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
+data class AppSearch(val type: String = "search", val intent: AppSearchIntent) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppSearch from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSearch {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSearch(type = (map["type"] as String), intent = AppSearchIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the Discover screen, as the discover feature takes it. */
+data class AppDiscover(val type: String = "discover", val intent: AppDiscoverIntent) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppDiscover from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDiscover {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDiscover(type = (map["type"] as String), intent = AppDiscoverIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack). */
+data class AppFavorites(val type: String = "favorites", val intent: AppFavoritesIntent) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppFavorites from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppFavorites {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppFavorites(type = (map["type"] as String), intent = AppFavoritesIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the shown Detail, as the detail feature takes it (nothing when none is open). */
+data class AppDetail(val type: String = "detail", val intent: AppDetailIntent) : AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDetail(type = (map["type"] as String), intent = AppDetailIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** A Search intent inside an app intent (a query of any length). */
+interface AppSearchIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppSearchIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "queryChanged" -> AppQueryChanged.fromJson(map)
+                "submitted" -> Submitted.fromJson(map)
+                "loadMore" -> LoadMoreResults.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Discover intent inside an app intent. */
+interface AppDiscoverIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppDiscoverIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "refresh" -> Refresh.fromJson(map)
+                "loadMore" -> LoadMore.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Favorites intent inside an app intent. */
+interface AppFavoritesIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppFavoritesIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "removed" -> Removed.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Detail intent inside an app intent. */
+interface AppDetailIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppDetailIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "favoriteToggled" -> FavoriteToggled.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail. */
+interface AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> AppTask.fromJson(map)
+                "tabSelected" -> TabSelected.fromJson(map)
+                "queryChanged" -> AppQueryChanged.fromJson(map)
+                "sectionSelected" -> SectionSelected.fromJson(map)
+                "moved" -> Moved.fromJson(map)
+                "opened" -> Opened.fromJson(map)
+                "back" -> Back.fromJson(map)
+                "removed" -> AppRemoved.fromJson(map)
+                "undo" -> Undo.fromJson(map)
+                "noticeDismissed" -> NoticeDismissed.fromJson(map)
+                "retried" -> Retried.fromJson(map)
+                "search" -> AppSearch.fromJson(map)
+                "discover" -> AppDiscover.fromJson(map)
+                "favorites" -> AppFavorites.fromJson(map)
+                "detail" -> AppDetail.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** Where the person is in a list. */
+data class ListPosition(val selection: Int = 0, val firstVisible: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("selection" to selection, "firstVisible" to firstVisible)
+
+    companion object {
+        /** Reads a ListPosition from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ListPosition {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ListPosition(selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
+        }
+    }
+}
+
+/** An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load. */
+data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null, val listing: Movie? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson(), "listing" to listing?.toJson())
+
+    companion object {
+        /** Reads a AppDetailState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetailState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) }, listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced). */
+data class AppNotice(val id: Long = 0, val kind: String, val text: String, val offersUndo: Boolean = false, val expires: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "kind" to kind, "text" to text, "offersUndo" to offersUndo, "expires" to expires)
+
+    companion object {
+        /** Reads a AppNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppNotice(id = (map["id"] as Number).toLong(), kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean), expires = (map["expires"] as Boolean))
+        }
+    }
+}
+
+/** The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice. */
+data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
+
+    companion object {
+        /** Reads a AppState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppState(tab = (map["tab"] as String), search = SearchState.fromJson(map["search"]), discover = DiscoverState.fromJson(map["discover"]), favorites = FavoritesState.fromJson(map["favorites"]), details = (map["details"] as List<*>).map { AppDetailState.fromJson(it) }, section = (map["section"] as String), positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { Movie.fromJson(it) }, notice = map["notice"]?.let { AppNotice.fromJson(it) })
+        }
+    }
+}
+
 /** What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists. */
 data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
@@ -537,6 +934,37 @@ data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyL
         fun fromJson(value: Any?): DiscoverSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
             return DiscoverSnapshot(sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) })
+        }
+    }
+}
+
+/** An open Detail in an app snapshot: the film, and its row when known. */
+data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId, "listing" to listing?.toJson())
+
+    companion object {
+        /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotDetail(movieId = (map["movieId"] as Number).toLong(), listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** A film on the undo stack of an app snapshot. */
+typealias AppSnapshotMovie = Movie
+
+/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once. */
+data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() })
+
+    companion object {
+        /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) })
         }
     }
 }
