@@ -71,7 +71,9 @@
  *     so a callback may call back in; the library's own locks are leaves.
  *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
  *     search query at most 256 characters and 1024 UTF-8 bytes (CINEMATIC_ERR_INVALID
- *     beyond), so no query costs more than a few plain ones.
+ *     beyond), so no query costs more than a few plain ones; a movie file indexed by
+ *     cinematic_catalog_build_index at most 256 MiB (inflated too), its titles at most 1024
+ *     characters (every bound is listed there).
  *   - No host thread waits on the library's own I/O either: recordings are written by the
  *     runtime's recorder thread, CINEMATIC_LOG=stderr lines by one library thread per
  *     process through a bounded buffer (1 MiB; lines past it are dropped and their count
@@ -277,17 +279,57 @@ void cinematic_free(void *p);
  * (borrowed; NULL: the catalog compiled into the library). The movie file is the shipped
  * TSV's format (docs/catalog-index.md): a header line with the 19 columns id, title, year,
  * length, budget, rating, votes, r1..r10, mpaa, genres, then one film per line,
- * tab-separated, UTF-8, optionally gzip-compressed. The index is written to a temporary file
- * beside index_path (created new), flushed (fsync) and renamed over it, so index_path holds
- * either a whole index or what it held before. Files are ours or untouched: index_path may
- * hold nothing, an empty file or a catalog index; anything else (another program's file, a
- * favorites database, a symbolic link, a directory) is CINEMATIC_ERR_IO and left unchanged.
- * Open it with {"catalog": {"path": index_path}}.
- * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours
- * that may wait. Any thread.
- * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read or is malformed
- * (the message names the line and what is wrong with it) or the index cannot be written;
- * CINEMATIC_ERR_MISUSE when index_path is NULL; CINEMATIC_ERR_INVALID when it is empty.
+ * tab-separated, UTF-8, optionally gzip-compressed (every member of a gzip file is read).
+ * Open the index with {"catalog": {"path": index_path}}.
+ *
+ * Paths are bytes, passed to the system exactly as given and never re-encoded: a path that
+ * is not valid UTF-8 is CINEMATIC_ERR_INVALID (nothing is read or written; the JSON config
+ * could not name such an index either), as is an empty one.
+ *
+ * The movie file is hostile until proven ours. Every bound it can reach, each refused with
+ * CINEMATIC_ERR_IO and a message naming the bound (and, for a line, its number and column):
+ *   - Only a regular file is read: a FIFO, a device, a socket or a directory is refused at
+ *     once, without blocking and without reading it.
+ *   - The file holds at most 256 MiB (checked from its size, before a byte is read), and a
+ *     gzip file inflates to at most 256 MiB of text: inflating is counted first through a
+ *     small buffer, so a gzip bomb costs CPU up to the bound (under a second), never memory.
+ *     256 MiB is about 2.8 million films; building takes about 14 times the text in memory
+ *     (77 MB for the shipped 5.5 MB), so at most about 3.5 GB.
+ *   - Each line: valid UTF-8, exactly 19 columns, no field over 4096 bytes; the title 1 to
+ *     1024 characters and at most 4096 UTF-8 bytes (queries are bounded at 256 / 1024; the
+ *     longest shipped title has 121 characters), so the work per title is bounded, and
+ *     linear in its length; mpaa at most 32 bytes; genres at most 32 names of at most 64
+ *     bytes each.
+ *   - Numbers: integers in range (id 0...4294967295, unique in the file; year 0...9999;
+ *     length 0...65535; budget 0...9223372036854775807, or empty or NA; votes
+ *     0...4294967295) and finite decimals in range (rating 0...10; r1..r10 0...100):
+ *     nan, inf and 1e999 are refused, never stored.
+ *   - At most 65,535 distinct genre lists and 65,535 distinct mpaa values in a file.
+ *
+ * Files are ours or untouched, at the moment of writing. index_path is checked before the
+ * movie file is read: it may hold nothing, an empty file or a catalog index; anything else
+ * (another program's file, a favorites database, a symbolic link, a directory) is
+ * CINEMATIC_ERR_IO and left unchanged. The index is written to a temporary file created new
+ * beside index_path (.NAME.tmp-PID-RANDOM, held locked with flock(2) while it is built),
+ * flushed (fsync), then put in place atomically, only if index_path still holds what was
+ * checked: where nothing was, with link(2), which never replaces (a file that appeared there
+ * meanwhile is kept and the build fails); where an index was, with renameat2(2)
+ * RENAME_EXCHANGE, keeping the swap only if the file swapped out is the very one checked and
+ * still an index (otherwise it is swapped straight back, unchanged, and the build fails).
+ * index_path thus holds a whole index or what it held before; a file system without
+ * RENAME_EXCHANGE refuses to replace an index (remove it first). A failed build leaves no
+ * temporary file, and a build killed midway leaves one that the next build of the same
+ * index_path removes: only files with that name that nobody holds locked (their writer is
+ * dead) and that are empty or an index; anything else is left alone.
+ *
+ * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours that may
+ * wait. Any thread; builds of different index paths may run at once (of the same one, the
+ * first to finish wins and the others fail, leaving it as it is).
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read, is not a
+ * regular file, passes a bound above or is malformed (the message names the line and what
+ * is wrong with it), or the index cannot be written or index_path changed during the build;
+ * CINEMATIC_ERR_MISUSE when index_path is NULL; CINEMATIC_ERR_INVALID when a path is empty
+ * or not valid UTF-8 (the envelope's "path" names "index_path" or "movie_path").
  */
 int cinematic_catalog_build_index(const char *movie_path, const char *index_path);
 
@@ -768,8 +810,10 @@ int cinematic_runtime_set_logger(cinematic_runtime *rt, cinematic_log_fn fn, voi
  * time is sure to replay exactly. Blocks the calling thread until the replay ends.
  * Returns CINEMATIC_OK when the replay ran (whether or not it matched); CINEMATIC_ERR_IO
  * (cannot read path, or not a regular file); CINEMATIC_ERR_JSON / _INVALID for a malformed
- * or impossible recording (the message names the line); CINEMATIC_ERR_TOO_LARGE (a line over
- * 1 MiB); CINEMATIC_ERR_MISUSE (NULL path, or called from inside a callback).
+ * or impossible recording (the message names the line); CINEMATIC_ERR_INVALID also for a path
+ * that is not valid UTF-8 (paths are passed to the system byte for byte, never re-encoded;
+ * nothing is read); CINEMATIC_ERR_TOO_LARGE (a line over 1 MiB); CINEMATIC_ERR_MISUSE (NULL
+ * path, or called from inside a callback).
  */
 int cinematic_replay(const char *path, int *out_matched, char **out_report);
 

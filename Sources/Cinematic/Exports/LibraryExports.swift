@@ -49,3 +49,14 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T?>?, _ what: String) throws(APIE
     out.pointee = nil
     return out
 }
+
+/// A path argument (`name`, e.g. "index_path") as the String the file calls take. Paths are
+/// bytes and are never re-encoded: a String would repair bytes that are not UTF-8 into another
+/// path (U+FFFD), so such a path is `.invalid` instead (the JSON config cannot name one
+/// either). A valid UTF-8 path reaches the system byte for byte.
+func pathArgument(_ path: UnsafePointer<CChar>, _ name: String) throws(APIError) -> String {
+    guard let text = String(validatingCString: path) else {
+        throw .invalid("\(name) is not valid UTF-8 (paths are passed to the system byte for byte, never repaired)", at: name)
+    }
+    return text
+}
