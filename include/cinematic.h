@@ -66,7 +66,8 @@
  *     favorites, a host catalog's offline cache), one for its effects, one for delivering
  *     what effects produce. Nothing of a runtime runs on Swift's shared cooperative pool, so
  *     a runtime whose callbacks are slow stalls only its own deliveries, never another
- *     runtime.
+ *     runtime. One more thread serves the whole process: its timer, which only wakes
+ *     effects sleeping on the system clock (debounces, provider request deadlines).
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
  *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
@@ -78,7 +79,9 @@
  *     written once stderr drains), offline cache writes by the cache's thread (at most 256
  *     waiting; more are dropped: the cache is disposable).
  *   - Memory is bounded by configuration, never by uptime or input size: answered host
- *     requests leave nothing behind, a replay holds one line of its recording at a time.
+ *     requests leave nothing behind (their deadline timers included, on either clock: a
+ *     request answered or replaced is let go at once, not when its deadline would have
+ *     passed), a replay holds one line of its recording at a time.
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
  *     checks their headers; the catalog's search index is loaded into memory on the
  *     catalog's own thread in 35 ms, searches wait for it there, never the host),
