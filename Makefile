@@ -190,6 +190,8 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 
 ## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.
+$(BUILD)/tests/test_offline_cache_damage: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
 $(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
 $(BUILD)/tests/test_patches: examples/c/json_patch.h

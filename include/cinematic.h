@@ -116,9 +116,12 @@
  * place under SQLite's locks (never unlinked), so any number of processes may create one
  * cache at once. A cache another process keeps locked is waited for (about 2 s), then that
  * runtime runs without it: nothing is ever deleted. Only our own file that SQLite reports
- * damaged (corrupt, not a database), at open or later during a lookup or store, is
- * replaced, in place and in one transaction, by an empty cache: another process using it
- * sees the old file or the new one, never none.
+ * damaged (corrupt, not a database), at open (which reads every stored answer, so one
+ * damaged page anywhere among them is found there, not refused) or later during a lookup or
+ * store, is replaced, in place and in one transaction, by an empty cache: another process
+ * using it sees the old file or the new one, never none. Each replacement is logged
+ * ("offline cache the offline cache at <path> was damaged (<SQLite's words>); it was
+ * replaced by an empty one"; see cinematic_runtime_set_logger and CINEMATIC_LOG).
  * A recording ("record") is a file the library writes itself, under the same rule: a new
  * file is created under a temporary name and linked into place (never over anything); an
  * existing path is replaced (by rename: a reader of the old file keeps it whole) only when
