@@ -194,6 +194,8 @@ $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
 ## test_index_input builds gzip files (a gzip bomb among them) with zlib.
 $(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zlib)
+## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.
+$(BUILD)/tests/test_offline_cache_damage: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
 $(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
 $(BUILD)/tests/test_patches: examples/c/json_patch.h

@@ -44,7 +44,9 @@
  * reused.
  *
  * Input. JSON inputs are NUL-terminated UTF-8 of at most 1 MiB (CINEMATIC_ERR_TOO_LARGE
- * beyond). Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
+ * beyond); one input has a limit of its own: a runtime snapshot given to
+ * cinematic_runtime_restore, at most 2 MiB (the largest one the limits allow is 1.6 MiB).
+ * Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
  * documents nested more than 2048 levels deep (the innermost value counts as a level) give
  * CINEMATIC_ERR_JSON. A well-formed document that is not a valid intent, config or argument
  * (including a top-level scalar such as 42 or null) gives CINEMATIC_ERR_INVALID naming the
@@ -66,21 +68,24 @@
  *     favorites, a host catalog's offline cache), one for its effects, one for delivering
  *     what effects produce. Nothing of a runtime runs on Swift's shared cooperative pool, so
  *     a runtime whose callbacks are slow stalls only its own deliveries, never another
- *     runtime.
+ *     runtime. One more thread serves the whole process: its timer, which only wakes
+ *     effects sleeping on the system clock (debounces, provider request deadlines).
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
- *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
- *     search query at most 256 characters and 1024 UTF-8 bytes (CINEMATIC_ERR_INVALID
- *     beyond), so no query costs more than a few plain ones; a movie file indexed by
- *     cinematic_catalog_build_index at most 256 MiB (inflated too), its titles at most 1024
- *     characters (every bound is listed there).
+ *   - Work per input is bounded: JSON documents are at most 1 MiB (a runtime snapshot 2 MiB)
+ *     and 2048 levels deep, a search query at most 256 characters and 1024 UTF-8 bytes
+ *     (CINEMATIC_ERR_INVALID beyond), so no query costs more than a few plain ones; a movie
+ *     file indexed by cinematic_catalog_build_index at most 256 MiB (inflated too), its titles
+ *     at most 1024 characters (every bound is listed there).
  *   - No host thread waits on the library's own I/O either: recordings are written by the
  *     runtime's recorder thread, CINEMATIC_LOG=stderr lines by one library thread per
  *     process through a bounded buffer (1 MiB; lines past it are dropped and their count
  *     written once stderr drains), offline cache writes by the cache's thread (at most 256
  *     waiting; more are dropped: the cache is disposable).
  *   - Memory is bounded by configuration, never by uptime or input size: answered host
- *     requests leave nothing behind, a replay holds one line of its recording at a time.
+ *     requests leave nothing behind (their deadline timers included, on either clock: a
+ *     request answered or replaced is let go at once, not when its deadline would have
+ *     passed), a replay holds one line of its recording at a time.
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
  *     checks their headers; the catalog's search index is loaded into memory on the
  *     catalog's own thread in 35 ms, searches wait for it there, never the host),
@@ -115,9 +120,12 @@
  * place under SQLite's locks (never unlinked), so any number of processes may create one
  * cache at once. A cache another process keeps locked is waited for (about 2 s), then that
  * runtime runs without it: nothing is ever deleted. Only our own file that SQLite reports
- * damaged (corrupt, not a database), at open or later during a lookup or store, is
- * replaced, in place and in one transaction, by an empty cache: another process using it
- * sees the old file or the new one, never none.
+ * damaged (corrupt, not a database), at open (which reads every stored answer, so one
+ * damaged page anywhere among them is found there, not refused) or later during a lookup or
+ * store, is replaced, in place and in one transaction, by an empty cache: another process
+ * using it sees the old file or the new one, never none. Each replacement is logged
+ * ("offline cache the offline cache at <path> was damaged (<SQLite's words>); it was
+ * replaced by an empty one"; see cinematic_runtime_set_logger and CINEMATIC_LOG).
  * A recording ("record") is a file the library writes itself, under the same rule: a new
  * file is created under a temporary name and linked into place (never over anything); an
  * existing path is replaced (by rename: a reader of the old file keeps it whole) only when
@@ -203,9 +211,9 @@ typedef enum cinematic_status {
     CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name. ("unknown_feature") */
     CINEMATIC_ERR_IO = 4, /**< A file or system resource failed, or a file is not ours. ("io") */
     CINEMATIC_ERR_CLOSED = 5, /**< The handle was closed. ("closed") */
-    CINEMATIC_ERR_MISUSE = 6, /**< NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse") */
+    CINEMATIC_ERR_MISUSE = 6, /**< NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse") */
     CINEMATIC_ERR_TIMEOUT = 7, /**< A wait ran out of time. ("timeout") */
-    CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB. ("too_large") */
+    CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large") */
 } cinematic_status;
 
 /** The features cinematic_store_open accepts, in the schema's order, as an initializer:
@@ -535,9 +543,11 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
  * beside the path, fsync, rename over nothing or over a state file of ours; never through a
  * symbolic link); a failed save is a notice. Closing an app store with a state file blocks
  * until its last save is written.
+ * A runtime keeps at most 256 stores open (as many as a runtime snapshot carries, so every
+ * runtime snapshot restores); close one to open another.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /
- * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out);
- * CINEMATIC_ERR_CLOSED (the runtime is closed).
+ * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out, or the
+ * runtime already has 256 stores open); CINEMATIC_ERR_CLOSED (the runtime is closed).
  */
 int cinematic_store_open(cinematic_runtime *rt, const char *feature, const char *args_json, cinematic_store **out);
 
@@ -699,11 +709,18 @@ int cinematic_store_snapshot(cinematic_store *store, char **out_json);
  * works (and refuses a snapshot of another feature); recordings show that form, so a
  * replay restores the same way. The store's first state says what is loading; its reloads
  * have started when this returns. Never waits for I/O. Any thread.
+ * Size: a store snapshot is at most 6565 bytes, well within the 1 MiB input limit: the
+ * largest is a Search's, with its longest query once escaped (256 characters in 1024
+ * bytes: 255 control characters escaped as 6 bytes each, \u0001, and one character of the
+ * 769 bytes left: 2299 bytes), the largest page count (19 digits), a 4096-byte view and a
+ * library version of up to 64 bytes, plus 101 bytes of members (Discover is at most 4741
+ * bytes with all 9 sections, Detail 4252, Favorites less).
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID for
  * a snapshot that is not one, of a format this library cannot read (the message names the
  * format and the version that wrote it) or with bad data (path named);
  * CINEMATIC_ERR_UNKNOWN_FEATURE for a feature this library does not have;
- * CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json or out); CINEMATIC_ERR_CLOSED.
+ * CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json or out, or the runtime already has
+ * 256 stores open); CINEMATIC_ERR_CLOSED.
  */
 int cinematic_store_restore(cinematic_runtime *rt, const char *snapshot_json, cinematic_store **out);
 
@@ -722,12 +739,20 @@ int cinematic_runtime_snapshot(cinematic_runtime *rt, char **out_json);
  * snapshot is checked before any opens, and when one fails to open the ones opened before
  * it are closed. *out_stores (required) receives an array of *out_count (optional) new store
  * handles, in the snapshot's order, owned by the caller: free the array (not the stores)
- * with cinematic_free; the stores are closed like any other. At most 256 stores. Any thread.
- * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE; CINEMATIC_ERR_INVALID (not a runtime
+ * with cinematic_free; the stores are closed like any other. At most 256 stores, counting
+ * those rt already has open (a runtime keeps at most 256). Any thread.
+ * Size: snapshot_json may be up to 2 MiB (2097152 bytes; every other input: 1 MiB), so
+ * whatever cinematic_runtime_snapshot hands out comes back: the largest runtime snapshot
+ * the limits allow is 256 store snapshots of at most 6565 bytes (see
+ * cinematic_store_restore), 255 commas and 101 bytes around them: 1,680,996 bytes (1.6 MiB),
+ * a quarter under the limit.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON; CINEMATIC_ERR_TOO_LARGE (over 2 MiB: "a runtime
+ * snapshot is larger than 2097152 bytes"); CINEMATIC_ERR_INVALID (not a runtime
  * snapshot, another format, more than 256 stores, or a bad store snapshot: path named, e.g.
  * "$.stores[2].data.query"); CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_IO (out of memory
  * for the array; nothing stays open); CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json
- * or out_stores); CINEMATIC_ERR_CLOSED. On failure *out_stores is NULL and *out_count 0.
+ * or out_stores, or the stores would take rt past 256 open: none is opened);
+ * CINEMATIC_ERR_CLOSED. On failure *out_stores is NULL and *out_count 0.
  */
 int cinematic_runtime_restore(cinematic_runtime *rt, const char *snapshot_json, cinematic_store ***out_stores, int *out_count);
 

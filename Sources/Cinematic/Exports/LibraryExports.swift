@@ -37,10 +37,11 @@ func parseOptional(_ text: UnsafePointer<CChar>?) throws(APIError) -> JSONDocume
     return try JSONDocument(parsing: text)
 }
 
-/// Parses a required NUL-terminated JSON argument (NULL is misuse).
-func parseRequired(_ text: UnsafePointer<CChar>?, _ what: String) throws(APIError) -> JSONDocument {
+/// Parses a required NUL-terminated JSON argument (NULL is misuse) of at most `limit` bytes
+/// (the general input limit unless the argument has a documented one of its own).
+func parseRequired(_ text: UnsafePointer<CChar>?, _ what: String, limit: Int = JSONDocument.maximumBytes) throws(APIError) -> JSONDocument {
     guard let text else { throw .misuse("NULL \(what)") }
-    return try JSONDocument(parsing: text)
+    return try JSONDocument(parsing: text, limit: limit, what: limit == JSONDocument.maximumBytes ? "input" : what)
 }
 
 /// Checks an out-pointer and clears what it points at.

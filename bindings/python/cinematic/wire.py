@@ -31,11 +31,11 @@ ERR_UNKNOWN_FEATURE = 3
 ERR_IO = 4
 #: The handle was closed. ("closed")
 ERR_CLOSED = 5
-#: NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse")
+#: NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse")
 ERR_MISUSE = 6
 #: A wait ran out of time. ("timeout")
 ERR_TIMEOUT = 7
-#: Input larger than 1 MiB. ("too_large")
+#: Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large")
 ERR_TOO_LARGE = 8
 #: Every status name by value.
 STATUS_NAMES: Dict[int, str] = {0: "ok", 1: "json", 2: "invalid", 3: "unknown_feature", 4: "io", 5: "closed", 6: "misuse", 7: "timeout", 8: "too_large"}

@@ -24,11 +24,11 @@ object Status {
     const val IO = 4
     /** The handle was closed. ("closed") */
     const val CLOSED = 5
-    /** NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse") */
+    /** NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse") */
     const val MISUSE = 6
     /** A wait ran out of time. ("timeout") */
     const val TIMEOUT = 7
-    /** Input larger than 1 MiB. ("too_large") */
+    /** Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large") */
     const val TOO_LARGE = 8
     /** Every status name by value. */
     val names: Map<Int, String> = mapOf(0 to "ok", 1 to "json", 2 to "invalid", 3 to "unknown_feature", 4 to "io", 5 to "closed", 6 to "misuse", 7 to "timeout", 8 to "too_large")
