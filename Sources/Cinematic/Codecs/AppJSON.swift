@@ -20,10 +20,9 @@ struct AppCodec: FeatureCodec {
 
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
-        let options = try AppOptions(arguments)
-        let store = CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(), delivery: delivery)
-        try AppStateFile.attach(options, to: store, environment: environment, executor: delivery.effects)
-        return store
+        // A state file is opened by the runtime (AppStateFile.open), which resumes from it.
+        _ = try AppOptions(arguments)
+        return CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(), delivery: delivery)
     }
 
     /// The app's reducer over the runtime's services.

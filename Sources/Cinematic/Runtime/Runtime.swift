@@ -93,6 +93,10 @@ final class Runtime: Sendable {
     /// restore a store from its snapshot (Snapshots/StoreSnapshots.swift).
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
         let codec = try FeatureCatalog.named(feature)
+        if codec == AppCodec.self, let arguments, try Snapshots.snapshotArgument(arguments) == nil {
+            let options = try AppOptions(arguments)
+            if let path = options.stateFile { return try AppStateFile.open(options, path: path, in: self) }
+        }
         if let arguments, let snapshot = try Snapshots.snapshotArgument(arguments) {
             return try restoreStore(Snapshots.readStore(snapshot, expecting: feature), recordedArguments: JSONFragment(copying: arguments.root))
         }

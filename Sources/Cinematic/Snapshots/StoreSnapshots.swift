@@ -92,11 +92,16 @@ enum Snapshots {
 
     /// A store's snapshot: `{"format","library","feature","data"[,"view"]}`.
     static func storeJSON(_ store: any FeatureStore) -> JSONFragment {
+        storeJSON(feature: store.featureName, data: store.snapshotData(), view: store.origin.view.json)
+    }
+
+    /// A store snapshot of `feature` holding `data` (and the host's `view`).
+    static func storeJSON(feature: String, data: JSONFragment, view: JSONFragment? = nil) -> JSONFragment {
         var members: [(key: StaticString, value: JSONFragment)] = [
             ("format", .int(snapshotFormat)), ("library", .string(libraryVersion.description)),
-            ("feature", .string(store.featureName)), ("data", store.snapshotData()),
+            ("feature", .string(feature)), ("data", data),
         ]
-        if let view = store.origin.view.json { members.append(("view", view)) }
+        if let view { members.append(("view", view)) }
         return .object(members)
     }
 

@@ -207,6 +207,9 @@ public struct AppReducer: Reducer {
         for (movieID, listing) in restore.details.suffix(Self.maximumDetails) {
             effects.append(push(DetailState(movieID: movieID, listing: listing), &state))
         }
+        if let notice = restore.notice {
+            effects.append(post(notice.kind, notice.text, offersUndo: notice.offersUndo, expires: false, &state))
+        }
         return .merge(effects)
     }
 }

@@ -462,8 +462,15 @@ class AppSnapshotDetail(TypedDict):
 AppSnapshotMovie = Movie
 
 
+class AppSnapshotNotice(TypedDict):
+    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+
+
 class AppSnapshot(TypedDict):
-    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once."""
+    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once."""
     tab: AppTab
     section: SectionId
     query: str
@@ -472,6 +479,7 @@ class AppSnapshot(TypedDict):
     details: List[AppSnapshotDetail]
     positions: AppPositions
     removed: List[AppSnapshotMovie]
+    notice: NotRequired[AppSnapshotNotice]
 
 
 class SnapshotView(TypedDict):

@@ -955,16 +955,30 @@ data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) 
 /** A film on the undo stack of an app snapshot. */
 typealias AppSnapshotMovie = Movie
 
-/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once. */
-data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList()) {
+/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
+data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf("kind" to kind, "text" to text, "offersUndo" to offersUndo)
+
+    companion object {
+        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
+        }
+    }
+}
+
+/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once. */
+data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList(), val notice: AppSnapshotNotice? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
 
     companion object {
         /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) })
+            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) }, notice = map["notice"]?.let { AppSnapshotNotice.fromJson(it) })
         }
     }
 }
