@@ -243,7 +243,7 @@ def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactor
     assert window.runtime.delivery == "queued" and window.core.notifier.isEnabled()
     gui_thread = threading.get_ident()
     arrivals: List[Tuple[bool, bool]] = []
-    window.search.subscribe(lambda state: arrivals.append((threading.get_ident() == gui_thread,
+    window.app.subscribe(lambda state: arrivals.append((threading.get_ident() == gui_thread,
                                                            window.core.dispatching)))
     waits: List[str] = []
     for cls, name in ((cinematic.Store, "settle"), (cinematic.Store, "wait_for"),
