@@ -51,7 +51,8 @@ def play_the_scenario(qtbot: Any, window: MainWindow) -> Tuple[str, str]:
     qtbot.keyClick(window, Qt.Key.Key_3, CTRL)                      # Favorites: the Detail closes
     qtbot.waitUntil(lambda: window.favorites_list.titles() == [third] and window.favorites_list.hasFocus(), timeout=WAIT)
     qtbot.keyClick(window.favorites_list, Qt.Key.Key_Delete)
-    assert window.favorites_list.titles() == [] and window.notice == f"Removed {third}"
+    assert window.notice == f"Removed {third}" and window.notice_undo.isVisible()
+    qtbot.waitUntil(lambda: window.favorites_list.titles() == [], timeout=WAIT)
     qtbot.keyClick(window.favorites_list, Qt.Key.Key_Z, CTRL)
     qtbot.waitUntil(lambda: window.favorites_list.titles() == [third] and window.notice == f"Restored {third}",
                     timeout=WAIT)

@@ -179,6 +179,7 @@ def run_app(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     ("--favorites", "/proc/cinematic/favorites.sqlite", "cannot create /proc/cinematic"),
     ("--favorites", "{tmp}", "is not a regular file (a directory)"),
     ("--catalog", "{missing}/catalog.idx", "no catalog index"),
+    ("--state-file", "/proc/cinematic/desktop.json", "cannot create /proc/cinematic"),
 ])
 def test_a_file_that_cannot_be_used_is_one_line_and_status_1(tmp_path: Path, option: str, value: str,
                                                                says: str) -> None:
