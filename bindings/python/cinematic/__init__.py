@@ -37,7 +37,7 @@ from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_
                      ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
                      ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
                      TooLargeError, UnknownFeatureError)
-from .features import FEATURES, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
+from .features import FEATURES, AppStore, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
 from .runtime import Provider, Request, Runtime
 from .store import DISCOVER_SECTIONS, State, StateCallback, Store
 
@@ -85,6 +85,7 @@ __all__ = [
     "CinematicIOError",
     "ClosedError",
     "DISCOVER_SECTIONS",
+    "AppStore",
     "DetailStore",
     "DiscoverStore",
     "ERR_CLOSED",

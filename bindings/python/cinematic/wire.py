@@ -400,7 +400,7 @@ class ListPosition(TypedDict):
 
 
 #: Where the person is in each list they moved in, by list.
-AppPositions = Dict[str, object]
+AppPositions = Dict[str, ListPosition]
 
 
 class AppDetailState(TypedDict):
@@ -649,7 +649,7 @@ class PatchOperation(TypedDict):
 class PatchedDelivery0(TypedDict):
     """The wire object PatchedDelivery0."""
     seq: Literal[1]
-    state: Dict[str, object]
+    state: Optional[Dict[str, object]]
 
 
 class PatchedDelivery1(TypedDict):
