@@ -4,8 +4,9 @@ core": it should shrink by at least 40% once the core holds the app).
 
 A code line is a line that is neither blank nor only a comment. Each function or method of
 examples/python/cinematic_tui and examples/desktop/cinematic_desktop is drawing when its body
-uses a drawing API (curses' output calls, Qt's widget and painting calls) or its name says so
-(draw/paint/render/_build…); every other line (other functions, module and class level code)
+uses a drawing API (curses' output calls, Qt's widget and painting calls), its name says so
+(draw/paint/render/show/format/_build…, Qt's paint/resize/show events) or it only makes text
+to show (it returns a str); every other line (other functions, module and class level code)
 is not drawing. Docstrings count as comments.
 
     tools/count-host-logic.py                 # the working tree
@@ -24,7 +25,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = {"terminal": "examples/python/cinematic_tui", "desktop": "examples/desktop/cinematic_desktop"}
-DRAWING_PREFIXES = ("draw", "paint", "render", "_draw", "_paint", "_render", "_build", "build_", "_style", "_layout")
+DRAWING_PREFIXES = ("draw", "paint", "render", "_draw", "_paint", "_render", "_build", "build_", "_style", "_layout", "show",
+                    "_show", "format", "_format", "_item", "paintEvent", "resizeEvent", "showEvent")
 DRAWING_CALLS = {
     # curses output
     "addstr", "addnstr", "addch", "insstr", "attron", "attroff", "attrset", "erase", "clear", "refresh",
@@ -40,6 +42,9 @@ DRAWING_CALLS = {
     "setFixedWidth", "setFixedHeight", "setRange", "setValue", "drawText", "fillRect", "drawRect", "setBrush", "setPen",
     "QFrame", "QProgressBar", "QPushButton", "QLineEdit", "QTabWidget", "QTableWidget", "QSplitter", "QDockWidget",
     "setCentralWidget", "setShortcut", "setObjectName", "resizeColumnsToContents", "setSelectionBehavior",
+    "QTreeWidgetItem", "setData", "setCurrentItem", "scrollTo", "setColumnWidth", "QStandardItem", "setTextAlignment",
+    "setForeground", "setBackground", "addTopLevelItem", "addTopLevelItems", "takeTopLevelItem", "setFirstColumnSpanned",
+    "QTextBrowser", "setHtml", "QFont", "QColor", "QPalette", "setPalette",
 }
 
 
@@ -56,8 +61,13 @@ def code_lines(source: str) -> Set[int]:
 
 
 def is_drawing(function: ast.AST) -> bool:
+    """Drawing: it calls a drawing API, its name says so, or it only makes text to show (it
+    returns a str)."""
     name = getattr(function, "name", "")
     if name.startswith(DRAWING_PREFIXES):
+        return True
+    returns = getattr(function, "returns", None)
+    if isinstance(returns, ast.Name) and returns.id == "str" or isinstance(returns, ast.Constant) and returns.value == "str":
         return True
     for node in ast.walk(function):
         called = node.func if isinstance(node, ast.Call) else None

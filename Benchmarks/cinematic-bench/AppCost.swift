@@ -49,8 +49,8 @@ enum AppCost {
         // removed favorites, positions everywhere.
         try send(app, #"{"type":"tabSelected","tab":"discover"}"#, until: #""title":"Popular","movies":{"phase":"loaded""#)
         for section in ["popular", "comedy", "drama"] {
-            try send(app, #"{"type":"sectionSelected","section":"\#(section)"}"#, #"{"type":"moved","list":"\#(section)","selection":25,"firstVisible":10}"#,
-                     until: #""\#(section)":{"selection":25"#)
+            try send(app, #"{"type":"sectionSelected","section":"\#(section)"}"#, #"{"type":"moved","list":"\#(section)","selection":15,"firstVisible":10}"#,
+                     until: #""\#(section)":{"selection":15"#)
         }
         try send(app, #"{"type":"opened","movieId":15249}"#, #"{"type":"opened","movieId":1}"#, until: #""listing""#)
         for id in [15249, 1, 2, 3, 4] { try send(app, #"{"type":"removed","movieId":\#(id)}"#, until: #""removed":["#) }
