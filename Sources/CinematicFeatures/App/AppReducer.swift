@@ -146,7 +146,7 @@ public struct AppReducer: Reducer {
             effects.append(post(.queryShortened, "Your search was shortened to \(SearchMoviesUseCase.maximumQueryLength) characters",
                                 &state))
         }
-        if query != state.search.query { state.positions[.search] = nil }
+        if state.positions[.search] != nil && query != state.search.query { state.positions[.search] = nil }
         effects.append(searchScope.reduce(&state, .search(.host(.queryChanged(query)))))
         return .merge(effects)
     }
