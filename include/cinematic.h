@@ -533,11 +533,13 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
  * A host renders its state and turns keys and clicks into its intents. Its args may name a
  * state file, {"stateFile": path} (borrowed; {"fresh": true} ignores what it holds): the app
  * resumes from it and saves to it by itself, so no host decides when to save or how to
- * resume. Resuming reads the file on the app's own thread (cinematic_store_open returns at
- * once; the restored state follows): a regular file of at most 1 MiB, not a symbolic link,
- * starting {"cinematicAppState":, of a format this library reads; a missing file is a fresh
- * start, anything else a fresh start with a notice (kind "stateFile") saying why, and that
- * file is then left untouched for the session (nothing is saved over it). Saving happens
+ * resume. cinematic_store_open reads the file then (a bounded read: a regular file of at
+ * most 1 MiB, not a symbolic link, opened without blocking; a FIFO or a device is refused at
+ * once), starting {"cinematicAppState":, of a format this library reads, and the app opens
+ * from its snapshot (a recording shows it opened with {"snapshot": ...}, so a replay
+ * restores it the same way and never touches the file). A missing file is a fresh start,
+ * anything else a fresh start with a notice (kind "stateFile") saying why, and that file is
+ * then left untouched for the session (nothing is saved over it). Saving happens
  * once the app has been quiet for 1 s on the runtime's clock (a manual clock: when advanced)
  * and when the store closes; it follows "Files are ours or untouched" (a new temporary file
  * beside the path, fsync, rename over nothing or over a state file of ours; never through a
