@@ -47,25 +47,29 @@ struct FeatureCatalogTests {
     }
 
     /// A sample of every host intent of a feature, built from the schema alone: each member
-    /// gets a value of its schema type (a string, an integer, the first of an enum).
+    /// gets a value of its schema type (a string, an integer, the first of an enum, an intent
+    /// nested in an intent: the first of its union, built the same way).
     static func sampleIntents(_ feature: [String: Any]) -> [String] {
         let union = defs[feature["intent"] as! String] as! [String: Any]
         return (union["oneOf"] as! [[String: Any]]).map { option in
-            let name = String((option["$ref"] as! String).split(separator: "/").last!)
-            let properties = (defs[name] as! [String: Any])["properties"] as! [String: Any]
-            var intent: [String: Any] = [:]
-            for (key, value) in properties {
-                var schema = value as! [String: Any]
-                if let ref = schema["$ref"] as? String { schema = defs[String(ref.split(separator: "/").last!)] as! [String: Any] }
-                if let constant = schema["const"] { intent[key] = constant }
-                else if let options = schema["enum"] as? [Any] { intent[key] = options.first! }
-                else if schema["type"] as? String == "integer" { intent[key] = 15249 }
-                else if schema["type"] as? String == "boolean" { intent[key] = true }
-                else { intent[key] = "dune" }
-            }
-            let data = try! JSONSerialization.data(withJSONObject: intent, options: [.sortedKeys])
+            let data = try! JSONSerialization.data(withJSONObject: sample(of: option), options: [.sortedKeys])
             return String(decoding: data, as: UTF8.self)
         }
+    }
+
+    /// A value of the (resolved) schema `node`.
+    static func sample(of node: [String: Any]) -> Any {
+        var schema = node
+        if let ref = schema["$ref"] as? String { schema = defs[String(ref.split(separator: "/").last!)] as! [String: Any] }
+        if let constant = schema["const"] { return constant }
+        if let options = schema["enum"] as? [Any] { return options.first! }
+        if let options = schema["oneOf"] as? [[String: Any]] { return sample(of: options[0]) }
+        if let properties = schema["properties"] as? [String: Any] {
+            return properties.mapValues { sample(of: $0 as! [String: Any]) }
+        }
+        if schema["type"] as? String == "integer" { return 15249 }
+        if schema["type"] as? String == "boolean" { return true }
+        return "dune"
     }
 
     /// Every host intent the schema declares decodes, and encodes back to the same JSON: the
