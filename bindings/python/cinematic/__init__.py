@@ -37,8 +37,9 @@ from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_
                      ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
                      ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
                      TooLargeError, UnknownFeatureError)
-from .features import FEATURES, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
+from .features import FEATURES, AppStore, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
 from .runtime import Provider, Request, Runtime
+from .scopes import ShownDetailStore
 from .store import DISCOVER_SECTIONS, State, StateCallback, Store
 
 from .wire import VERSION as __version__  # noqa: E402  (generated from the schema)
@@ -78,6 +79,7 @@ def library_path() -> str:
 
 
 __all__ = [
+    "AppStore",
     "build_index",
     "CinematicError",
     "CinematicIOError",
@@ -107,6 +109,7 @@ __all__ = [
     "Runtime",
     "SearchStore",
     "SettleTimeoutError",
+    "ShownDetailStore",
     "State",
     "StateCallback",
     "StateStream",
