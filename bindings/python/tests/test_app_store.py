@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any, Dict, List
 
 import pytest
@@ -254,3 +255,28 @@ def test_closing_a_child_stops_only_its_callbacks(app):
     assert len(seen) == count and not app.closed and app.state["search"]["query"] == "dune"
     again = app.scope("search")
     assert again.state["query"] == "dune"
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: the app saves its live snapshot while a restore still reloads, "
+                   "which counts only the pages reloaded so far (docs/wire.md, Snapshots): a kill then loses pages")
+def test_a_save_during_a_restore_keeps_the_saved_pages(runtimes, tmp_path):
+    """A state file with Search's 3 pages and Comedy's 3; the catalog has not answered the
+    reloads yet when the app has been quiet for a second: what it saves still says 3 pages."""
+    path = tmp_path / "app.json"
+    data = {"tab": "discover", "section": "comedy", "query": "star", "searchPages": 3,
+            "sections": [{"section": "comedy", "pagesLoaded": 3}], "details": [],
+            "positions": {"search": {"selection": 45, "firstVisible": 30}}, "removed": []}
+    path.write_text(json.dumps({"cinematicAppState": 1, "snapshot": {"format": 1, "feature": "app", "data": data}}))
+    runtime = runtimes(HOST_CONFIG)
+    runtime.set_provider(lambda request_id, request: None)   # never answers (yet)
+    app = runtime.app({"stateFile": str(path)})
+    app.wait_for(lambda s: s["tab"] == "discover")
+    before = path.read_text()
+    runtime.advance_clock(1000)   # a quiet second on the manual clock: the app saves
+    deadline = time.monotonic() + 5
+    while path.read_text() == before and time.monotonic() < deadline:
+        time.sleep(0.02)          # the write runs on the library's own thread
+    assert path.read_text() != before, "the app did not save after a quiet second"
+    saved = json.loads(path.read_text())["snapshot"]["data"]
+    assert saved["searchPages"] == 3
+    assert {"section": "comedy", "pagesLoaded": 3} in saved["sections"]
