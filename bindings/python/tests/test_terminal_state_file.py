@@ -132,9 +132,11 @@ def test_a_bad_state_file_is_a_one_line_note_a_fresh_start_and_left_untouched(tm
     before = (snapshot_of(session.state), snapshot_of(target))
     app = session.start()
     try:
-        app.wait_for(lambda s: "(Ctrl-X hides this)" in s and "Search: _" in s, f"the note about {kind}")
-        note = " ".join(line.strip() for line in app.screen.lines()[-5:-1] if line.strip())
-        assert note.startswith("Started fresh: ") and "left unchanged" in note, note   # the library's words, whole
+        def note() -> str:   # the notice lines, above the footer (wrapped at the screen's width)
+            return " ".join(line.strip() for line in app.screen.lines()[-5:-1] if line.strip())
+
+        app.wait_for(lambda s: "Search: _" in s and note().endswith("(Ctrl-X hides this)"), f"the note about {kind}")
+        assert note().startswith("Started fresh: ") and "left unchanged" in note(), note()   # the library's words, whole
         app.send("dune")
         app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "a search, as usual")
         app.send("\x11")

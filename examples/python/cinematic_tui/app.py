@@ -238,7 +238,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     # saves the state file and completes the recording.
     status: List[int] = []
     with runtime:
-        app = runtime.app(app_args)
+        try:
+            app = runtime.app(app_args)
+        except cinematic.CinematicError as error:   # e.g. a state file path the library refuses
+            print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
+            if provider is not None:
+                provider.close()
+            return 1
         try:
             curses.wrapper(main_curses, app, Glyphs(utf8), status, args.live)
         except curses.error:

@@ -42,6 +42,7 @@ class KeyHandling(Model):
             return
         if key == curses.KEY_RESIZE:
             return
+        self.showing_past = False
         if self.esc_pending:
             self.esc_pending = False
             if key in ("q", "Q"):
@@ -60,6 +61,8 @@ class KeyHandling(Model):
             self.help = True
         elif key in ("q", "Q"):
             self.running = False
+        elif pending is not None:
+            self.favorites_key(key, pending)   # y removes it, any other key keeps it
         elif key in ("u", "U"):
             self.app.undo()
         elif key in ("r", "R"):

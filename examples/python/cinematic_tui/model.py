@@ -37,6 +37,7 @@ class Model:
         self.esc_pending = False
         self.prompt = ""                  # the screen's own line: a question, a key's hint
         self.pending_removal: Optional[wire.Movie] = None   # asked to remove, waiting for "y"
+        self.showing_past = False         # the debug panel's time travel shows an earlier state
         # Child handles, for the parts' own intents: Search's "search now", the shown heart.
         self.search = app.scope("search", cinematic.SearchStore)
         self.shown = app.scope("detail", cinematic.ShownDetailStore)
@@ -145,5 +146,7 @@ class Model:
         return self.app
 
     def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None:
-        """After a time-travel step (the app delivers that state like any other)."""
+        """After a time-travel step (the app delivers that state like any other): an earlier
+        state has no search coming (its debounce ran then), until a key sends something."""
+        self.showing_past = self.debug.pin is not None
         self.dirty = True

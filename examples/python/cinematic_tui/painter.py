@@ -67,7 +67,7 @@ class Painter(Model):
         notice = self.notice_line()
         if notice:   # above the footer, on as many lines as it takes (at most 4)
             import textwrap
-            lines = textwrap.wrap(notice, cols - 1)[:4]
+            lines = textwrap.wrap(notice, cols - 1, break_on_hyphens=False)[:4]
             for i, line in enumerate(lines):
                 self.put(rows - 1 - len(lines) + i, 0, line.ljust(cols), curses.A_BOLD)
         self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)

@@ -55,9 +55,9 @@ class Screens(Painter):
         results = search["results"]
         phase = phase_of(results)
         searchable = len(self.query.strip()) >= 2
-        # What the state says: "searching" while the results load; results of another query
-        # (typed since, or a past state shown by time travel) wait for Enter or the debounce.
-        stale = searchable and phase != "loading" and not self.results_are_current() and phase != "failed"
+        # Results of another query than the box's: typed since, so a search is coming (every
+        # query typed is searched after the debounce), unless time travel shows a past state.
+        stale = searchable and phase not in ("loading", "failed") and not self.results_are_current()
         self.put(2, 1, "Search: ", curses.A_BOLD)
         room = max(10, cols - 9 - 24)  # the status on the right keeps its place
         shown = self.query + "_"
@@ -65,7 +65,7 @@ class Screens(Painter):
             shown = self.glyphs.ellipsis + shown[-(room - len(self.glyphs.ellipsis)):]
         self.put(2, 9, shown)
         status = ""
-        if phase == "loading":
+        if phase == "loading" or (stale and not self.showing_past):
             status = f"searching{self.glyphs.ellipsis}"
         elif stale:
             status = "Enter searches"
@@ -77,7 +77,7 @@ class Screens(Painter):
                 status += ", more failed"
         elif phase == "failed":
             status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
-        self.put(2, cols - len(status) - 2, status, curses.A_DIM if phase == "loading" else 0)
+        self.put(2, cols - len(status) - 2, status, curses.A_DIM if status.startswith("searching") else 0)
         note = self.source_note(results)
         if note:
             self.put(3, 2, self.clip(note, cols - 4), curses.A_BOLD if "offline" in note else curses.A_DIM)
