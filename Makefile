@@ -38,6 +38,7 @@ C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 EXAMPLE := $(BUILD)/bin/cinematic-search
 PATCH_EXAMPLE := $(BUILD)/bin/cinematic-patches
 RESUME_EXAMPLE := $(BUILD)/bin/cinematic-resume
+APP_EXAMPLE := $(BUILD)/bin/cinematic-app
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 INSTALL_CHECK := $(BUILD)/install-check
 
@@ -176,11 +177,12 @@ test-header:
 ## every state, error envelope and provider request they receive is then validated against
 ## the schema (tools/wirecheck.py, in the test venv).
 WIRE_LOG := $(BUILD)/wire
-test-c: lib $(C_TESTS) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE)
+test-c: lib $(C_TESTS) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE) $(APP_EXAMPLE)
 	@mkdir -p $(WIRE_LOG) && rm -f $(WIRE_LOG)/c.jsonl
 	@failed=0; for t in $(C_TESTS); do echo "== $$t"; CINEMATIC_WIRE_LOG=$(CURDIR)/$(WIRE_LOG)/c.jsonl $$t || failed=1; done; \
 	  echo "== $(PATCH_EXAMPLE) (a C host keeping its state current from patches)"; $(PATCH_EXAMPLE) 5 || failed=1; \
 	  echo "== $(RESUME_EXAMPLE) (save in one process, restore in another)"; tools/check-resume-example.sh $(RESUME_EXAMPLE) || failed=1; \
+	  echo "== $(APP_EXAMPLE) (the whole app through the C API)"; $(APP_EXAMPLE) || failed=1; \
 	  echo "== schema validation of what the C programs received"; \
 	  $$(tools/ensure-venv.sh) tools/wirecheck.py $(WIRE_LOG)/c.jsonl || failed=1; exit $$failed
 
@@ -192,6 +194,10 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_index_reader crafts damaged indexes with SQLite directly.
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
+## test_index_input builds gzip files (a gzip bomb among them) with zlib.
+$(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zlib)
+## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.
+$(BUILD)/tests/test_offline_cache_damage: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
 $(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
 $(BUILD)/tests/test_patches: examples/c/json_patch.h
@@ -238,8 +244,12 @@ test-swift: deps
 
 ## example: examples/c/cinematic-search (and cinematic-patches: a host keeping a jansson tree
 ## current from patched delivery; cinematic-resume: a runtime snapshot saved by one process
-## and restored by the next) against the in-tree library.
-example: $(EXAMPLE) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE)
+## and restored by the next; cinematic-app: the whole app, search to undo) against the
+## in-tree library.
+example: $(EXAMPLE) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE) $(APP_EXAMPLE)
+$(APP_EXAMPLE): examples/c/cinematic_app.c include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 $(RESUME_EXAMPLE): examples/c/cinematic_resume.c include/cinematic.h lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@

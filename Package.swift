@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Linux headers the Glibc module leaves out (eventfd).
+        // Linux headers the Glibc module leaves out (eventfd, renameat2).
         .systemLibrary(name: "CSystem"),
         // The movie catalog, embedded into the library at build time (data/ggplot2movies.tsv.gz).
         .target(name: "CinematicCatalogData"),
@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "CinematicDomain", swiftSettings: strict),
         .target(
             name: "CinematicData",
-            dependencies: ["CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CinematicCatalogData"],
+            dependencies: ["CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CSystem", "CinematicCatalogData"],
             swiftSettings: strict),
         .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
         .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),

@@ -44,7 +44,9 @@
  * reused.
  *
  * Input. JSON inputs are NUL-terminated UTF-8 of at most 1 MiB (CINEMATIC_ERR_TOO_LARGE
- * beyond). Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
+ * beyond); one input has a limit of its own: a runtime snapshot given to
+ * cinematic_runtime_restore, at most 2 MiB (the largest one the limits allow is 1.6 MiB).
+ * Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
  * documents nested more than 2048 levels deep (the innermost value counts as a level) give
  * CINEMATIC_ERR_JSON. A well-formed document that is not a valid intent, config or argument
  * (including a top-level scalar such as 42 or null) gives CINEMATIC_ERR_INVALID naming the
@@ -66,19 +68,24 @@
  *     favorites, a host catalog's offline cache), one for its effects, one for delivering
  *     what effects produce. Nothing of a runtime runs on Swift's shared cooperative pool, so
  *     a runtime whose callbacks are slow stalls only its own deliveries, never another
- *     runtime.
+ *     runtime. One more thread serves the whole process: its timer, which only wakes
+ *     effects sleeping on the system clock (debounces, provider request deadlines).
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
- *   - Work per input is bounded: JSON documents are at most 1 MiB and 2048 levels deep, a
- *     search query at most 256 characters and 1024 UTF-8 bytes (CINEMATIC_ERR_INVALID
- *     beyond), so no query costs more than a few plain ones.
+ *   - Work per input is bounded: JSON documents are at most 1 MiB (a runtime snapshot 2 MiB)
+ *     and 2048 levels deep, a search query at most 256 characters and 1024 UTF-8 bytes
+ *     (CINEMATIC_ERR_INVALID beyond), so no query costs more than a few plain ones; a movie
+ *     file indexed by cinematic_catalog_build_index at most 256 MiB (inflated too), its titles
+ *     at most 1024 characters (every bound is listed there).
  *   - No host thread waits on the library's own I/O either: recordings are written by the
  *     runtime's recorder thread, CINEMATIC_LOG=stderr lines by one library thread per
  *     process through a bounded buffer (1 MiB; lines past it are dropped and their count
  *     written once stderr drains), offline cache writes by the cache's thread (at most 256
  *     waiting; more are dropped: the cache is disposable).
  *   - Memory is bounded by configuration, never by uptime or input size: answered host
- *     requests leave nothing behind, a replay holds one line of its recording at a time.
+ *     requests leave nothing behind (their deadline timers included, on either clock: a
+ *     request answered or replaced is let go at once, not when its deadline would have
+ *     passed), a replay holds one line of its recording at a time.
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
  *     checks their headers; the catalog's search index is loaded into memory on the
  *     catalog's own thread in 35 ms, searches wait for it there, never the host),
@@ -113,9 +120,12 @@
  * place under SQLite's locks (never unlinked), so any number of processes may create one
  * cache at once. A cache another process keeps locked is waited for (about 2 s), then that
  * runtime runs without it: nothing is ever deleted. Only our own file that SQLite reports
- * damaged (corrupt, not a database), at open or later during a lookup or store, is
- * replaced, in place and in one transaction, by an empty cache: another process using it
- * sees the old file or the new one, never none.
+ * damaged (corrupt, not a database), at open (which reads every stored answer, so one
+ * damaged page anywhere among them is found there, not refused) or later during a lookup or
+ * store, is replaced, in place and in one transaction, by an empty cache: another process
+ * using it sees the old file or the new one, never none. Each replacement is logged
+ * ("offline cache the offline cache at <path> was damaged (<SQLite's words>); it was
+ * replaced by an empty one"; see cinematic_runtime_set_logger and CINEMATIC_LOG).
  * A recording ("record") is a file the library writes itself, under the same rule: a new
  * file is created under a temporary name and linked into place (never over anything); an
  * existing path is replaced (by rename: a reader of the old file keeps it whole) only when
@@ -201,9 +211,9 @@ typedef enum cinematic_status {
     CINEMATIC_ERR_UNKNOWN_FEATURE = 3, /**< No feature has that name. ("unknown_feature") */
     CINEMATIC_ERR_IO = 4, /**< A file or system resource failed, or a file is not ours. ("io") */
     CINEMATIC_ERR_CLOSED = 5, /**< The handle was closed. ("closed") */
-    CINEMATIC_ERR_MISUSE = 6, /**< NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse") */
+    CINEMATIC_ERR_MISUSE = 6, /**< NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse") */
     CINEMATIC_ERR_TIMEOUT = 7, /**< A wait ran out of time. ("timeout") */
-    CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB. ("too_large") */
+    CINEMATIC_ERR_TOO_LARGE = 8 /**< Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large") */
 } cinematic_status;
 
 /** The features cinematic_store_open accepts, in the schema's order, as an initializer:
@@ -277,17 +287,57 @@ void cinematic_free(void *p);
  * (borrowed; NULL: the catalog compiled into the library). The movie file is the shipped
  * TSV's format (docs/catalog-index.md): a header line with the 19 columns id, title, year,
  * length, budget, rating, votes, r1..r10, mpaa, genres, then one film per line,
- * tab-separated, UTF-8, optionally gzip-compressed. The index is written to a temporary file
- * beside index_path (created new), flushed (fsync) and renamed over it, so index_path holds
- * either a whole index or what it held before. Files are ours or untouched: index_path may
- * hold nothing, an empty file or a catalog index; anything else (another program's file, a
- * favorites database, a symbolic link, a directory) is CINEMATIC_ERR_IO and left unchanged.
- * Open it with {"catalog": {"path": index_path}}.
- * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours
- * that may wait. Any thread.
- * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read or is malformed
- * (the message names the line and what is wrong with it) or the index cannot be written;
- * CINEMATIC_ERR_MISUSE when index_path is NULL; CINEMATIC_ERR_INVALID when it is empty.
+ * tab-separated, UTF-8, optionally gzip-compressed (every member of a gzip file is read).
+ * Open the index with {"catalog": {"path": index_path}}.
+ *
+ * Paths are bytes, passed to the system exactly as given and never re-encoded: a path that
+ * is not valid UTF-8 is CINEMATIC_ERR_INVALID (nothing is read or written; the JSON config
+ * could not name such an index either), as is an empty one.
+ *
+ * The movie file is hostile until proven ours. Every bound it can reach, each refused with
+ * CINEMATIC_ERR_IO and a message naming the bound (and, for a line, its number and column):
+ *   - Only a regular file is read: a FIFO, a device, a socket or a directory is refused at
+ *     once, without blocking and without reading it.
+ *   - The file holds at most 256 MiB (checked from its size, before a byte is read), and a
+ *     gzip file inflates to at most 256 MiB of text: inflating is counted first through a
+ *     small buffer, so a gzip bomb costs CPU up to the bound (under a second), never memory.
+ *     256 MiB is about 2.8 million films; building takes about 14 times the text in memory
+ *     (77 MB for the shipped 5.5 MB), so at most about 3.5 GB.
+ *   - Each line: valid UTF-8, exactly 19 columns, no field over 4096 bytes; the title 1 to
+ *     1024 characters and at most 4096 UTF-8 bytes (queries are bounded at 256 / 1024; the
+ *     longest shipped title has 121 characters), so the work per title is bounded, and
+ *     linear in its length; mpaa at most 32 bytes; genres at most 32 names of at most 64
+ *     bytes each.
+ *   - Numbers: integers in range (id 0...4294967295, unique in the file; year 0...9999;
+ *     length 0...65535; budget 0...9223372036854775807, or empty or NA; votes
+ *     0...4294967295) and finite decimals in range (rating 0...10; r1..r10 0...100):
+ *     nan, inf and 1e999 are refused, never stored.
+ *   - At most 65,535 distinct genre lists and 65,535 distinct mpaa values in a file.
+ *
+ * Files are ours or untouched, at the moment of writing. index_path is checked before the
+ * movie file is read: it may hold nothing, an empty file or a catalog index; anything else
+ * (another program's file, a favorites database, a symbolic link, a directory) is
+ * CINEMATIC_ERR_IO and left unchanged. The index is written to a temporary file created new
+ * beside index_path (.NAME.tmp-PID-RANDOM, held locked with flock(2) while it is built),
+ * flushed (fsync), then put in place atomically, only if index_path still holds what was
+ * checked: where nothing was, with link(2), which never replaces (a file that appeared there
+ * meanwhile is kept and the build fails); where an index was, with renameat2(2)
+ * RENAME_EXCHANGE, keeping the swap only if the file swapped out is the very one checked and
+ * still an index (otherwise it is swapped straight back, unchanged, and the build fails).
+ * index_path thus holds a whole index or what it held before; a file system without
+ * RENAME_EXCHANGE refuses to replace an index (remove it first). A failed build leaves no
+ * temporary file, and a build killed midway leaves one that the next build of the same
+ * index_path removes: only files with that name that nobody holds locked (their writer is
+ * dead) and that are empty or an index; anything else is left alone.
+ *
+ * Blocks for the build (about 2 s per 60,000 films); call it from a thread of yours that may
+ * wait. Any thread; builds of different index paths may run at once (of the same one, the
+ * first to finish wins and the others fail, leaving it as it is).
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_IO when the movie file cannot be read, is not a
+ * regular file, passes a bound above or is malformed (the message names the line and what
+ * is wrong with it), or the index cannot be written or index_path changed during the build;
+ * CINEMATIC_ERR_MISUSE when index_path is NULL; CINEMATIC_ERR_INVALID when a path is empty
+ * or not valid UTF-8 (the envelope's "path" names "index_path" or "movie_path").
  */
 int cinematic_catalog_build_index(const char *movie_path, const char *index_path);
 
@@ -483,19 +533,23 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
  * A host renders its state and turns keys and clicks into its intents. Its args may name a
  * state file, {"stateFile": path} (borrowed; {"fresh": true} ignores what it holds): the app
  * resumes from it and saves to it by itself, so no host decides when to save or how to
- * resume. Resuming reads the file on the app's own thread (cinematic_store_open returns at
- * once; the restored state follows): a regular file of at most 1 MiB, not a symbolic link,
- * starting {"cinematicAppState":, of a format this library reads; a missing file is a fresh
- * start, anything else a fresh start with a notice (kind "stateFile") saying why, and that
- * file is then left untouched for the session (nothing is saved over it). Saving happens
+ * resume. cinematic_store_open reads the file then (a bounded read: a regular file of at
+ * most 1 MiB, not a symbolic link, opened without blocking; a FIFO or a device is refused at
+ * once), starting {"cinematicAppState":, of a format this library reads, and the app opens
+ * from its snapshot (a recording shows it opened with {"snapshot": ...}, so a replay
+ * restores it the same way and never touches the file). A missing file is a fresh start,
+ * anything else a fresh start with a notice (kind "stateFile") saying why, and that file is
+ * then left untouched for the session (nothing is saved over it). Saving happens
  * once the app has been quiet for 1 s on the runtime's clock (a manual clock: when advanced)
  * and when the store closes; it follows "Files are ours or untouched" (a new temporary file
  * beside the path, fsync, rename over nothing or over a state file of ours; never through a
  * symbolic link); a failed save is a notice. Closing an app store with a state file blocks
  * until its last save is written.
+ * A runtime keeps at most 256 stores open (as many as a runtime snapshot carries, so every
+ * runtime snapshot restores); close one to open another.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_JSON / _TOO_LARGE /
- * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out);
- * CINEMATIC_ERR_CLOSED (the runtime is closed).
+ * _INVALID for bad args; CINEMATIC_ERR_MISUSE (bad runtime, NULL feature or out, or the
+ * runtime already has 256 stores open); CINEMATIC_ERR_CLOSED (the runtime is closed).
  */
 int cinematic_store_open(cinematic_runtime *rt, const char *feature, const char *args_json, cinematic_store **out);
 
@@ -657,11 +711,18 @@ int cinematic_store_snapshot(cinematic_store *store, char **out_json);
  * works (and refuses a snapshot of another feature); recordings show that form, so a
  * replay restores the same way. The store's first state says what is loading; its reloads
  * have started when this returns. Never waits for I/O. Any thread.
+ * Size: a store snapshot is at most 6565 bytes, well within the 1 MiB input limit: the
+ * largest is a Search's, with its longest query once escaped (256 characters in 1024
+ * bytes: 255 control characters escaped as 6 bytes each, \u0001, and one character of the
+ * 769 bytes left: 2299 bytes), the largest page count (19 digits), a 4096-byte view and a
+ * library version of up to 64 bytes, plus 101 bytes of members (Discover is at most 4741
+ * bytes with all 9 sections, Detail 4252, Favorites less).
  * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE for bad JSON; CINEMATIC_ERR_INVALID for
  * a snapshot that is not one, of a format this library cannot read (the message names the
  * format and the version that wrote it) or with bad data (path named);
  * CINEMATIC_ERR_UNKNOWN_FEATURE for a feature this library does not have;
- * CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json or out); CINEMATIC_ERR_CLOSED.
+ * CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json or out, or the runtime already has
+ * 256 stores open); CINEMATIC_ERR_CLOSED.
  */
 int cinematic_store_restore(cinematic_runtime *rt, const char *snapshot_json, cinematic_store **out);
 
@@ -680,12 +741,20 @@ int cinematic_runtime_snapshot(cinematic_runtime *rt, char **out_json);
  * snapshot is checked before any opens, and when one fails to open the ones opened before
  * it are closed. *out_stores (required) receives an array of *out_count (optional) new store
  * handles, in the snapshot's order, owned by the caller: free the array (not the stores)
- * with cinematic_free; the stores are closed like any other. At most 256 stores. Any thread.
- * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON / _TOO_LARGE; CINEMATIC_ERR_INVALID (not a runtime
+ * with cinematic_free; the stores are closed like any other. At most 256 stores, counting
+ * those rt already has open (a runtime keeps at most 256). Any thread.
+ * Size: snapshot_json may be up to 2 MiB (2097152 bytes; every other input: 1 MiB), so
+ * whatever cinematic_runtime_snapshot hands out comes back: the largest runtime snapshot
+ * the limits allow is 256 store snapshots of at most 6565 bytes (see
+ * cinematic_store_restore), 255 commas and 101 bytes around them: 1,680,996 bytes (1.6 MiB),
+ * a quarter under the limit.
+ * Returns CINEMATIC_OK; CINEMATIC_ERR_JSON; CINEMATIC_ERR_TOO_LARGE (over 2 MiB: "a runtime
+ * snapshot is larger than 2097152 bytes"); CINEMATIC_ERR_INVALID (not a runtime
  * snapshot, another format, more than 256 stores, or a bad store snapshot: path named, e.g.
  * "$.stores[2].data.query"); CINEMATIC_ERR_UNKNOWN_FEATURE; CINEMATIC_ERR_IO (out of memory
  * for the array; nothing stays open); CINEMATIC_ERR_MISUSE (bad runtime, NULL snapshot_json
- * or out_stores); CINEMATIC_ERR_CLOSED. On failure *out_stores is NULL and *out_count 0.
+ * or out_stores, or the stores would take rt past 256 open: none is opened);
+ * CINEMATIC_ERR_CLOSED. On failure *out_stores is NULL and *out_count 0.
  */
 int cinematic_runtime_restore(cinematic_runtime *rt, const char *snapshot_json, cinematic_store ***out_stores, int *out_count);
 
@@ -768,8 +837,10 @@ int cinematic_runtime_set_logger(cinematic_runtime *rt, cinematic_log_fn fn, voi
  * time is sure to replay exactly. Blocks the calling thread until the replay ends.
  * Returns CINEMATIC_OK when the replay ran (whether or not it matched); CINEMATIC_ERR_IO
  * (cannot read path, or not a regular file); CINEMATIC_ERR_JSON / _INVALID for a malformed
- * or impossible recording (the message names the line); CINEMATIC_ERR_TOO_LARGE (a line over
- * 1 MiB); CINEMATIC_ERR_MISUSE (NULL path, or called from inside a callback).
+ * or impossible recording (the message names the line); CINEMATIC_ERR_INVALID also for a path
+ * that is not valid UTF-8 (paths are passed to the system byte for byte, never re-encoded;
+ * nothing is read); CINEMATIC_ERR_TOO_LARGE (a line over 1 MiB); CINEMATIC_ERR_MISUSE (NULL
+ * path, or called from inside a callback).
  */
 int cinematic_replay(const char *path, int *out_matched, char **out_report);
 

@@ -27,7 +27,7 @@ ALLOWED = {
     "CinematicThreads": PLATFORM,
     "CinematicDomain": set(),
     "CinematicFeatures": {"CinematicDomain", "MVIKit", "Synchronization"},
-    "CinematicData": {"CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CinematicCatalogData"} | PLATFORM,
+    "CinematicData": {"CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CSystem", "CinematicCatalogData"} | PLATFORM,
     "Cinematic": {"CinematicFeatures", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit",
                   "CJansson", "CSystem"} | PLATFORM,
     # C and system-library targets: no Swift files.

@@ -7,7 +7,8 @@
  *
  * INDEX is written to a temporary file beside it and renamed into place: it holds a whole
  * index or what it held before. Exit status: 0 built; 1 the movie file is unreadable or
- * malformed (the message names the line), or INDEX cannot be written; 2 bad command line.
+ * malformed or past a bound (the message names the line or the bound), or INDEX cannot be
+ * written; 2 bad command line (a path that is not UTF-8 among them).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cinematic.h>

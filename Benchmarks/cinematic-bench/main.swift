@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [abi] [recording] [heart] [encoding] [cache] [delivery]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
@@ -21,7 +21,8 @@ do {
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath); print() }
     if wanted("cache") { try await CachedAnswerLatency.run(catalogPath: catalogPath, directory: directory); print() }
-    if wanted("delivery") { try DeliveryCost.run(catalogPath: catalogPath, directory: directory) }
+    if wanted("delivery") { try DeliveryCost.run(catalogPath: catalogPath, directory: directory); print() }
+    if wanted("app") { try AppCost.run(catalogPath: catalogPath) }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

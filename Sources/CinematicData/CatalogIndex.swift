@@ -1,8 +1,5 @@
 import CinematicCatalogData
 import CinematicDomain
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A catalog index: one read-only SQLite file (or image) holding the films (`movies`, for
 /// Discover and Detail), the search corpus (`blobs`, loaded into memory: ``SearchCorpus``)
@@ -50,32 +47,25 @@ public enum CatalogIndex {
         Stamp(data: dataHash(EmbeddedCatalog.movieFile), library: libraryVersion)
     }
 
-    /// Builds an index of `rows` at `path`: written to a temporary file beside it, synced,
-    /// then renamed over `path` (so `path` holds a whole index or what it held before), and
-    /// the directory synced. `progress` gets the share done (0...1).
-    static func write(_ rows: [CatalogRow], stamp: Stamp, to path: String,
-                             progress: (Double) -> Void = { _ in }) throws(MovieError) {
-        // Files are ours or untouched: only nothing, an empty file or an index is replaced,
-        // and the temporary file is created new (never someone else's, never followed).
-        try OwnedFile.checkReplaceable(path, what: "catalog index") { prefix in
+    /// Builds at `path` an index of the rows `load` reads, stamped with its stamp
+    /// (``StagedFile``): `path` is checked first (nothing, an empty file or an index of ours;
+    /// before `load` runs, so a destination that is not ours costs no reading), the index is
+    /// written to a locked temporary file beside it, flushed, and put in place only if `path`
+    /// still holds what was checked (so `path` holds a whole index or what it held before),
+    /// then the directory flushed. `progress` gets the share done (0...1): 0.99 once the index
+    /// is written, before it is put in place.
+    static func write(to path: String, progress: (Double) -> Void = { _ in },
+                      load: () throws(MovieError) -> (rows: [CatalogRow], stamp: Stamp)) throws(MovieError) {
+        var staged = try StagedFile(path, what: "catalog index") { prefix in
             guard let header = SQLiteHeader(prefix) else { return false }
             return header.applicationID == applicationID
         }
-        let temporary = try OwnedFile.temporaryPath(besides: path, what: "catalog index")
-        do {
-            let connection = try SQLiteConnection(path: temporary)
-            defer { connection.close() }
-            try fill(connection, rows: rows, stamp: stamp, progress: progress)
-        } catch {
-            FileSystem.remove(temporary)
-            throw error
-        }
-        guard FileSystem.sync(temporary), FileSystem.move(temporary, to: path) else {
-            let message = FileSystem.lastErrorMessage
-            FileSystem.remove(temporary)
-            throw .storage("cannot write \(path): \(message)")
-        }
-        _ = FileSystem.sync(FileSystem.directory(of: path))
+        let (rows, stamp) = try load()
+        let connection = try SQLiteConnection(path: staged.temporary)
+        defer { connection.close() }
+        try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        connection.close()
+        try staged.publish()
         progress(1)
     }
 
@@ -158,6 +148,6 @@ enum EmbeddedCatalog {
 
     /// Every film of the embedded movie file.
     static func rows() throws(MovieError) -> [CatalogRow] {
-        try CatalogRow.parseAll(GzipData.inflate(movieFile))
+        try CatalogRow.parseAll(GzipData.inflate(movieFile, maximumBytes: MovieFile.maximumBytes, what: "the embedded movie file"))
     }
 }

@@ -1,6 +1,8 @@
 import CinematicDomain
 
-/// One line of data/ggplot2movies.tsv.gz (see data/README.md for the columns).
+/// One line of data/ggplot2movies.tsv.gz (see data/README.md for the columns), validated
+/// where it enters: every field bounded, every number finite and in range, text valid UTF-8
+/// (the bounds are documented in include/cinematic.h, next to cinematic_catalog_build_index).
 struct CatalogRow {
     let id: Int
     let catalogTitle: String
@@ -17,29 +19,45 @@ struct CatalogRow {
     static let columns = ["id", "title", "year", "length", "budget", "rating", "votes",
                           "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "mpaa", "genres"]
 
+    /// The most a line's fields may hold, so the work and memory a line costs is bounded
+    /// whatever the file holds (a search query is bounded the same way).
+    enum Bounds {
+        /// A title: at most 1024 characters and 4096 UTF-8 bytes (the longest shipped title has 121).
+        static let titleCharacters = 1024, titleBytes = 4096
+        /// Any other field: at most 4096 bytes before it is read further.
+        static let fieldBytes = 4096
+        /// The MPAA rating ("PG-13"): at most 32 bytes.
+        static let mpaaBytes = 32
+        /// Genres: at most 32 names of 1 to 64 bytes each.
+        static let genres = 32, genreBytes = 64
+        /// The title's bounds, as messages say them.
+        static let titleText = "at most 1024 characters and 4096 UTF-8 bytes"
+    }
+
     /// Parses the whole TSV (header first). Throws `.storage` naming the line and what is
-    /// wrong with it rather than guessing (a malformed field, a repeated id); blank lines are
-    /// skipped (but counted).
+    /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
+    /// blank lines are skipped (but counted). Linear in the size of `bytes`.
     static func parseAll(_ bytes: [UInt8]) throws(MovieError) -> [CatalogRow] {
         var rows: [CatalogRow] = []
         rows.reserveCapacity(60_000)
-        var lineNumber = 0
+        var lineNumber = 0, start = 0
         var sawHeader = false
         var lines: [Int: Int] = [:]   // id → its line
-        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var line = bytes[start..<end]
+            start = end + 1
             lineNumber += 1
-            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.isEmpty { continue }
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
             if !sawHeader {
-                guard fields == columns else {
+                guard (try? fields(of: line, line: lineNumber)) == columns else {
                     throw .storage("line \(lineNumber): the header must be the \(columns.count) tab-separated columns \(columns.joined(separator: " "))")
                 }
                 sawHeader = true
                 continue
             }
-            let row = try CatalogRow(fields: fields, line: lineNumber)
+            let row = try CatalogRow(fields: fields(of: line, line: lineNumber), line: lineNumber)
             if let first = lines.updateValue(lineNumber, forKey: row.id) {
                 throw .storage("line \(lineNumber): id \(row.id) is already the film of line \(first)")
             }
@@ -63,29 +81,61 @@ struct CatalogRow {
         genres = shape.genres
     }
 
+    /// The 19 tab-separated fields of `line` as text: a line with another number of columns,
+    /// a field over its byte bound or not valid UTF-8 is refused naming the line.
+    private static func fields(of line: ArraySlice<UInt8>, line number: Int) throws(MovieError) -> [String] {
+        func fail(_ what: String) -> MovieError { .storage("line \(number): \(what)") }
+        let count = line.count(where: { $0 == UInt8(ascii: "\t") }) + 1
+        guard count == columns.count else { throw fail("expected \(columns.count) tab-separated columns, found \(count)") }
+        var fields: [String] = []
+        fields.reserveCapacity(count)
+        for (column, raw) in line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).enumerated() {
+            let name = column == 1 ? "the title" : columns[column]
+            guard column != 1 || raw.count <= Bounds.titleBytes else {
+                throw fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)")
+            }
+            guard raw.count <= Bounds.fieldBytes else { throw fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)") }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("\(name) is not valid UTF-8") }
+            fields.append(text)
+        }
+        return fields
+    }
+
     private init(fields: [String], line: Int) throws(MovieError) {
         func fail(_ what: String) -> MovieError { .storage("line \(line): \(what)") }
-        guard fields.count == Self.columns.count else {
-            throw fail("expected \(Self.columns.count) tab-separated columns, found \(fields.count)")
+        func quoted(_ column: Int) -> String { "\(Self.columns[column]) \"\(fields[column].prefix(40))\"" }
+        func integer(_ column: Int, in range: ClosedRange<Int>, _ what: String) throws(MovieError) -> Int {
+            guard let value = Int(fields[column]), range.contains(value) else { throw fail("\(quoted(column)) is not \(what)") }
+            return value
         }
-        guard let id = Int(fields[0]), (0...Int(UInt32.max)).contains(id) else { throw fail("id \"\(fields[0].prefix(40))\" is not an integer in 0...4294967295") }
-        guard !fields[1].isEmpty else { throw fail("the title is empty") }
-        guard let year = Int(fields[2]), (0...9999).contains(year) else { throw fail("year \"\(fields[2].prefix(40))\" is not a year") }
-        guard let runtime = Int(fields[3]), (0...65535).contains(runtime) else { throw fail("length \"\(fields[3].prefix(40))\" is not a number of minutes") }
-        guard fields[4].isEmpty || fields[4] == "NA" || Int(fields[4]) != nil else { throw fail("budget \"\(fields[4].prefix(40))\" is not an integer (or empty, or NA)") }
-        guard let rating = Double(fields[5]), rating.isFinite else { throw fail("rating \"\(fields[5].prefix(40))\" is not a number") }
-        guard let votes = Int(fields[6]), votes >= 0 else { throw fail("votes \"\(fields[6].prefix(40))\" is not a count") }
-        let distribution = fields[7...16].compactMap { Double($0) }
-        guard distribution.count == 10 else { throw fail("r1..r10 must be 10 numbers") }
-        self.id = id
-        self.catalogTitle = fields[1]
-        self.year = year
-        self.runtime = runtime
-        self.budget = Int(fields[4])
-        self.rating = rating
-        self.votes = votes
+        func number(_ column: Int, in range: ClosedRange<Double>, _ what: String) throws(MovieError) -> Double {
+            guard let value = Double(fields[column]), value.isFinite, range.contains(value) else {
+                throw fail("\(quoted(column)) is not a number in \(what)")
+            }
+            return value
+        }
+        id = try integer(0, in: 0...Int(UInt32.max), "an integer in 0...4294967295")
+        let title = fields[1], characters = title.count
+        guard characters > 0 else { throw fail("the title is empty") }
+        guard characters <= Bounds.titleCharacters else { throw fail("the title is \(characters) characters long; \(Bounds.titleText)") }
+        catalogTitle = title
+        year = try integer(2, in: 0...9999, "a year in 0...9999")
+        runtime = try integer(3, in: 0...65535, "a number of minutes in 0...65535")
+        budget = fields[4].isEmpty || fields[4] == "NA" ? nil
+            : try integer(4, in: 0...Int.max, "an integer in 0...\(Int.max) (or empty, or NA)")
+        rating = try number(5, in: 0...10, "0...10")
+        votes = try integer(6, in: 0...Int(UInt32.max), "an integer in 0...4294967295")
+        var distribution: [Double] = []
+        for column in 7...16 { distribution.append(try number(column, in: 0...100, "0...100")) }
         self.distribution = distribution
-        self.mpaa = fields[17].isEmpty ? nil : fields[17]
-        self.genres = fields[18].split(separator: ",").map(String.init)
+        let mpaa = fields[17]
+        guard mpaa.utf8.count <= Bounds.mpaaBytes else { throw fail("mpaa is \(mpaa.utf8.count) bytes long; at most \(Bounds.mpaaBytes)") }
+        self.mpaa = mpaa.isEmpty ? nil : mpaa
+        let genres = fields[18].split(separator: ",")
+        guard genres.count <= Bounds.genres else { throw fail("\(genres.count) genres; at most \(Bounds.genres)") }
+        for genre in genres where genre.utf8.count > Bounds.genreBytes {
+            throw fail("a genre is \(genre.utf8.count) bytes long; at most \(Bounds.genreBytes)")
+        }
+        self.genres = genres.map(String.init)
     }
 }

@@ -35,25 +35,23 @@ enum FileSystem {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Atomically replaces `destination` with `source`.
-    static func move(_ source: String, to destination: String) -> Bool { rename(source, destination) == 0 }
-
-    /// Deletes the file at `path`, ignoring a missing file.
-    static func remove(_ path: String) { unlink(path) }
-
     /// The real user id, for per-user directories.
     static var userID: Int { Int(getuid()) }
 
     /// This process's id, for unique temporary names.
     static var processID: Int { Int(getpid()) }
 
-    /// The text of the current `errno`.
-    static var lastErrorMessage: String { String(cString: strerror(errno)) }
-
     /// The last component of `path`.
     static func baseName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
+    }
+
+    /// True when `path` names the file open as `fd`: the same device and inode (a symbolic
+    /// link at `path` is not followed).
+    static func names(_ path: String, _ fd: Int32) -> Bool {
+        var named = stat(), open = stat()
+        return lstat(path, &named) == 0 && fstat(fd, &open) == 0 && named.st_dev == open.st_dev && named.st_ino == open.st_ino
     }
 
     /// Flushes the file or directory at `path` to disk (fsync); false on failure (errno set).

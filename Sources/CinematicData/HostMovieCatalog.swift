@@ -1,4 +1,5 @@
 import CinematicDomain
+import CinematicThreads
 import Synchronization
 
 /// A request a host-provided catalog must answer.
@@ -71,7 +72,7 @@ public final class HostMovieCatalog: MovieCatalogRepository {
             // A clock at its limit (a manual clock advanced by years) cannot move `duration`
             // further: the deadline is never reached, rather than reached at once.
             guard now.duration(to: instant) >= duration else {
-                return { while true { try await Task.sleep(for: .seconds(3_600)) } }
+                return { try await TimerThread.shared.sleepUntilCancelled() }
             }
             return { try await clock.sleep(until: instant, tolerance: nil) }
         }

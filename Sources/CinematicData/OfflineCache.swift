@@ -50,8 +50,9 @@ public final class OfflineCache: Sendable {
     ///   without its file (``status``'s `isUsable` is false, `lastError` says why) and
     ///   nothing is stored or found until it is opened again. Nothing is ever deleted.
     /// - Our own file (application id "CNOC") that SQLite reports damaged is replaced by an
-    ///   empty cache in one transaction, at open or when a later lookup or store meets the
-    ///   damage (``status``'s `replacements` counts it).
+    ///   empty cache in one transaction, at open (which reads every stored answer, so one
+    ///   damaged page anywhere in them is found there) or when a later lookup or store meets
+    ///   the damage (``status``'s `replacements` counts it, `lastError` says why).
     /// - Anything else throws `.storage` and leaves the file unchanged, byte for byte: a file
     ///   that is not SQLite, another program's SQLite file, ours from a newer schema, a path
     ///   that cannot be opened or read.
@@ -63,6 +64,9 @@ public final class OfflineCache: Sendable {
         do {
             let database = try OfflineCacheDatabase(path: path)
             var status = OfflineCacheStatus.working
+            if let damage = database.replacedBecause {
+                status = status.failed(OfflineCacheDatabase.replaced(path, because: damage), usable: true)
+            }
             status.replacements = database.replacements
             return OfflineCache(database: database, status: status, onProblem: onProblem, maxBytes: maxBytes, ttlSeconds: ttlSeconds)
         } catch {

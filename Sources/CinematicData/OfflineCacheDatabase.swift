@@ -42,6 +42,8 @@ final class OfflineCacheDatabase: @unchecked Sendable {
     private var pendingUses: [String: Int] = [:]
     /// How many times our damaged file was replaced by an empty cache (at open or later).
     private(set) var replacements = 0
+    /// Why our file was replaced at open (the damage SQLite reported); nil when it was not.
+    private(set) var replacedBecause: MovieError?
 
     /// Opens (creating in place, or replacing our own damaged file) the cache at `path`
     /// (":memory:" allowed). Throws ``OfflineCacheOpenError/busy(_:)`` when another
@@ -57,12 +59,16 @@ final class OfflineCacheDatabase: @unchecked Sendable {
         }
         self.connection = connection
         do {
+            // Everything opening reads (the schema, an index, every answer's row and
+            // overflow pages) is read inside the damage check: one damaged page anywhere in
+            // it means our file is replaced here, not refused.
             do {
-                try Self.adoptWaiting(connection, path: path)
+                lastUse = try Self.adoptWaiting(connection, path: path)
             } catch where Self.isDamage(connection.failureCode) {
+                replacedBecause = error
                 try Self.replace(connection, path: path)
                 replacements = 1
-                try Self.adopt(connection, path: path)
+                lastUse = try Self.adopt(connection, path: path)
             }
             select = try connection.prepare("SELECT body, stored_at FROM answers WHERE key = ?1")
             touch = try connection.prepare("UPDATE answers SET used = ?2 WHERE key = ?1")
@@ -71,7 +77,6 @@ final class OfflineCacheDatabase: @unchecked Sendable {
             delete = try connection.prepare("DELETE FROM answers WHERE key = ?1")
             total = try connection.prepare("SELECT total(size), coalesce(max(used), 0) FROM answers")
             oldest = try connection.prepare("SELECT key, size FROM answers ORDER BY used LIMIT 64")
-            lastUse = try Self.read(total) { $0.int(1) }
         } catch {
             let code = connection.failureCode
             connection.close()
@@ -161,8 +166,13 @@ final class OfflineCacheDatabase: @unchecked Sendable {
             replacements += 1
             pendingUses = [:]
             lastUse = 0
-            throw .storage("the offline cache at \(path) was damaged (\(error.message)); it was replaced by an empty one")
+            throw Self.replaced(path, because: error)
         }
+    }
+
+    /// What a replacement of our damaged file says (the log shows it).
+    static func replaced(_ path: String, because damage: MovieError) -> MovieError {
+        .storage("the offline cache at \(path) was damaged (\(damage.message)); it was replaced by an empty one")
     }
 
     /// Writes the uses lookups recorded (inside the caller's transaction).

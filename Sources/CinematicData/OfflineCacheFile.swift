@@ -45,8 +45,10 @@ extension OfflineCacheDatabase {
 
     /// Makes the open file a working cache: a new (empty) database gets our schema inside a
     /// write transaction (so concurrent creators take turns and the second finds it done);
-    /// then WAL, and a read of the answers, which fails on a damaged file.
-    static func adopt(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+    /// then WAL, and a read of every answer, which fails on a damaged page: the answers'
+    /// count (an index) and their sizes and uses (every row, overflow pages included).
+    /// Returns the highest use counter stored.
+    static func adopt(_ connection: SQLiteConnection, path: String) throws(MovieError) -> Int {
         connection.clearFailure()
         if try connection.pragmaInteger("application_id") == 0 {
             try connection.transaction { () throws(MovieError) in
@@ -70,16 +72,19 @@ extension OfflineCacheDatabase {
             throw .storage("\(path) is an offline cache of a newer schema; it was left unchanged")
         }
         if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
-        let check = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
-        defer { check.finalize() }
-        _ = try read(check) { $0.int(0) }
+        let count = try connection.prepare("SELECT count(*) FROM answers", persistent: false)
+        defer { count.finalize() }
+        _ = try read(count) { $0.int(0) }
+        let uses = try connection.prepare("SELECT total(size), coalesce(max(used), 0) FROM answers", persistent: false)
+        defer { uses.finalize() }
+        return try read(uses) { $0.int(1) }
     }
 
     /// ``adopt(_:path:)``, tried again while it fails busy within the busy timeout: SQLite
     /// skips the busy handler when waiting could deadlock (a connection upgrading its read
     /// lock, as the switch to WAL does, while another waits to write), so a creator racing
     /// others can be told "busy" at once; the next try, a moment later, goes through.
-    static func adoptWaiting(_ connection: SQLiteConnection, path: String) throws(MovieError) {
+    static func adoptWaiting(_ connection: SQLiteConnection, path: String) throws(MovieError) -> Int {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(busyTimeoutMilliseconds))
         while true {

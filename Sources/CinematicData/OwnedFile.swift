@@ -71,40 +71,6 @@ package enum OwnedFile {
         throw .storage("cannot create the \(what) \(path): other processes keep creating and removing it")
     }
 
-    /// Checks that a whole new file may be renamed over `path` (the writer builds it under
-    /// ``temporaryPath(besides:what:)`` first): nothing is there, or an empty regular file, or
-    /// one that `isOurs` proves ours from its first 100 bytes. A symbolic link, a directory, a
-    /// device or a foreign file is refused with `.storage` and left unchanged.
-    package static func checkReplaceable(_ path: String, what: String, isOurs: (_ prefix: [UInt8]) -> Bool) throws(MovieError) {
-        let fd = FileIO.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            switch errno {
-            case ENOENT: return
-            case ELOOP: throw .storage("the \(what) \(path) is a symbolic link; it was left unchanged")
-            default: throw .storage("cannot open the \(what) \(path): \(FileIO.message(errno))")
-            }
-        }
-        defer { Glibc.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .storage("the \(what) \(path) is not a regular file; it was left unchanged")
-        }
-        var prefix = [UInt8](repeating: 0, count: 100)
-        let count = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard count >= 0 else { throw .storage("cannot read the \(what) \(path): \(FileIO.message(errno))") }
-        guard count == 0 || isOurs(Array(prefix[..<count])) else {
-            throw .storage("\(path) is not a \(what) of ours; it was left unchanged")
-        }
-    }
-
-    /// A new, empty file under a fresh temporary name beside `path` (created exclusively:
-    /// never anyone else's file); the caller fills it, then renames it into place.
-    package static func temporaryPath(besides path: String, what: String) throws(MovieError) -> String {
-        let (temporary, fd) = try createTemporary(besides: path, what: what)
-        Glibc.close(fd)
-        return temporary
-    }
-
     /// True when `a` and `b` name the same file: the same inode when both exist, else the
     /// same path once their directories are resolved.
     package static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -136,28 +102,34 @@ package enum OwnedFile {
         return direct
     }
 
-    /// An empty file, locked, under a fresh temporary name next to `path`.
-    private static func createTemporary(besides path: String, what: String) throws(MovieError) -> (String, Int32) {
-        let base = FileSystem.directory(of: path) + "/." + baseName(path) + ".tmp-\(FileSystem.processID)-"
+    /// An empty file, locked (`flock`, held by the returned descriptor), under a fresh
+    /// temporary name next to `path`: `.<name>.tmp-<pid>-<random>`, the names
+    /// ``StagedFile/removeStale(besides:isOurs:)`` recognises once their writer is dead. The
+    /// lock is taken before the name is trusted: a name whose lock another process took first
+    /// (a cleaner that saw it empty and unlocked) is given up for a new one.
+    static func createTemporary(besides path: String, what: String) throws(MovieError) -> (String, Int32) {
+        let base = FileSystem.directory(of: path) + "/." + FileSystem.baseName(of: path) + ".tmp-\(FileSystem.processID)-"
         for attempt in 0..<100 {
             let temporary = base + String(UInt32.random(in: 0 ... .max), radix: 36) + "\(attempt)"
             let fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
             if fd < 0 && errno == EEXIST { continue }
             guard fd >= 0 else { throw .storage("cannot create the \(what) \(path): \(FileIO.message(errno))") }
-            _ = flock(fd, LOCK_EX | LOCK_NB)
+            // EWOULDBLOCK: a cleaner holds it and removes it. Any other failure: this file
+            // system has no flock, and a cleaner cannot take the lock it needs either.
+            let locked = flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
+            guard locked, FileSystem.names(temporary, fd) else {
+                Glibc.close(fd)
+                continue
+            }
             return (temporary, fd)
         }
         throw .storage("cannot create the \(what) \(path): no free temporary name")
-    }
-
-    private static func baseName(_ path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
     private static func canonical(_ path: String) -> String {
         let directory = FileSystem.directory(of: path)
         guard let resolved = realpath(directory, nil) else { return path }
         defer { free(resolved) }
-        return String(cString: resolved) + "/" + baseName(path)
+        return String(cString: resolved) + "/" + FileSystem.baseName(of: path)
     }
 }

@@ -22,15 +22,16 @@ enum SearchCorpusBuilder {
             // joined words, the catalog form's ("Godfather, The"), and adjacent words joined
             // ("Ghost Busters" is also "ghostbusters"; not a one-letter word such as an elided
             // "d'" of "d'une": that is no "dune").
+            // Linear per title: a word is checked against the title's earlier words in a set.
             let plain = SearchText.words(shown)
-            var variants: [String] = []
+            var seen = Set(plain), variants: [String] = []
             for word in SearchText.indexWords(ofTitle: shown) + SearchText.indexWords(ofTitle: row.catalogTitle)
-            where !plain.contains(word) && !variants.contains(word) { variants.append(word) }
+            where seen.insert(word).inserted { variants.append(word) }
             for (first, second) in zip(plain, plain.dropFirst())
-            where first.count > 1 && second.count > 1
+            where !first.dropFirst().isEmpty && !second.dropFirst().isEmpty
                 && !SearchText.stopwords.contains(first) && !SearchText.stopwords.contains(second) {
                 let joined = first + second
-                if !plain.contains(joined) && !variants.contains(joined) {
+                if seen.insert(joined).inserted {
                     variants.append(joined)
                     pairs.insert(joined)
                 }
@@ -56,6 +57,7 @@ enum SearchCorpusBuilder {
                 titleWords.append(id)
                 if lists[Int(id)].last != rank { lists[Int(id)].append(rank) }
             }
+            guard titleWords.count < Int(UInt32.max) else { throw .storage("the movie file has more title words than an index holds (4294967295)") }
             titleStarts.append(UInt32(titleWords.count))
             plainCounts.append(UInt16(clamping: title.plain.count))
             coreCounts.append(UInt16(clamping: title.core))

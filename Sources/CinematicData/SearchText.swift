@@ -37,7 +37,7 @@ enum SearchText {
             if character == "'" || character == "\u{2019}" || character == "\u{2018}" || character == "`" {
                 // Apostrophes join ("schindler's" → "schindlers"), except after an elided
                 // one-letter word ("d'une", "l'homme"), which stays a word of its own.
-                if current.count == 1 { finish() }
+                if !current.isEmpty && current.dropFirst().isEmpty { finish() }   // one character: O(1), not count
                 continue
             }
             if character.isLetter || character.isNumber {
@@ -56,8 +56,10 @@ enum SearchText {
     /// The index words of a title: its words, the number of each roman numeral, and hyphenated
     /// or slashed words joined ("Spider-Man" → spider, man, spiderman; never across an
     /// elision: "d'une" is not "dune").
+    /// Linear in the title's length: membership is checked in sets, never word by word.
     static func indexWords(ofTitle title: String) -> [String] {
         let plain = words(title)
+        let plainSet = Set(plain)
         var out = plain
         for (index, word) in plain.enumerated() {
             let before = index > 0 ? plain[index - 1] : nil
@@ -77,20 +79,23 @@ enum SearchText {
                 // is already a word, and an elided "d'une" must not become "dune".
                 continue
             } else {
-                if previousJoinable, !joined.isEmpty, !plain.contains(joined) { out.append(joined) }
+                if previousJoinable, !joined.isEmpty, !plainSet.contains(joined) { out.append(joined) }
                 joined = ""
                 previousJoinable = false
             }
         }
-        if previousJoinable, !joined.isEmpty, !plain.contains(joined) { out.append(joined) }
+        if previousJoinable, !joined.isEmpty, !plainSet.contains(joined) { out.append(joined) }
         // Initials joined: "E.T." is also "et", "L.A." also "la".
-        var initials = ""
+        var outSet = Set(out)
+        var initials = "", initialCount = 0
         for word in plain + [""] {
-            if word.count == 1 {
+            if !word.isEmpty && word.dropFirst().isEmpty {
                 initials += word
+                initialCount += 1
             } else {
-                if initials.count >= 2, !out.contains(initials) { out.append(initials) }
+                if initialCount >= 2, initials.count >= 2, outSet.insert(initials).inserted { out.append(initials) }
                 initials = ""
+                initialCount = 0
             }
         }
         return out

@@ -15,7 +15,7 @@ package enum SyntheticCatalog {
         let rows = try rows(count: count)
         var words: Set<String> = []
         for row in rows { for word in SearchText.words(row.catalogTitle) { words.insert(word) } }
-        try CatalogIndex.write(rows, stamp: CatalogIndex.Stamp(data: "synthetic-\(count)", library: "bench"), to: path)
+        try CatalogIndex.write(to: path) { (rows, CatalogIndex.Stamp(data: "synthetic-\(count)", library: "bench")) }
         return words.count
     }
 

@@ -56,19 +56,44 @@ package final class Condition: @unchecked Sendable {
 }
 
 /// A point on the monotonic clock, for timed waits.
-package struct Deadline {
-    package let timespec: timespec
+package struct Deadline: Comparable {
+    /// Nanoseconds since the monotonic clock's origin.
+    package let nanoseconds: UInt64
+
+    /// The instant `nanoseconds` after the monotonic clock's origin.
+    package init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+
+    /// Now.
+    package static var now: Deadline {
+        var now = Glibc.timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Deadline(nanoseconds: UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec))
+    }
 
     /// `milliseconds` from now; nil (no limit) for a negative value.
     package static func after(milliseconds: Int) -> Deadline? {
-        guard milliseconds >= 0 else { return nil }
-        var now = Glibc.timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nanoseconds = Int(now.tv_nsec) + (milliseconds % 1000) * 1_000_000
-        return Deadline(timespec: Glibc.timespec(
-            tv_sec: now.tv_sec + milliseconds / 1000 + nanoseconds / 1_000_000_000,
-            tv_nsec: nanoseconds % 1_000_000_000))
+        milliseconds >= 0 ? after(.milliseconds(milliseconds)) : nil
     }
+
+    /// `duration` from now (now for a negative one), saturating at the clock's end (some
+    /// 584 years from its origin) instead of overflowing.
+    package static func after(_ duration: Duration) -> Deadline {
+        let start = now.nanoseconds
+        guard duration > .zero else { return Deadline(nanoseconds: start) }
+        let (seconds, attoseconds) = duration.components
+        let (whole, tooLong) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (span, longer) = whole.addingReportingOverflow(UInt64(clamping: attoseconds / 1_000_000_000))
+        let (end, beyond) = start.addingReportingOverflow(span)
+        return Deadline(nanoseconds: tooLong || longer || beyond ? .max : end)
+    }
+
+    /// The instant as the `timespec` a timed wait takes.
+    package var timespec: Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(clamping: nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
+
+    /// True when `lhs` comes before `rhs`.
+    package static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 }
 
 /// A one-shot gate: ``open()`` once, ``wait(until:)`` from any number of threads.

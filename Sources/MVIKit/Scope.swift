@@ -8,13 +8,14 @@
 /// return search.reduce(&state, intent)
 /// ```
 public struct Scope<ParentState: Equatable & Sendable, ParentIntent: Sendable, Child: Reducer>: Reducer {
-    private let state: WritableKeyPath<ParentState, Child.State> & Sendable
-    private let extract: @Sendable (ParentIntent) -> Child.Intent?
-    private let embed: @Sendable (Child.Intent) -> ParentIntent
-    private let child: Child
+    @usableFromInline let state: WritableKeyPath<ParentState, Child.State> & Sendable
+    @usableFromInline let extract: @Sendable (ParentIntent) -> Child.Intent?
+    @usableFromInline let embed: @Sendable (Child.Intent) -> ParentIntent
+    @usableFromInline let child: Child
 
     /// Creates a scope. `extract` picks the child's intents out of the parent's (nil for the
     /// parent's own intents, which this scope ignores); `embed` wraps them back.
+    @inlinable
     public init(
         state: WritableKeyPath<ParentState, Child.State> & Sendable,
         intent extract: @escaping @Sendable (ParentIntent) -> Child.Intent?,
@@ -28,6 +29,7 @@ public struct Scope<ParentState: Equatable & Sendable, ParentIntent: Sendable, C
     }
 
     /// Reduces the child's intents on the sub-state; every other intent is a no-op.
+    @inlinable
     public func reduce(_ parent: inout ParentState, _ intent: ParentIntent) -> Effect<ParentIntent> {
         guard let childIntent = extract(intent) else { return .none }
         return child.reduce(&parent[keyPath: state], childIntent).map(embed)

@@ -10,6 +10,7 @@
 /// }
 /// ```
 public struct Send<Intent: Sendable>: Sendable {
+    @usableFromInline
     let deliver: @Sendable (Intent) -> Void
 
     /// Creates a send that hands each intent to `deliver`.

@@ -45,14 +45,16 @@ struct CatalogIndexTests {
     @Test func aMalformedLineIsNamedAndNothingIsWrittenAtTheIndexPath() throws {
         let directory = TestCatalog.directory("bad")
         let source = directory.appendingPathComponent("movies.tsv").path, index = directory.appendingPathComponent("movies.idx").path
+        try Self.movies.write(toFile: source, atomically: true, encoding: .utf8)
+        try MovieFile.buildIndex(from: source, to: index, libraryVersion: "9.9.9")
+        let previous = try Data(contentsOf: URL(fileURLWithPath: index))
         try (Self.header + Self.film(1, "Fine", votes: 3) + "2\tBroken\tnineteen\n").write(toFile: source, atomically: true, encoding: .utf8)
-        try Data("previous".utf8).write(to: URL(fileURLWithPath: index))
         #expect {
             try MovieFile.buildIndex(from: source, to: index, libraryVersion: "9.9.9")
         } throws: { error in
             (error as? MovieError)?.message.contains("line 3") == true
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == Data("previous".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == previous)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["movies.idx", "movies.tsv"])
         try Self.header.replacingOccurrences(of: "votes", with: "vote").write(toFile: source, atomically: true, encoding: .utf8)
         #expect(throws: MovieError.self) { try MovieFile.buildIndex(from: source, to: index, libraryVersion: "9.9.9") }

@@ -102,6 +102,24 @@ struct OfflineCacheFileTests {
         again.close()
     }
 
+    @Test("one damaged page among the answers (header and schema intact) is replaced at open, and the status says why")
+    func oneDamagedAnswerPageIsReplacedAtOpen() async throws {
+        let path = try cacheWithAnswers(60, bodyBytes: 3_000)
+        let pages = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int / 4_096
+        #expect(pages > 40)
+        try damagePage(path, pages / 2)
+        let cache = try OfflineCache.open(path: path)
+        #expect(cache.status.isUsable)
+        #expect(cache.status.replacements == 1)
+        #expect(cache.status.lastError?.message.contains("was damaged") == true)
+        #expect(cache.status.lastError?.message.contains("replaced by an empty one") == true)
+        #expect(await cache.lookup("movie:1", now: 2) == nil)
+        cache.store("movie:2", body: "two", now: 2)
+        #expect(await cache.lookup("movie:2", now: 3)?.body == "two")
+        cache.close()
+        #expect(try header(path).applicationID == OfflineCacheDatabase.applicationID)
+    }
+
     @Test("damage that surfaces during a lookup is replaced then; the cache keeps working")
     func damageFoundLaterIsReplaced() async throws {
         let path = try cacheWithAnswers(30, bodyBytes: 2_000)
@@ -193,6 +211,14 @@ final class HeldFile {
 func header(_ path: String) throws -> SQLiteHeader {
     guard case let .sqlite(header) = try SQLiteHeader.read(path) else { throw MovieError.storage("no SQLite header") }
     return header
+}
+
+/// Writes 0xA5 over page `number` of `path` (pages of 4096 bytes, numbered from 1 as SQLite does).
+func damagePage(_ path: String, _ number: Int) throws {
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64((number - 1) * 4_096))
+    handle.write(Data(repeating: 0xA5, count: 4_096))
 }
 
 /// Writes zeros over every page of `path` after page `from` (pages of 4096 bytes, numbered from 0).

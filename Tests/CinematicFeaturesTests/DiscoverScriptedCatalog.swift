@@ -29,6 +29,7 @@ final class ScriptedCatalog: MovieCatalogRepository {
         var held: [Held] = []
         var details: [Int: MovieDetail] = [:]
         var detailRequests: [Int] = []
+        var heldDetails: [CheckedContinuation<Void, Never>] = []
     }
 
     private let inner: Mutex<Inner>
@@ -100,11 +101,21 @@ final class ScriptedCatalog: MovieCatalogRepository {
         for call in held { call.continuation.resume(returning: call.answer) }
     }
 
+    /// Detail calls waiting for ``releaseAllDetails()`` (when ``isHolding``).
+    var heldDetailCount: Int { inner.withLock { $0.heldDetails.count } }
+
+    /// Answers every held detail call.
+    func releaseAllDetails() {
+        for call in inner.withLock({ inner in defer { inner.heldDetails = [] }; return inner.heldDetails }) { call.resume() }
+    }
+
     func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
-        let detail = inner.withLock { inner -> MovieDetail? in
+        let (detail, hold) = inner.withLock { inner -> (MovieDetail?, Bool) in
             inner.detailRequests.append(id)
-            return inner.details[id]
+            return (inner.details[id], inner.holding)
         }
+        // Held like section calls: not cancellable, answered only through the release.
+        if hold { await withCheckedContinuation { continuation in inner.withLock { $0.heldDetails.append(continuation) } } }
         guard let detail else { throw .notFound }
         return Sourced(detail, source: .local)
     }

@@ -2,9 +2,12 @@
  * stress_host_memory: memory stays flat however many host-catalog requests a runtime answers.
  *
  * A provider answers every request at once (from inside its callback, as a synchronous host
- * would); a typist sends query after query on the manual clock, each making one search
- * request. After a warm-up, the process's resident memory is sampled every 10,000 requests:
- * it must not grow with the count (a per-request leak of even 100 bytes is 10 MB here). Runs
+ * would); a typist sends query after query, each one new (distinct words, as a person typing
+ * makes), each making one search request. After a warm-up, the process's resident memory is
+ * sampled every 10,000 requests: it must not grow with the count (a per-request leak of even
+ * 100 bytes is 10 MB here). Runs on the manual clock and on the system clock (no debounce:
+ * each request also starts its 10 s deadline timer, cancelled when the answer comes; a
+ * cancelled timer must let go of its memory then, not when its deadline would have passed),
  * with the offline cache off and on (":memory:", bounded by maxBytes). The watchdog fails a
  * stalled typist.
  */
@@ -33,6 +36,32 @@ static long resident_kib(void) {
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Query number i as distinct words ("query bcd fgh"): no two share their normalised words. */
+static void distinct_query(long i, char *out, size_t size) {
+    char word[16];
+    int length = 0;
+    do {
+        word[length++] = (char)('a' + i % 26);
+        i /= 26;
+    } while (i > 0 && length < (int)sizeof word - 1);
+    word[length] = 0;
+    snprintf(out, size, "query %s %c%s", word, word[0], word);
+}
+
+/* One search request: on the manual clock the debounce is advanced past (the request is made
+ * and answered when that returns); on the system clock (no debounce) the store settles. */
+static void type_query(cinematic_store *search, long i, int manual) {
+    char query[48], intent[96];
+    distinct_query(i, query, sizeof query);
+    snprintf(intent, sizeof intent, "{\"type\":\"queryChanged\",\"query\":\"%s\"}", query);
+    CHECK_STATUS(cinematic_store_send(search, intent), CINEMATIC_OK);
+    if (manual) {
+        CHECK_STATUS(cinematic_runtime_advance_clock(runtime, 300), CINEMATIC_OK);
+    } else {
+        CHECK_STATUS(cinematic_store_settle(search, 5000), CINEMATIC_OK);
+    }
+}
+
 static void run(const char *config, long requests) {
     CHECK_STATUS(cinematic_runtime_open(config, &runtime), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_set_provider(runtime, answer_at_once, NULL), CINEMATIC_OK);
@@ -41,12 +70,10 @@ static void run(const char *config, long requests) {
     const char *names[] = {"typist"};
     stress_begin(1, names);
     atomic_store(&answered, 0);
+    int manual = strstr(config, "\"manual\"") != NULL;
     long warm = 0, last = 0, growth_samples = 0;
-    char intent[96];
     for (long i = 0; i < requests || stress_running(); i++) {
-        snprintf(intent, sizeof intent, "{\"type\":\"queryChanged\",\"query\":\"query %ld\"}", i);
-        CHECK_STATUS(cinematic_store_send(search, intent), CINEMATIC_OK);
-        CHECK_STATUS(cinematic_runtime_advance_clock(runtime, 300), CINEMATIC_OK);
+        type_query(search, i, manual);
         stress_tick(0);
         if ((i + 1) % SAMPLE_EVERY == 0) {
             long now = resident_kib();
@@ -84,8 +111,21 @@ static void test_memory_is_flat_over_100k_host_requests_with_cache(void) {
     run("{\"catalog\":\"host\",\"clock\":\"manual\",\"offlineCache\":{\"path\":\":memory:\",\"maxBytes\":65536}}", request_count());
 }
 
+/* The system clock: every request's deadline timer (10 s by default) is cancelled by its
+ * answer; thousands of requests a second must not keep thousands of timers alive. */
+static void test_memory_is_flat_on_the_system_clock_without_cache(void) {
+    run("{\"catalog\":\"host\",\"search\":{\"debounceMs\":0},\"offlineCache\":false}", request_count());
+}
+
+static void test_memory_is_flat_on_the_system_clock_with_cache(void) {
+    run("{\"catalog\":\"host\",\"search\":{\"debounceMs\":0},\"offlineCache\":{\"path\":\":memory:\",\"maxBytes\":65536}}",
+        request_count());
+}
+
 int main(void) {
     RUN_TEST(test_memory_is_flat_over_100k_host_requests_without_cache);
     RUN_TEST(test_memory_is_flat_over_100k_host_requests_with_cache);
+    RUN_TEST(test_memory_is_flat_on_the_system_clock_without_cache);
+    RUN_TEST(test_memory_is_flat_on_the_system_clock_with_cache);
     return TEST_SUMMARY();
 }

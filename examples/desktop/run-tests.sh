@@ -18,7 +18,9 @@ vpy="$("$here/ensure-qt.sh")"
 export QT_QPA_PLATFORM=offscreen
 export PYTHONPATH="$repo/bindings/python:$repo/examples/python:$here${PYTHONPATH:+:$PYTHONPATH}"
 if [ $# -eq 0 ]; then
-    (cd "$here" && MYPYPATH="$repo/bindings/python:$repo/examples/python" "$vpy" -m mypy --strict cinematic_desktop) \
+    # The app is checked; the binding it imports is typed from its sources, its own errors are
+    # its suite's business (--follow-imports=silent).
+    (cd "$here" && MYPYPATH="$repo/bindings/python" "$vpy" -m mypy --strict --follow-imports=silent cinematic_desktop) \
         || { echo "run-tests.sh: mypy --strict failed"; exit 1; }
 fi
 cd "$here"

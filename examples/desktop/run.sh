@@ -2,6 +2,7 @@
 # Launches the desktop movie app (PySide6) with the in-tree bindings:
 #
 #   examples/desktop/run.sh [--favorites PATH] [--catalog PATH] [--record FILE] [--live URL]
+#                           [--state-file PATH] [--fresh]
 #
 # Installs PySide6 into the project's venv (build/venv, tools/ensure-venv.sh) when missing.
 # Needs build/lib/libcinematic.so.0 (`make lib`) and a display (DISPLAY or WAYLAND_DISPLAY,

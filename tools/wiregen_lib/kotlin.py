@@ -118,8 +118,11 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
         header += " : " + ", ".join(pascal(s) for s in supers)
     lines.append(header + " {")
     lines.append("    /** This value as JSON-ready maps and lists (write it with [Json.write]). */")
-    lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = linkedMapOf(" + ", ".join(
-        f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields) + ")")
+    # Optional members are written only when set (a library refuses `"member": null`).
+    present = ", ".join(f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields if key in required)
+    optional = "; ".join(f'if ({key} != null) put("{key}", {kt_write(key, kind)})' for key, kind, _, _ in fields if key not in required)
+    body = f"linkedMapOf<String, Any?>({present})" + (f".apply {{ {optional} }}" if optional else "")
+    lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = {body}")
     lines.append("")
     lines.append("    companion object {")
     lines.append(f"        /** Reads a {name} from JSON text or from [Json.parse]'s result. */")
@@ -130,6 +133,34 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     lines.append("    }")
     lines.append("}")
     return "\n".join(lines)
+
+
+def kt_map_class(name: str, node: Schema) -> str:
+    """A wire object whose members are keys to values of one type (`additionalProperties`: a
+    $ref), kept in the order the library wrote them."""
+    value = pascal(ref_name(node["additionalProperties"]["$ref"]))
+    doc = node.get("description") or f"The wire map {name}."
+    return "\n".join([
+        f"/** {doc} */",
+        f"data class {name}(",
+        "    /** Each value by its key, in the order the library wrote them. */",
+        f"    val byKey: Map<String, {value}> = emptyMap()",
+        ") {",
+        f"    /** The value of [key], or null. */",
+        f"    operator fun get(key: String): {value}? = byKey[key]",
+        "",
+        "    /** This value as JSON-ready maps and lists (write it with [Json.write]). */",
+        "    fun toJson(): Map<String, Any?> = LinkedHashMap<String, Any?>().apply { byKey.forEach { (key, value) -> put(key, value.toJson()) } }",
+        "",
+        "    companion object {",
+        f"        /** Reads a {name} from JSON text or from [Json.parse]'s result. */",
+        f"        fun fromJson(value: Any?): {name} {{",
+        "            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>",
+        f"            return {name}(map.entries.associate {{ (it.key as String) to {value}.fromJson(it.value) }})",
+        "        }",
+        "    }",
+        "}",
+    ])
 
 
 def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
@@ -201,6 +232,8 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
             text = kt_class(pascal(name), node, defs, classes, unions)
         elif node.get("type") == ["object", "null"]:
             text = f"/** {node.get('description', '')} */\ntypealias {pascal(name)} = Map<String, Any?>"
+        elif node.get("type") == "object" and isinstance(node.get("additionalProperties"), dict) and "$ref" in node["additionalProperties"]:
+            text = kt_map_class(pascal(name), node)
         else:
             continue  # plain strings are read as String
         blocks.extend(classes)

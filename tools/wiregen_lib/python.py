@@ -33,6 +33,9 @@ def py_type(node: Schema, owner: str, key: str, extra: List[str], defs: Dict[str
         return f"Optional[{inner}]" if nullable else inner
     if kind == "object":
         if "properties" not in node:
+            values = node.get("additionalProperties")
+            if isinstance(values, dict) and "$ref" in values:
+                return f"Dict[str, {pascal(ref_name(values['$ref']))}]"
             return "Dict[str, object]"
         name = pascal(owner) + pascal(key)
         extra.append(py_class(name, node, defs, extra))
@@ -252,8 +255,8 @@ def _helper(feature: Schema, member: str, wire_type: str, defs: Dict[str, Schema
     doc = node.get("description", f"Sends {wire_type}.")
     lines = [f"    def {name}(self{''.join(', ' + p for p in params)}) -> None:"]
     lines += _docstring(f"{doc} Sends ``{example}``.", "        ")
-    lines.append(f"        intent: wire.{pascal(member)} = {{{', '.join(members)}}}")
-    lines.append("        self.send(intent)")
+    lines.append(f"        message: wire.{pascal(member)} = {{{', '.join(members)}}}")
+    lines.append("        self.send(message)")
     return lines
 
 

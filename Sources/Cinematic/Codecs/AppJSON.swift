@@ -20,10 +20,9 @@ struct AppCodec: FeatureCodec {
 
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
-        let options = try AppOptions(arguments)
-        let store = CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(), delivery: delivery)
-        try AppStateFile.attach(options, to: store, environment: environment, executor: delivery.effects)
-        return store
+        // A state file is opened by the runtime (AppStateFile.open), which resumes from it.
+        _ = try AppOptions(arguments)
+        return CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(), delivery: delivery)
     }
 
     /// The app's reducer over the runtime's services.
@@ -38,6 +37,11 @@ struct AppCodec: FeatureCodec {
     private let details = DetailCodecs()
     private let removed = MovieFragments()
     private let positions = NodeCache<[AppList: ListPosition]>()
+    /// Each part described once per distinct value: a keystroke compares Discover's and the
+    /// favorites' states (the same storage: constant time) instead of describing them again.
+    private let discoverPart = NodeCache<DiscoverState>()
+    private let favoritesPart = NodeCache<FavoritesState>()
+    private let removedPart = NodeCache<[Movie]>()
     private let notice = NodeCache<AppNotice?>()
 
     static func encodeIntent(_ intent: AppIntent) -> EncodedIntent {
@@ -64,12 +68,12 @@ struct AppCodec: FeatureCodec {
         return [
             ("tab", .fragment(Self.tabs[state.tab]!)),
             ("search", .object(search.stateMembers(state.search))),
-            ("discover", .object(discover.stateMembers(state.discover))),
-            ("favorites", .object(favorites.stateMembers(state.favorites))),
+            ("discover", discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }),
+            ("favorites", favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }),
             ("details", .list(state.details.map(detailNode))),
-            ("section", .string(WireNames.id(of: state.section))),
+            ("section", .fragment(Self.sections[state.section] ?? .string(WireNames.id(of: state.section)))),
             ("positions", positions.node(for: state.positions) { .fragment(JSONFragment(consuming: AppPositions(positions: $0).wireNode)) }),
-            ("removed", .movies(state.removed, removed)),
+            ("removed", removedPart.node(for: state.removed) { .movies($0, removed) }),
             ("notice", notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null
             }),
@@ -83,8 +87,8 @@ struct AppCodec: FeatureCodec {
     func scopeNode(_ name: String, of state: AppState) -> StateNode {
         switch name {
         case "search": .object(search.stateMembers(state.search))
-        case "discover": .object(discover.stateMembers(state.discover))
-        case "favorites": .object(favorites.stateMembers(state.favorites))
+        case "discover": discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }
+        case "favorites": favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }
         default: state.details.last.map(detailNode) ?? .null
         }
     }
@@ -104,6 +108,9 @@ struct AppCodec: FeatureCodec {
     private func detailNode(_ open: OpenDetail) -> StateNode {
         .object(details.codec(open.key).stateMembers(open.detail) + [("listing", details.listing(open))])
     }
+
+    /// Each section's id, encoded once.
+    private static let sections = Dictionary(uniqueKeysWithValues: DiscoverSection.all.map { ($0, JSONFragment.string(WireNames.id(of: $0))) })
 
     /// Each tab's name, encoded once.
     private static let tabs = Dictionary(uniqueKeysWithValues: AppTab.allCases.map { ($0, JSONFragment.string($0.wireName)) })

@@ -13,7 +13,8 @@ extension AppCodec {
             tab: state.tab, section: state.section, query: search.query, searchPages: search.pagesLoaded,
             sections: DiscoverCodec.snapshot(of: state.discover, origin: origin).sections,
             details: state.details.map { AppDetailSnapshot(movieID: $0.detail.movieID, listing: $0.detail.listing) },
-            positions: AppPositions(positions: state.positions), removed: state.removed)
+            positions: AppPositions(positions: state.positions), removed: state.removed,
+            notice: state.notice.flatMap { $0.expires ? nil : AppSnapshotNotice(kind: $0.kind, text: $0.text, offersUndo: $0.offersUndo) })
     }
 
     /// Opens on what the snapshot says, every part at once: Search and Discover reload what
@@ -32,6 +33,6 @@ extension AppCodec {
         AppRestore(tab: snapshot.tab, section: snapshot.section, query: snapshot.query,
                    searchPages: min(snapshot.searchPages, SearchReducer.maxRestoredPages), sections: snapshot.sections,
                    details: snapshot.details.map { ($0.movieID, $0.listing) }, positions: snapshot.positions.positions,
-                   removed: snapshot.removed)
+                   removed: snapshot.removed, notice: snapshot.notice.map { ($0.kind, $0.text, $0.offersUndo) })
     }
 }

@@ -176,3 +176,26 @@ extension Movie: WireValue {
 
     var wireNode: UnsafeMutablePointer<json_t> { DomainJSON.encode(self) }
 }
+
+/// A notice kept by an app snapshot (schema `appSnapshotNotice`): one that stays until dismissed.
+struct AppSnapshotNotice: WireValue, Equatable, Sendable {
+    var kind: AppNotice.Kind
+    var text: String
+    var offersUndo: Bool
+
+    static func read(_ member: JSONValueReader) throws(APIError) -> AppSnapshotNotice {
+        let object = try member.object("a notice {\"kind\", \"text\", \"offersUndo\"}")
+        try object.rejectUnknownKeys(allowing: ["kind", "text", "offersUndo"])
+        let name = try object.required("kind").string()
+        guard let kind = AppNotice.Kind.allCases.first(where: { AppCodec.wireName(of: $0) == name }) else {
+            throw .invalid("unknown notice kind \"\(name)\"", at: "\(member.path).kind")
+        }
+        return AppSnapshotNotice(kind: kind, text: try object.required("text").text(maxCharacters: 1000, maxBytes: 4000),
+                                 offersUndo: try object.required("offersUndo").bool())
+    }
+
+    var wireNode: UnsafeMutablePointer<json_t> {
+        JSONBuilder.object(["kind": JSONBuilder.string(AppCodec.wireName(of: kind)), "text": JSONBuilder.string(text),
+                            "offersUndo": JSONBuilder.bool(offersUndo)])
+    }
+}

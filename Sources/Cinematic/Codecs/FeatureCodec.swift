@@ -63,6 +63,14 @@ protocol FeatureCodec: Sendable {
     static func makeStore(restoring snapshot: Snapshot, view: SnapshotView, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore
 
+    /// The parts of this feature's state a child handle may show (`cinematic_store_scope`);
+    /// none unless the feature composes others (the app). Default: none.
+    static var scopes: [String] { get }
+    /// The node of scope `name` in `state` (`null` when it shows nothing now).
+    func scopeNode(_ name: String, of state: Reducer.State) -> StateNode
+    /// A child handle's intent document (`root`) as this feature's host intent.
+    func scopeIntent(_ name: String, _ root: JSONValueReader) throws(APIError) -> Reducer.Intent
+
     /// Encodes any intent, internal ones included (`{"type":"resultsLoaded",…}`), for the
     /// debug history, the log and recordings: host intents through ``encodeHost(_:)``,
     /// internal ones through ``result(_:_:source:)``.
@@ -70,8 +78,7 @@ protocol FeatureCodec: Sendable {
 }
 
 extension FeatureCodec {
-    /// The parts of this feature's state a child handle may show (`cinematic_store_scope`);
-    /// none unless the feature composes others (the app).
+    /// No scopes.
     static var scopes: [String] { [] }
 
     /// The node of scope `name` in `state` (`null` when it shows nothing now).

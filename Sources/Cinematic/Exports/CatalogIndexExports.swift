@@ -7,12 +7,12 @@ import CinematicDomain
 public func cinematic_catalog_build_index(_ moviePath: UnsafePointer<CChar>?, _ indexPath: UnsafePointer<CChar>?) -> Int32 {
     apiCall { () throws(APIError) in
         guard let indexPath else { throw .misuse("NULL index_path") }
-        let destination = String(cString: indexPath)
-        guard !destination.isEmpty else { throw .invalid("empty index path", at: "index_path") }
+        let destination = try pathArgument(indexPath, "index_path")
+        guard !destination.isEmpty else { throw .invalid("empty index_path", at: "index_path") }
+        let source = try moviePath.map { pointer throws(APIError) in try pathArgument(pointer, "movie_path") }
+        guard source?.isEmpty != true else { throw .invalid("empty movie_path", at: "movie_path") }
         do throws(MovieError) {
-            if let moviePath {
-                let source = String(cString: moviePath)
-                guard !source.isEmpty else { throw .storage("empty movie file path") }
+            if let source {
                 try MovieFile.buildIndex(from: source, to: destination, libraryVersion: "\(libraryVersion)")
             } else {
                 try MovieFile.buildEmbeddedIndex(to: destination, libraryVersion: "\(libraryVersion)")

@@ -41,7 +41,7 @@ public func cinematic_replay(_ path: UnsafePointer<CChar>?, _ outMatched: Unsafe
         outReport?.pointee = nil
         guard let path else { throw .misuse("NULL path") }
         guard !DeliveryQueue.isInsideCallback else { throw .misuse("cinematic_replay called from inside a callback") }
-        let outcome = try Replay(path: String(cString: path)).run()
+        let outcome = try Replay(path: pathArgument(path, "path")).run()
         outMatched?.pointee = outcome.matched ? 1 : 0
         outReport?.pointee = outcome.report.mallocCopy()
     }

@@ -37,10 +37,11 @@ func parseOptional(_ text: UnsafePointer<CChar>?) throws(APIError) -> JSONDocume
     return try JSONDocument(parsing: text)
 }
 
-/// Parses a required NUL-terminated JSON argument (NULL is misuse).
-func parseRequired(_ text: UnsafePointer<CChar>?, _ what: String) throws(APIError) -> JSONDocument {
+/// Parses a required NUL-terminated JSON argument (NULL is misuse) of at most `limit` bytes
+/// (the general input limit unless the argument has a documented one of its own).
+func parseRequired(_ text: UnsafePointer<CChar>?, _ what: String, limit: Int = JSONDocument.maximumBytes) throws(APIError) -> JSONDocument {
     guard let text else { throw .misuse("NULL \(what)") }
-    return try JSONDocument(parsing: text)
+    return try JSONDocument(parsing: text, limit: limit, what: limit == JSONDocument.maximumBytes ? "input" : what)
 }
 
 /// Checks an out-pointer and clears what it points at.
@@ -48,4 +49,15 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T?>?, _ what: String) throws(APIE
     guard let out else { throw .misuse("NULL \(what)") }
     out.pointee = nil
     return out
+}
+
+/// A path argument (`name`, e.g. "index_path") as the String the file calls take. Paths are
+/// bytes and are never re-encoded: a String would repair bytes that are not UTF-8 into another
+/// path (U+FFFD), so such a path is `.invalid` instead (the JSON config cannot name one
+/// either). A valid UTF-8 path reaches the system byte for byte.
+func pathArgument(_ path: UnsafePointer<CChar>, _ name: String) throws(APIError) -> String {
+    guard let text = String(validatingCString: path) else {
+        throw .invalid("\(name) is not valid UTF-8 (paths are passed to the system byte for byte, never repaired)", at: name)
+    }
+    return text
 }

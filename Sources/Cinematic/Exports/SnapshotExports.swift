@@ -49,7 +49,9 @@ public func cinematic_runtime_restore(_ runtimeHandle: OpaquePointer?, _ snapsho
         outCount?.pointee = 0
         let outStores = try requireOut(outStores, "out_stores")
         let runtime = try lookupRuntime(runtimeHandle)
-        let document = try parseRequired(snapshotJSON, "snapshot_json")
+        // The largest runtime snapshot the limits allow is over the general input limit:
+        // runtime snapshots have their own (Snapshots.maximumRuntimeBytes).
+        let document = try parseRequired(snapshotJSON, "a runtime snapshot", limit: Snapshots.maximumRuntimeBytes)
         let handles = try runtime.restoreAll(document)
         // Never NULL on success (malloc(0) may be): at least one slot.
         guard let array = malloc(max(1, handles.count) * MemoryLayout<OpaquePointer?>.stride)?

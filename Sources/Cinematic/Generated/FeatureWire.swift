@@ -330,6 +330,7 @@ extension AppCodec {
         var details: [AppDetailSnapshot]
         var positions: AppPositions
         var removed: [Movie]
+        var notice: AppSnapshotNotice?
     }
 
     /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
@@ -337,7 +338,7 @@ extension AppCodec {
 
     /// Reads a snapshot's data as the schema describes it (unknown members are refused).
     static func decodeSnapshot(_ data: JSONObjectReader) throws(APIError) -> Snapshot {
-        try data.rejectUnknownKeys(allowing: ["tab", "section", "query", "searchPages", "sections", "details", "positions", "removed"])
+        try data.rejectUnknownKeys(allowing: ["tab", "section", "query", "searchPages", "sections", "details", "positions", "removed", "notice"])
         return Snapshot(
             tab: try AppTab.read(data.required("tab")),
             section: try DiscoverSection.read(data.required("section")),
@@ -346,7 +347,8 @@ extension AppCodec {
             sections: try data.required("sections").list(of: DiscoverRestoredSection.self, maxItems: 9),
             details: try data.required("details").list(of: AppDetailSnapshot.self, maxItems: 16),
             positions: try AppPositions.read(data.required("positions")),
-            removed: try data.required("removed").list(of: Movie.self, maxItems: 20))
+            removed: try data.required("removed").list(of: Movie.self, maxItems: 20),
+            notice: try data.optional("notice").map { member throws(APIError) in try AppSnapshotNotice.read(member) })
     }
 
     /// A snapshot's data as JSON.
@@ -360,6 +362,7 @@ extension AppCodec {
         JSONBuilder.set(object, "details", JSONBuilder.array(snapshot.details) { $0.wireNode })
         JSONBuilder.set(object, "positions", snapshot.positions.wireNode)
         JSONBuilder.set(object, "removed", JSONBuilder.array(snapshot.removed) { $0.wireNode })
+        if let value = snapshot.notice { JSONBuilder.set(object, "notice", value.wireNode) }
         return JSONFragment(consuming: object)
     }
 }

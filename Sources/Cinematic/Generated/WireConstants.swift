@@ -20,11 +20,11 @@ enum Status: Int32, Sendable, CaseIterable {
     case io = 4
     /// The handle was closed.
     case closed = 5
-    /// NULL or foreign handle, NULL required pointer, wrong mode or thread.
+    /// NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime.
     case misuse = 6
     /// A wait ran out of time.
     case timeout = 7
-    /// Input larger than 1 MiB.
+    /// Input larger than 1 MiB (a runtime snapshot: 2 MiB).
     case tooLarge = 8
 
     /// The static name `cinematic_status_name` returns.

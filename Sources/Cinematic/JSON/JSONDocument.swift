@@ -13,11 +13,13 @@ final class JSONDocument {
 
     let root: UnsafeMutablePointer<json_t>
 
-    /// Parses NUL-terminated `text` (borrowed for the call).
-    init(parsing text: UnsafePointer<CChar>) throws(APIError) {
-        let length = strnlen(text, Self.maximumBytes + 1)
-        guard length <= Self.maximumBytes else {
-            throw APIError(.tooLarge, "input is larger than \(Self.maximumBytes) bytes")
+    /// Parses NUL-terminated `text` (borrowed for the call), of at most `limit` bytes: the
+    /// general ``maximumBytes`` unless the input has a documented limit of its own (a
+    /// runtime snapshot: ``Snapshots/maximumRuntimeBytes``), which `what` names in the error.
+    init(parsing text: UnsafePointer<CChar>, limit: Int = maximumBytes, what: String = "input") throws(APIError) {
+        let length = strnlen(text, limit + 1)
+        guard length <= limit else {
+            throw APIError(.tooLarge, "\(what) is larger than \(limit) bytes")
         }
         var error = json_error_t()
         guard let root = json_loadb(text, length, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error) else {

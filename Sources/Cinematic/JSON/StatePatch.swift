@@ -40,9 +40,10 @@ struct StatePatch {
             diff(old, b.node, at: path)
         case let (.fragment(a), .fragment(b)):
             if a != b { replace(path, b) }
-        case let (.object(a), .object(b))
-            where a.count == b.count && zip(a, b).allSatisfy({ $0.key.description == $1.key.description }):
-            for (before, after) in zip(a, b) {
+        case let (.object(a), .object(b)) where a.count == b.count && zip(a, b).allSatisfy({ Self.sameKey($0.key, $1.key) }):
+            // A member's path is made only when it changed (most members of a keystroke's
+            // state did not: the same cached box, or an equal leaf).
+            for (before, after) in zip(a, b) where !Self.isSame(before.value, after.value) {
                 diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
             }
         case let (.list(a), .list(b)):
@@ -88,9 +89,26 @@ struct StatePatch {
         operations.append(.object(members))
     }
 
+    /// True when two members' keys are the same: the same constant (one pointer comparison)
+    /// or equal text.
+    private static func sameKey(_ a: StaticString, _ b: StaticString) -> Bool {
+        if a.hasPointerRepresentation && b.hasPointerRepresentation && a.utf8Start == b.utf8Start { return true }
+        return a.description == b.description
+    }
+
+    /// True when `a` and `b` are known equal without looking inside: the same cached box, or
+    /// equal leaves.
+    private static func isSame(_ a: StateNode, _ b: StateNode) -> Bool {
+        switch (a, b) {
+        case let (.cached(x), .cached(y)): x === y
+        case let (.fragment(x), .fragment(y)): x == y
+        default: false
+        }
+    }
+
     /// A key as a JSON Pointer reference token (RFC 6901: `~` is `~0`, `/` is `~1`).
     static func escape(_ key: String) -> String {
-        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         var escaped = ""
         for character in key {
             switch character {

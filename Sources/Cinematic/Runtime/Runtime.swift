@@ -93,6 +93,10 @@ final class Runtime: Sendable {
     /// restore a store from its snapshot (Snapshots/StoreSnapshots.swift).
     func openStore(feature: String, arguments: JSONDocument?) throws(APIError) -> OpaquePointer {
         let codec = try FeatureCatalog.named(feature)
+        if codec == AppCodec.self, let arguments, try Snapshots.snapshotArgument(arguments) == nil {
+            let options = try AppOptions(arguments)
+            if let path = options.stateFile { return try AppStateFile.open(options, path: path, in: self) }
+        }
         if let arguments, let snapshot = try Snapshots.snapshotArgument(arguments) {
             return try restoreStore(Snapshots.readStore(snapshot, expecting: feature), recordedArguments: JSONFragment(copying: arguments.root))
         }
@@ -114,25 +118,43 @@ final class Runtime: Sendable {
     /// recording's `open` line says it was opened with.
     func registerStore(feature: String, recordedArguments: JSONFragment, origin: (ArgumentsSnapshot, SnapshotView),
                        make: (UInt64) throws(APIError) -> any FeatureStore) throws(APIError) -> OpaquePointer {
+        try ensureRoom(for: 1)
         let serial = HandleTable.shared.reserve()
         let store = try make(serial)
         store.origin.set(arguments: origin.0, view: origin.1)
         // Registering the store and its handle in one step: a runtime closing concurrently
-        // either closes this store with the others or refuses it, never misses it.
-        let handle = stores.withLock { stores -> OpaquePointer? in
-            guard stores != nil else { return nil }
+        // either closes this store with the others or refuses it, never misses it; stores
+        // opened concurrently never take it past the limit.
+        let registered = stores.withLock { stores -> Result<OpaquePointer, APIError> in
+            guard let open = stores?.count else { return .failure(.closed("the runtime")) }
+            guard open < Snapshots.maximumStores else { return .failure(Self.tooManyStores(adding: 1, to: open)) }
             stores?[serial] = store
-            return HandleTable.shared.install(StoreEntry(store: store, runtime: self), serial: serial, as: .store)
+            return .success(HandleTable.shared.install(StoreEntry(store: store, runtime: self), serial: serial, as: .store))
         }
-        guard let handle else {
+        let handle: OpaquePointer
+        switch registered {
+        case let .success(installed): handle = installed
+        case let .failure(error):
             store.close()
-            throw .closed("the runtime")
+            throw error
         }
         if let recorder = debug.recorder {
             recorder.write("open") { [("store", .int(Int(clamping: serial))), ("feature", .string(feature)), ("args", recordedArguments)] }
         }
         tracing.withLock { _ in store.updateTracing(debug) }
         return handle
+    }
+
+    /// Throws `misuse` unless `count` more stores fit in the runtime: it keeps at most
+    /// ``Snapshots/maximumStores`` open, as many as a runtime snapshot carries.
+    func ensureRoom(for count: Int) throws(APIError) {
+        let open = stores.withLock { $0?.count ?? 0 }
+        guard open + count <= Snapshots.maximumStores else { throw Self.tooManyStores(adding: count, to: open) }
+    }
+
+    private static func tooManyStores(adding count: Int, to open: Int) -> APIError {
+        .misuse("the runtime has \(open) open stores; \(count) more would pass \(Snapshots.maximumStores), the most a runtime "
+                + "keeps (as many as a runtime snapshot carries): close some first")
     }
 
     /// Closes one store: effects stop, and no callback for it runs after this returns.

@@ -91,8 +91,9 @@ struct RuntimeCatalogs: Sendable {
 
     /// Opens the offline cache the config asks for. A cache is disposable: one that cannot be
     /// opened at the default location is skipped (the runtime works without it; the reason
-    /// is logged), but an explicitly configured path that fails is an `io` error. Later
-    /// problems (a failed write, our damaged file replaced) go to the log through `onProblem`.
+    /// is logged), but an explicitly configured path that fails is an `io` error. Our damaged
+    /// file replaced at open, and later problems (a failed write, damage found by a lookup or
+    /// store), go to the log through `onProblem`.
     /// The shared default file is used only by a host catalog that declared its `source`: a
     /// runtime without one gets no default cache (an explicit path still works, its rows
     /// scoped "anonymous").
@@ -121,7 +122,10 @@ struct RuntimeCatalogs: Sendable {
             }
             throw APIError(.io, "cannot open the offline cache at \(path): \(error.message)")
         }
-        if !cache.status.isUsable, let error = cache.status.lastError { onProblem("not used for now: \(error.message)") }
+        if let error = cache.status.lastError {
+            // Busy: running without the file. Usable: our damaged file was replaced at open.
+            onProblem(cache.status.isUsable ? error.message : "not used for now: \(error.message)")
+        }
         return cache
     }
 }

@@ -1,3 +1,4 @@
+import CinematicThreads
 import MVIKit
 #if canImport(Glibc)
 import Glibc
@@ -69,13 +70,15 @@ struct RuntimeClock: Clock {
     }
 
     /// Suspends until `deadline` on the underlying clock; throws `CancellationError` if the
-    /// task is cancelled first.
+    /// task is cancelled first. The system clock sleeps on the library's ``TimerThread``: a
+    /// sleep cancelled early (a debounce replaced by the next keystroke, a request's deadline
+    /// timer stopped by its answer) is released at once, not when its deadline would pass.
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         switch source {
         case let .manual(clock):
             try await clock.sleep(until: ManualClock.Instant(offset: deadline.offset), tolerance: tolerance)
-        case let .continuous(start):
-            try await ContinuousClock().sleep(until: start.advanced(by: deadline.offset), tolerance: tolerance)
+        case .continuous:
+            try await TimerThread.shared.sleep(for: now.duration(to: deadline))
         }
     }
 

@@ -24,8 +24,17 @@ struct ParsedSnapshot {
 /// recording's `open` line) is migrated (the store opens from its arguments); a newer format
 /// is refused with `invalid` naming it and the version that wrote it.
 enum Snapshots {
-    /// The most stores a runtime snapshot reopens.
+    /// The most stores a runtime snapshot reopens, and the most a runtime keeps open: every
+    /// runtime snapshot handed out can be restored.
     static let maximumStores = 256
+    /// The input limit of a runtime snapshot (`cinematic_runtime_restore`), over the general
+    /// 1 MiB so that the largest snapshot the limits allow restores, with a quarter to spare.
+    /// The largest store snapshot is a Search's: its longest query once escaped (256
+    /// characters in 1024 bytes: 255 control characters of 6 escaped bytes and one character
+    /// of the 769 bytes left, 2299 bytes), the largest page count (19 digits), a 4096-byte view
+    /// and a library version of 64 bytes, 6565 bytes in all (Discover at most 4741, Detail
+    /// 4252). 256 of them, 255 commas and the 101 bytes around them: 1,680,996 bytes.
+    static let maximumRuntimeBytes = 2 << 20
     /// The longest `library` string read.
     static let maximumLibraryLength = 64
     /// Keys a format-0 document may carry (a recording's `open` line has them all).
@@ -83,11 +92,16 @@ enum Snapshots {
 
     /// A store's snapshot: `{"format","library","feature","data"[,"view"]}`.
     static func storeJSON(_ store: any FeatureStore) -> JSONFragment {
+        storeJSON(feature: store.featureName, data: store.snapshotData(), view: store.origin.view.json)
+    }
+
+    /// A store snapshot of `feature` holding `data` (and the host's `view`).
+    static func storeJSON(feature: String, data: JSONFragment, view: JSONFragment? = nil) -> JSONFragment {
         var members: [(key: StaticString, value: JSONFragment)] = [
             ("format", .int(snapshotFormat)), ("library", .string(libraryVersion.description)),
-            ("feature", .string(store.featureName)), ("data", store.snapshotData()),
+            ("feature", .string(feature)), ("data", data),
         ]
-        if let view = store.origin.view.json { members.append(("view", view)) }
+        if let view { members.append(("view", view)) }
         return .object(members)
     }
 
@@ -151,6 +165,7 @@ extension Runtime {
     /// open closes the ones opened before it).
     func restoreAll(_ document: JSONDocument) throws(APIError) -> [OpaquePointer] {
         let parsed = try Snapshots.readRuntime(document)
+        try ensureRoom(for: parsed.count)
         var handles: [OpaquePointer] = []
         for (index, snapshot) in parsed.enumerated() {
             do {

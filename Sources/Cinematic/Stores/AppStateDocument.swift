@@ -9,8 +9,8 @@ enum AppStateDocument {
     enum Outcome {
         /// No file: a fresh start.
         case missing
-        /// Ours: restore from it.
-        case restore(AppRestore)
+        /// Ours: the app store snapshot it holds (checked), to open from.
+        case restore(JSONFragment)
         /// Anything else, with the reason (the file is left unchanged).
         case refused(String)
     }
@@ -41,7 +41,8 @@ enum AppStateDocument {
             }
             let snapshot = try Snapshots.readStore(try object.required("snapshot"), expecting: AppCodec.name)
             guard let data = snapshot.data else { return .refused("\(path) holds no app snapshot") }
-            return .restore(AppCodec.restore(from: try AppCodec.decodeSnapshot(data)))
+            _ = try AppCodec.decodeSnapshot(data)
+            return .restore(JSONFragment(copying: try object.required("snapshot").value))
         } catch {
             return .refused("\(path) cannot be read: \(error.message)")
         }

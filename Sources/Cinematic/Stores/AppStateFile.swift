@@ -11,9 +11,9 @@ import Glibc
 /// An app store's state file (args `{"stateFile": path}`): the app resumes from it and saves
 /// to it, so no host decides when to save or how to resume.
 ///
-/// - Resume: at open, on the file's own thread (never the host's), the file is read
-///   (``ReadableFile``: a regular file of at most ``maximumBytes``, never blocking) and, when
-///   it is ours and of a format this library reads, the app restores from its snapshot.
+/// - Resume: at open, the file is read (``ReadableFile``: a regular file of at most
+///   ``maximumBytes``, not a symbolic link, never blocking) and, when it is ours and of a
+///   format this library reads, the app opens from its snapshot.
 ///   A missing file is a fresh start; anything else (another program's file, a symbolic
 ///   link, damaged or newer JSON) is a fresh start with a notice saying why, and the file is
 ///   left untouched for the whole session (nothing is saved over it).
@@ -39,45 +39,81 @@ final class AppStateFile: Sendable {
     /// Changes seen (bumped by the store's observer), and the change last saved.
     private let changes = Atomic<UInt64>(0)
     private let saved = Atomic<UInt64>(0)
+    /// When the last change was seen, on the runtime's clock (nanoseconds since it opened).
+    private let changedAt = Atomic<Int64>(0)
+    private let clock: RuntimeClock
     /// False once saving is off: the file could not be resumed from (left untouched).
     private let saving = Atomic<Bool>(true)
     private let wake: AsyncStream<Void>.Continuation
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let observation = Mutex<StoreObservation?>(nil)
 
-    /// Gives `store` its state file, if `options` names one: resumes from it (unless `fresh`)
-    /// and saves to it from now on.
-    static func attach(_ options: AppOptions, to store: CodecStore<AppCodec>, environment: StoreEnvironment,
-                       executor: ThreadExecutor) throws(APIError) {
-        guard let path = options.stateFile else { return }
-        let file = AppStateFile(path: path, store: store, clock: environment.clock, executor: executor)
+    /// Opens an app store with a state file (args `{"stateFile": path}`, `fresh` aside), in
+    /// `runtime`: resumes from the file (read now, bounded, never blocking on a FIFO) and saves
+    /// to it from now on. A recording shows the store opened from the snapshot it resumed
+    /// (or, for a file it refused, from a fresh snapshot carrying the notice), so a replay
+    /// restores it the same way and never touches the file.
+    static func open(_ options: AppOptions, path: String, in runtime: Runtime) throws(APIError) -> OpaquePointer {
+        let outcome: AppStateDocument.Outcome = options.fresh ? .missing : AppStateDocument.read(path)
+        let handle: OpaquePointer
+        switch outcome {
+        case .missing:
+            handle = try runtime.registerStore(feature: AppCodec.name, recordedArguments: .null,
+                                               origin: (ArgumentsSnapshot(arguments: nil), .none)) { serial throws(APIError) in
+                try AppCodec.makeStore(arguments: nil, serial: serial, environment: runtime.environment, delivery: runtime.delivery)
+            }
+        case let .restore(snapshot):
+            handle = try open(snapshot: snapshot, in: runtime)
+        case let .refused(reason):
+            let notice = AppSnapshotNotice(kind: .stateFile, text: String("Started fresh: \(reason); it was left unchanged and this session is not saved".prefix(1000)),
+                                           offersUndo: false)
+            let fresh = AppCodec.Snapshot(tab: .search, section: .popular, query: "", searchPages: 0, sections: [], details: [],
+                                          positions: AppPositions(positions: [:]), removed: [], notice: notice)
+            handle = try open(snapshot: Snapshots.storeJSON(feature: AppCodec.name, data: AppCodec.encodeSnapshot(fresh)), in: runtime)
+        }
+        let entry: StoreEntry = try HandleTable.shared.lookup(handle, as: .store)
+        guard let store = entry.store as? CodecStore<AppCodec> else { throw .misuse("not an app store") }
+        let file = AppStateFile(path: path, store: store, clock: runtime.environment.clock, executor: runtime.delivery.effects)
+        if case .refused = outcome { file.saving.store(false, ordering: .releasing) }
         store.onClose { file.close() }
-        if !options.fresh { _ = file.worker.submit { file.resume() } }
         file.observation.withLock { $0 = store.observeChanges { file.changed() } }
+        return handle
+    }
+
+    /// Opens the app from a store snapshot, as `cinematic_store_open`'s `{"snapshot": …}` does.
+    private static func open(snapshot: JSONFragment, in runtime: Runtime) throws(APIError) -> OpaquePointer {
+        let arguments = JSONFragment.object([("snapshot", snapshot)])
+        let document = try JSONDocument(parsing: arguments.text)
+        guard let reader = try Snapshots.snapshotArgument(document) else { throw .invalid("no snapshot", at: "$") }
+        return try runtime.restoreStore(Snapshots.readStore(reader, expecting: AppCodec.name), recordedArguments: arguments)
     }
 
     private init(path: String, store: CodecStore<AppCodec>, clock: RuntimeClock, executor: ThreadExecutor) {
         self.path = path
         self.store = store
+        self.clock = clock
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         wake = continuation
-        // The quiet wait runs on the runtime's effect thread (never Swift's shared pool).
+        // The quiet wait runs on the runtime's effect thread (never Swift's shared pool), and
+        // is counted on the runtime's clock from the last change, whenever the loop wakes.
         let loop = Task(executorPreference: executor) { [weak self] in
             for await _ in stream {
-                // Quiet for saveDelay: no change while sleeping.
-                var seen: UInt64 = 0
+                var seen: (change: UInt64, at: Int64) = (0, 0)
                 repeat {
-                    guard let current = self?.changes.load(ordering: .acquiring) else { return }
-                    seen = current
-                    do { try await clock.sleep(for: Self.saveDelay) } catch { return }
-                } while self?.changes.load(ordering: .acquiring) != seen
-                self?.save(upTo: seen)
+                    guard let self else { return }
+                    seen = (changes.load(ordering: .acquiring), changedAt.load(ordering: .acquiring))
+                    let due = RuntimeClock.Instant(offset: .nanoseconds(seen.at) + Self.saveDelay)
+                    do { try await clock.sleep(until: due) } catch { return }
+                } while self?.changes.load(ordering: .acquiring) != seen.change
+                self?.save(upTo: seen.change)
             }
         }
         task.withLock { $0 = loop }
     }
 
     private func changed() {
+        let (seconds, attoseconds) = clock.now.offset.components
+        changedAt.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .releasing)
         changes.add(1, ordering: .releasing)
         wake.yield()
     }
@@ -105,18 +141,6 @@ final class AppStateFile: Sendable {
             _ = worker.submit { [self] in write(text) }
         }
         worker.shutDown()
-    }
-
-    /// Reads the file and restores the app from it (on the file's thread).
-    private func resume() {
-        let outcome = AppStateDocument.read(path)
-        switch outcome {
-        case .missing: return
-        case let .restore(restore): store.start(.restored(restore))
-        case let .refused(reason):
-            saving.store(false, ordering: .releasing)
-            store.start(.stateFileProblem("Started fresh: \(reason); it was left unchanged and this session is not saved"))
-        }
     }
 
     /// Writes `text` (files rule: ours or nothing there; temporary file, fsync, rename).

@@ -86,11 +86,14 @@ public struct AppRestore: Equatable, Sendable {
     public var positions: [AppList: ListPosition]
     /// The undo stack, newest first.
     public var removed: [Movie]
+    /// A notice to show again (it stays until dismissed): its kind, words and whether undo acts on it.
+    public var notice: (kind: AppNotice.Kind, text: String, offersUndo: Bool)?
 
     /// A restore.
     public init(tab: AppTab = .search, section: DiscoverSection = .popular, query: String = "", searchPages: Int = 0,
                 sections: [DiscoverRestoredSection] = [], details: [(movieID: Int, listing: Movie?)] = [],
-                positions: [AppList: ListPosition] = [:], removed: [Movie] = []) {
+                positions: [AppList: ListPosition] = [:], removed: [Movie] = [],
+                notice: (kind: AppNotice.Kind, text: String, offersUndo: Bool)? = nil) {
         self.tab = tab
         self.section = section
         self.query = query
@@ -99,11 +102,13 @@ public struct AppRestore: Equatable, Sendable {
         self.details = details
         self.positions = positions
         self.removed = removed
+        self.notice = notice
     }
 
     public static func == (lhs: AppRestore, rhs: AppRestore) -> Bool {
         lhs.tab == rhs.tab && lhs.section == rhs.section && lhs.query == rhs.query && lhs.searchPages == rhs.searchPages
             && lhs.sections == rhs.sections && lhs.positions == rhs.positions && lhs.removed == rhs.removed
             && lhs.details.map(\.movieID) == rhs.details.map(\.movieID) && lhs.details.map(\.listing) == rhs.details.map(\.listing)
+            && lhs.notice?.kind == rhs.notice?.kind && lhs.notice?.text == rhs.notice?.text && lhs.notice?.offersUndo == rhs.notice?.offersUndo
     }
 }

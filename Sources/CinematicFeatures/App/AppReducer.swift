@@ -146,7 +146,7 @@ public struct AppReducer: Reducer {
             effects.append(post(.queryShortened, "Your search was shortened to \(SearchMoviesUseCase.maximumQueryLength) characters",
                                 &state))
         }
-        if query != state.search.query { state.positions[.search] = nil }
+        if state.positions[.search] != nil && query != state.search.query { state.positions[.search] = nil }
         effects.append(searchScope.reduce(&state, .search(.host(.queryChanged(query)))))
         return .merge(effects)
     }
@@ -206,6 +206,9 @@ public struct AppReducer: Reducer {
         if state.tab == .discover { effects.append(discoverScope.reduce(&state, .discover(.task))) }
         for (movieID, listing) in restore.details.suffix(Self.maximumDetails) {
             effects.append(push(DetailState(movieID: movieID, listing: listing), &state))
+        }
+        if let notice = restore.notice {
+            effects.append(post(notice.kind, notice.text, offersUndo: notice.offersUndo, expires: false, &state))
         }
         return .merge(effects)
     }

@@ -31,7 +31,7 @@ import stat
 from typing import Any, Callable, List, NoReturn, Optional, Tuple
 
 __all__ = ["MAX_DEPTH", "RefusedFile", "kind_of", "open_regular", "read_regular", "check_value", "parse_json",
-           "read_json"]
+           "read_json", "write_owned"]
 
 #: How deep a JSON document we read may nest (what the package reads nests a dozen levels).
 MAX_DEPTH = 64
@@ -241,3 +241,44 @@ def read_json(path: "os.PathLike[str] | str", max_bytes: int, *, max_depth: int 
     finally:
         os.close(fd)
     return parse_json(data, max_depth)
+
+
+def write_owned(path: "os.PathLike[str] | str", data: bytes, is_ours: Callable[[bytes], bool]) -> None:
+    """Writes ``data`` as the whole file at ``path`` under the library's files rule: only
+    nothing, an empty regular file or one ``is_ours`` proves ours from its first 100 bytes is
+    replaced (never a symbolic link, a FIFO, a device, another program's file: RefusedFile,
+    left unchanged); the bytes go to a new temporary file beside it (created exclusively),
+    are flushed, and take its place by a rename (over nothing: a link, which never replaces)."""
+    target = os.fspath(path)
+
+    def existing() -> Optional[bytes]:
+        try:
+            fd = open_regular(target, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        try:
+            return os.pread(fd, 100, 0)
+        finally:
+            os.close(fd)
+
+    found = existing()
+    if found and not is_ours(found):
+        raise RefusedFile("it is not a file this tool wrote; it was left unchanged")
+    folder, name = os.path.split(os.path.abspath(target))
+    temporary = os.path.join(folder, f".{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        again = existing()   # checked again at the moment of writing
+        if again and not is_ours(again):
+            raise RefusedFile("it is not a file this tool wrote; it was left unchanged")
+        if again is None:
+            os.link(temporary, target)   # never replaces: a file that appeared meanwhile stays
+        else:
+            os.replace(temporary, target)
+    finally:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)

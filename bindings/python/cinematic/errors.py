@@ -141,7 +141,8 @@ class ClosedError(CinematicError):
 
 class MisuseError(CinematicError):
     """The API was used wrongly (``CINEMATIC_ERR_MISUSE``): e.g. ``advance_clock`` on a
-    system clock, ``fileno`` with immediate delivery, ``settle`` inside a callback."""
+    system clock, ``fileno`` with immediate delivery, ``settle`` inside a callback, a 257th
+    store opened in one runtime."""
 
     STATUS = ERR_MISUSE
 
@@ -156,7 +157,7 @@ class SettleTimeoutError(CinematicError, TimeoutError):
 
 
 class TooLargeError(CinematicError):
-    """Input larger than 1 MiB (``CINEMATIC_ERR_TOO_LARGE``)."""
+    """Input larger than 1 MiB, or a runtime snapshot larger than 2 MiB (``CINEMATIC_ERR_TOO_LARGE``)."""
 
     STATUS = ERR_TOO_LARGE
 

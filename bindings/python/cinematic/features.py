@@ -45,19 +45,19 @@ class SearchStore(Store[wire.SearchState]):
     def query_changed(self, query: str) -> None:
         """The user edited the query; the search runs after the debounce. Sends ``{"type":
         "queryChanged", "query": …}``."""
-        intent: wire.QueryChanged = {"type": "queryChanged", "query": query}
-        self.send(intent)
+        message: wire.QueryChanged = {"type": "queryChanged", "query": query}
+        self.send(message)
 
     def submitted(self) -> None:
         """The user submitted the query: search now, skipping the debounce. Sends ``{"type":
         "submitted"}``."""
-        intent: wire.Submitted = {"type": "submitted"}
-        self.send(intent)
+        message: wire.Submitted = {"type": "submitted"}
+        self.send(message)
 
     def load_more(self) -> None:
         """Append the next 20 results. Sends ``{"type": "loadMore"}``."""
-        intent: wire.LoadMoreResults = {"type": "loadMore"}
-        self.send(intent)
+        message: wire.LoadMoreResults = {"type": "loadMore"}
+        self.send(message)
 
     def submit(self) -> None:
         """Deprecated: use :meth:`submitted` (the wire name)."""
@@ -76,18 +76,18 @@ class DiscoverStore(Store[wire.DiscoverState]):
 
     def task(self) -> None:
         """The screen appeared. Sends ``{"type": "task"}``."""
-        intent: wire.Task = {"type": "task"}
-        self.send(intent)
+        message: wire.Task = {"type": "task"}
+        self.send(message)
 
     def refresh(self) -> None:
         """Reload every section, cancelling what is in flight. Sends ``{"type": "refresh"}``."""
-        intent: wire.Refresh = {"type": "refresh"}
-        self.send(intent)
+        message: wire.Refresh = {"type": "refresh"}
+        self.send(message)
 
     def load_more(self, section: wire.SectionId) -> None:
         """Append the next page of a section. Sends ``{"type": "loadMore", "section": …}``."""
-        intent: wire.LoadMore = {"type": "loadMore", "section": section}
-        self.send(intent)
+        message: wire.LoadMore = {"type": "loadMore", "section": section}
+        self.send(message)
 
 
 class FavoritesStore(Store[wire.FavoritesState]):
@@ -100,13 +100,13 @@ class FavoritesStore(Store[wire.FavoritesState]):
 
     def task(self) -> None:
         """The screen appeared. Sends ``{"type": "task"}``."""
-        intent: wire.Task = {"type": "task"}
-        self.send(intent)
+        message: wire.Task = {"type": "task"}
+        self.send(message)
 
     def removed(self, movie_id: int) -> None:
         """The user removed a favorite. Sends ``{"type": "removed", "movieId": …}``."""
-        intent: wire.Removed = {"type": "removed", "movieId": movie_id}
-        self.send(intent)
+        message: wire.Removed = {"type": "removed", "movieId": movie_id}
+        self.send(message)
 
     def remove(self, movie_id: int) -> None:
         """Deprecated: use :meth:`removed` (the wire name)."""
@@ -124,14 +124,14 @@ class DetailStore(Store[wire.DetailState]):
 
     def task(self) -> None:
         """The screen appeared. Sends ``{"type": "task"}``."""
-        intent: wire.Task = {"type": "task"}
-        self.send(intent)
+        message: wire.Task = {"type": "task"}
+        self.send(message)
 
     def favorite_toggled(self) -> None:
         """The user tapped the heart: flips the favorite at once, then what is stored. Sends
         ``{"type": "favoriteToggled"}``."""
-        intent: wire.FavoriteToggled = {"type": "favoriteToggled"}
-        self.send(intent)
+        message: wire.FavoriteToggled = {"type": "favoriteToggled"}
+        self.send(message)
 
     def toggle_favorite(self) -> None:
         """Deprecated: use :meth:`favorite_toggled` (the wire name)."""
@@ -157,96 +157,96 @@ class AppStore(Store[wire.AppState]):
     def task(self) -> None:
         """The app appeared: observes the favorites (and loads Discover when its tab is shown).
         Sends ``{"type": "task"}``."""
-        intent: wire.AppTask = {"type": "task"}
-        self.send(intent)
+        message: wire.AppTask = {"type": "task"}
+        self.send(message)
 
     def tab_selected(self, tab: wire.AppTab) -> None:
         """The person chose a tab (open Details are closed). Sends ``{"type": "tabSelected",
         "tab": …}``."""
-        intent: wire.TabSelected = {"type": "tabSelected", "tab": tab}
-        self.send(intent)
+        message: wire.TabSelected = {"type": "tabSelected", "tab": tab}
+        self.send(message)
 
     def query_changed(self, query: str) -> None:
         """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8
         bytes it is cut at a character boundary and a notice says so. Sends ``{"type":
         "queryChanged", "query": …}``."""
-        intent: wire.AppQueryChanged = {"type": "queryChanged", "query": query}
-        self.send(intent)
+        message: wire.AppQueryChanged = {"type": "queryChanged", "query": query}
+        self.send(message)
 
     def section_selected(self, section: wire.SectionId) -> None:
         """The person chose a Discover section. Sends ``{"type": "sectionSelected", "section":
         …}``."""
-        intent: wire.SectionSelected = {"type": "sectionSelected", "section": section}
-        self.send(intent)
+        message: wire.SectionSelected = {"type": "sectionSelected", "section": section}
+        self.send(message)
 
     def moved(self, list: wire.AppList, selection: int, first_visible: int) -> None:
         """The person moved in a list: the selected row and the first row shown. Past the last
         row of a list that has more, the next page loads and the selection moves on to the first
         new row when it arrives. Sends ``{"type": "moved", "list": …, "selection": …,
         "firstVisible": …}``."""
-        intent: wire.Moved = {"type": "moved", "list": list, "selection": selection, "firstVisible": first_visible}
-        self.send(intent)
+        message: wire.Moved = {"type": "moved", "list": list, "selection": selection, "firstVisible": first_visible}
+        self.send(message)
 
     def opened(self, movie_id: int) -> None:
         """The person opened a film of a list: its Detail is pushed on the stack (at most 16;
         the oldest closes). Sends ``{"type": "opened", "movieId": …}``."""
-        intent: wire.Opened = {"type": "opened", "movieId": movie_id}
-        self.send(intent)
+        message: wire.Opened = {"type": "opened", "movieId": movie_id}
+        self.send(message)
 
     def back(self) -> None:
         """The person went back: the shown Detail closes. Sends ``{"type": "back"}``."""
-        intent: wire.Back = {"type": "back"}
-        self.send(intent)
+        message: wire.Back = {"type": "back"}
+        self.send(message)
 
     def removed(self, movie_id: int) -> None:
         """The person removed a favorite: it goes on the undo stack (newest first, at most 20).
         Sends ``{"type": "removed", "movieId": …}``."""
-        intent: wire.AppRemoved = {"type": "removed", "movieId": movie_id}
-        self.send(intent)
+        message: wire.AppRemoved = {"type": "removed", "movieId": movie_id}
+        self.send(message)
 
     def undo(self) -> None:
         """The person asked to undo the newest removal: the favorite is back at once, then
         stored; a failed write takes it out again and keeps it undoable. Sends ``{"type":
         "undo"}``."""
-        intent: wire.Undo = {"type": "undo"}
-        self.send(intent)
+        message: wire.Undo = {"type": "undo"}
+        self.send(message)
 
     def notice_dismissed(self, id: int) -> None:
         """The person dismissed the notice with this id. Sends ``{"type": "noticeDismissed",
         "id": …}``."""
-        intent: wire.NoticeDismissed = {"type": "noticeDismissed", "id": id}
-        self.send(intent)
+        message: wire.NoticeDismissed = {"type": "noticeDismissed", "id": id}
+        self.send(message)
 
     def retried(self) -> None:
         """The person asked to try again what failed on the screen shown (the Detail, the
         search, Discover). Sends ``{"type": "retried"}``."""
-        intent: wire.Retried = {"type": "retried"}
-        self.send(intent)
+        message: wire.Retried = {"type": "retried"}
+        self.send(message)
 
     def search(self, intent: wire.AppSearchIntent) -> None:
         """An intent for the Search screen, as the search feature takes it (a child handle's). A
         query of any length is taken, as with queryChanged. Sends ``{"type": "search", "intent":
         …}``."""
-        intent: wire.AppSearch = {"type": "search", "intent": intent}
-        self.send(intent)
+        message: wire.AppSearch = {"type": "search", "intent": intent}
+        self.send(message)
 
     def discover(self, intent: wire.AppDiscoverIntent) -> None:
         """An intent for the Discover screen, as the discover feature takes it. Sends ``{"type":
         "discover", "intent": …}``."""
-        intent: wire.AppDiscover = {"type": "discover", "intent": intent}
-        self.send(intent)
+        message: wire.AppDiscover = {"type": "discover", "intent": intent}
+        self.send(message)
 
     def favorites(self, intent: wire.AppFavoritesIntent) -> None:
         """An intent for the Favorites screen, as the favorites feature takes it (a removal goes
         on the undo stack). Sends ``{"type": "favorites", "intent": …}``."""
-        intent: wire.AppFavorites = {"type": "favorites", "intent": intent}
-        self.send(intent)
+        message: wire.AppFavorites = {"type": "favorites", "intent": intent}
+        self.send(message)
 
     def detail(self, intent: wire.AppDetailIntent) -> None:
         """An intent for the shown Detail, as the detail feature takes it (nothing when none is
         open). Sends ``{"type": "detail", "intent": …}``."""
-        intent: wire.AppDetail = {"type": "detail", "intent": intent}
-        self.send(intent)
+        message: wire.AppDetail = {"type": "detail", "intent": intent}
+        self.send(message)
 
 
 class Feature(NamedTuple):

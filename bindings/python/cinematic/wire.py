@@ -31,11 +31,11 @@ ERR_UNKNOWN_FEATURE = 3
 ERR_IO = 4
 #: The handle was closed. ("closed")
 ERR_CLOSED = 5
-#: NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse")
+#: NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse")
 ERR_MISUSE = 6
 #: A wait ran out of time. ("timeout")
 ERR_TIMEOUT = 7
-#: Input larger than 1 MiB. ("too_large")
+#: Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large")
 ERR_TOO_LARGE = 8
 #: Every status name by value.
 STATUS_NAMES: Dict[int, str] = {0: "ok", 1: "json", 2: "invalid", 3: "unknown_feature", 4: "io", 5: "closed", 6: "misuse", 7: "timeout", 8: "too_large"}
@@ -400,7 +400,7 @@ class ListPosition(TypedDict):
 
 
 #: Where the person is in each list they moved in, by list.
-AppPositions = Dict[str, object]
+AppPositions = Dict[str, ListPosition]
 
 
 class AppDetailState(TypedDict):
@@ -462,8 +462,15 @@ class AppSnapshotDetail(TypedDict):
 AppSnapshotMovie = Movie
 
 
+class AppSnapshotNotice(TypedDict):
+    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+
+
 class AppSnapshot(TypedDict):
-    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once."""
+    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once."""
     tab: AppTab
     section: SectionId
     query: str
@@ -472,6 +479,7 @@ class AppSnapshot(TypedDict):
     details: List[AppSnapshotDetail]
     positions: AppPositions
     removed: List[AppSnapshotMovie]
+    notice: NotRequired[AppSnapshotNotice]
 
 
 class SnapshotView(TypedDict):
@@ -641,7 +649,7 @@ class PatchOperation(TypedDict):
 class PatchedDelivery0(TypedDict):
     """The wire object PatchedDelivery0."""
     seq: Literal[1]
-    state: Dict[str, object]
+    state: Optional[Dict[str, object]]
 
 
 class PatchedDelivery1(TypedDict):

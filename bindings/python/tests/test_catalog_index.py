@@ -47,3 +47,25 @@ def test_a_file_that_is_not_an_index_is_refused_untouched(tmp_path):
     with pytest.raises(cinematic.CinematicIOError, match="not a cinematic catalog index"):
         cinematic.Runtime({"catalog": {"path": str(notes)}})
     assert notes.read_bytes() == b"not an index"
+
+
+def test_a_path_that_is_not_utf8_is_refused_and_nothing_is_written(tmp_path):
+    movies = tmp_path / "movies.tsv"
+    movies.write_text(HEADER + film(1, "Fine", 3))
+    index = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.idx")   # a str holding a non-UTF-8 byte
+    with pytest.raises(cinematic.InvalidError, match="index_path is not valid UTF-8"):
+        cinematic.build_index(movies, index)
+    assert sorted(os.listdir(tmp_path)) == ["movies.tsv"]
+    cinematic.build_index(movies, tmp_path / "café ★.idx")   # UTF-8 is used byte for byte
+    assert sorted(os.listdir(tmp_path)) == ["café ★.idx", "movies.tsv"]
+
+
+def test_bounds_of_a_movie_file_are_named(tmp_path):
+    movies, index = tmp_path / "movies.tsv", tmp_path / "movies.idx"
+    movies.write_text(HEADER + film(1, "x" * 1025, 3))
+    with pytest.raises(cinematic.CinematicIOError, match="line 2: the title is 1025 characters long"):
+        cinematic.build_index(movies, index)
+    movies.write_text(HEADER + film(1, "Fine", 3).replace("\t4.5\t", "\tnan\t", 1))
+    with pytest.raises(cinematic.CinematicIOError, match='line 2: r1 "nan" is not a number in 0...100'):
+        cinematic.build_index(movies, index)
+    assert sorted(os.listdir(tmp_path)) == ["movies.tsv"]

@@ -4,7 +4,9 @@ The entry point: options, the checks that fail in one line (no display, a file t
 written), the runtime (queued delivery, on Qt's loop: bridge.py) and the window (window.py).
 
 Options as in the terminal app (examples/python): ``--favorites PATH``, ``--catalog PATH``,
-``--record FILE``, ``--live URL``. Exit status: 0 when the window was closed, 1 when the core
+``--record FILE``, ``--live URL``, ``--state-file PATH`` (where the app store resumes from and
+saves to, by itself: default $XDG_STATE_HOME/cinematic/desktop.json) and ``--fresh`` (start
+anew; the file is replaced at the next save). Exit status: 0 when the window was closed, 1 when the core
 cannot start (an unwritable ``--record`` or ``--favorites``, a bad ``--catalog``), 2 for a
 usage error or no display, 128+N after signal N (SIGTERM, SIGINT, SIGHUP close the window
 first, so a recording is complete).
@@ -23,10 +25,9 @@ from typing import Any, Dict, List, Optional, cast
 from PySide6.QtWidgets import QApplication
 
 import cinematic
-from cinematic_tui.app import favorites_path
-from cinematic_tui.debug import HISTORY
 
 from .bridge import StopSignals
+from .debug import HISTORY
 from .movies import MovieList
 from .window import APPLICATION, ORGANIZATION, MainWindow
 
@@ -34,6 +35,18 @@ __all__ = ["MainWindow", "MovieList", "main", "run", "display_problem"]
 
 PROG = "cinematic-desktop"
 NO_DISPLAY = "no display (set DISPLAY or WAYLAND_DISPLAY, or QT_QPA_PLATFORM=offscreen)"
+
+
+def favorites_path() -> Path:
+    """$XDG_DATA_HOME/cinematic/favorites.sqlite, else ~/.local/share/cinematic/."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cinematic" / "favorites.sqlite"
+
+
+def state_path() -> Path:
+    """$XDG_STATE_HOME/cinematic/desktop.json, else ~/.local/state/cinematic/desktop.json."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "cinematic" / "desktop.json"
 
 
 def display_problem() -> Optional[str]:
@@ -87,6 +100,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--catalog", help="a catalog index built by cinematic-index")
     parser.add_argument("--record", metavar="FILE", help="record the session to FILE (replay: python -m cinematic.replay FILE)")
     parser.add_argument("--live", metavar="URL", help="take the catalog from a movie API (examples/catalog-server)")
+    parser.add_argument("--state-file", metavar="PATH",
+                        help="where the app resumes from and saves to (default: $XDG_STATE_HOME/cinematic/desktop.json)")
+    parser.add_argument("--fresh", action="store_true", help="start anew instead of where the state file left off")
     args = parser.parse_args(argv)
     problem = display_problem()
     if problem is not None:
@@ -117,6 +133,7 @@ def open_runtime(args: Any) -> Optional[cinematic.Runtime]:
         config["catalog"] = catalog_config(args.live)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        Path(args.state_file or state_path()).parent.mkdir(parents=True, exist_ok=True)
         return cinematic.Runtime(config)
     except OSError as error:
         print(f"{PROG}: cannot start: cannot create {error.filename or path.parent}: {error.strerror}", file=sys.stderr)
@@ -139,7 +156,12 @@ def run(args: Any, runtime: cinematic.Runtime, app: QApplication, stop: StopSign
                 return 2
             runtime.set_provider(provider)
         try:
-            window = MainWindow(runtime, args.live)
+            try:
+                window = MainWindow(runtime, args.live, state_file=str(args.state_file or state_path()),
+                                    fresh=args.fresh)
+            except cinematic.CinematicError as error:    # e.g. a --state-file the app cannot take
+                print(f"{PROG}: cannot start: {error}", file=sys.stderr)
+                return 1
             stop.window = window
             window.show()
             window.raise_()

@@ -29,12 +29,17 @@ class CoreNotifier:
         self.on_error = on_error
         self.dispatches = 0
         self.dispatching = False
+        self.closed = False
         self.notifier = QSocketNotifier(runtime.fileno(), QSocketNotifier.Type.Read)
         self.notifier.activated.connect(self.dispatch)
 
     def dispatch(self, *_: object) -> None:
+        """Delivers the states waiting (never blocks); the window also calls it right after
+        each intent it sends, so what the person did is drawn at once."""
         if self.runtime.closed:
             self.notifier.setEnabled(False)
+            return
+        if self.dispatching or self.closed:   # (a state's drawing never dispatches again)
             return
         self.dispatches += 1
         self.dispatching = True
@@ -46,6 +51,7 @@ class CoreNotifier:
             self.dispatching = False
 
     def close(self) -> None:
+        self.closed = True
         self.notifier.setEnabled(False)
 
 

@@ -1,27 +1,42 @@
-"""The debug panel (a dock): the store on screen's last intents, stepped back and forward
-through (store.revert). The model is the terminal app's DebugPanel: the same selection and
-pin logic; the window gives it ``debug_store()``, ``reverted()``, ``notice`` and ``dirty``."""
+"""The debug panel (a dock): the app store's last intents, stepped back and forward through.
+A step is one ``revert`` of the app store: the whole app (tab, query, lists, positions,
+Detail stack, notice) takes that entry's state, which arrives like any other and is drawn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import json
+from typing import Callable, List, Mapping, Optional, Tuple
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from cinematic_tui.debug import HISTORY, DebugPanel, entry_line
+import cinematic
+from cinematic import wire
+from cinematic.features import AppStore    # (not exported by the package yet)
 
-if TYPE_CHECKING:
-    from cinematic_tui.app import App as TuiApp
+#: History entries the runtime keeps per store (runtime config ``history``).
+HISTORY = 200
+
+
+def entry_line(entry: wire.HistoryEntry) -> str:
+    """``#seq type changed: a, b  arguments`` for one history entry."""
+    changed = ", ".join(entry["changed"]) or "nothing"
+    intent: Mapping[str, object] = entry["intent"]
+    arguments = " ".join(f"{name}={json.dumps(value, ensure_ascii=False)[:40]}"
+                         for name, value in intent.items() if name != "type")
+    line = f"#{entry['seq']} {intent.get('type', '?')} changed: {changed}"
+    return f"{line}  {arguments}" if arguments else line
 
 
 class DebugDock(QDockWidget):
-    def __init__(self, window: Any) -> None:
+    def __init__(self, store: AppStore, catch_up: Callable[[], None]) -> None:
         super().__init__("Debug")
         self.setObjectName("debugDock")
-        self.model = DebugPanel(cast("TuiApp", window))
-        self.model.open = True
+        self.store = store
+        self.catch_up = catch_up     # draws the reverted state now (it waits in the queue)
+        self.pin: Optional[Tuple[int, int]] = None     # (seq shown, latest seq then)
+        self.pending = False
         body = QWidget()
         layout = QVBoxLayout(body)
         self.header = QLabel()
@@ -55,31 +70,56 @@ class DebugDock(QDockWidget):
             shortcut.activated.connect(lambda d=delta: self.step(d))
         self.visibilityChanged.connect(lambda visible: self.refresh())
 
+    def history(self) -> List[wire.HistoryEntry]:
+        try:
+            return list(self.store.history)
+        except cinematic.ClosedError:
+            return []
+
+    def selected(self, entries: List[wire.HistoryEntry]) -> int:
+        """The entry the app shows: the pinned one while no newer intent came, else the latest."""
+        if self.pin is not None and entries and self.pin[1] == entries[-1]["seq"]:
+            for index, entry in enumerate(entries):
+                if entry["seq"] == self.pin[0]:
+                    return index
+        return len(entries) - 1
+
     def step(self, delta: int) -> None:
-        self.model.step(delta)
+        entries = self.history()
+        if entries:
+            self.go(entries, max(0, min(len(entries) - 1, self.selected(entries) + delta)))
+
+    def go(self, entries: List[wire.HistoryEntry], index: int) -> None:
+        """Time travel: the app store takes the state after ``entries[index]`` (one revert)."""
+        seq, latest = entries[index]["seq"], entries[-1]["seq"]
+        try:
+            self.store.revert(seq)
+        except cinematic.InvalidError:
+            return                                # no longer in the history: nothing changes
+        self.pin = None if seq == latest else (seq, latest)
+        self.catch_up()
         self.refresh()
 
     def _go_to(self, item: QListWidgetItem) -> None:
-        store = self.model.store()
-        if store is None:
-            return
-        entries = self.model.entries(store)
+        entries = self.history()
         index = self.entries.row(item)
         if 0 <= index < len(entries):
-            self.model.go(store, entries, index)
-            self.refresh()
+            self.go(entries, index)
+
+    def schedule_refresh(self) -> None:
+        """A refresh once the current events are handled (many states: one history read)."""
+        if self.isVisible() and not self.pending:
+            self.pending = True
+            QTimer.singleShot(0, self.refresh)
 
     def refresh(self) -> None:
+        self.pending = False
         if not self.isVisible():
             return
-        store = self.model.store()
-        entries = self.model.entries(store) if store is not None else []
-        index = self.model.selected(store, entries) if store is not None else -1
-        if store is None:
-            self.header.setText("No store on this screen")
-        else:
-            shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
-            self.header.setText(f"{store.feature} store, {len(entries)} intents, showing {shown}")
+        entries = self.history()
+        index = self.selected(entries)
+        shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
+        self.header.setText(f"app store, {len(entries)} intents, showing {shown}")
         lines = [entry_line(entry) for entry in entries]
         if [self.entries.item(i).text() for i in range(self.entries.count())] != lines:
             self.entries.clear()

@@ -1,10 +1,10 @@
-"""The Detail screen: everything the catalog has about a film, and the heart (its optimistic
-state, "saving…", and the rollback message when the write fails). One Detail store per film
-shown, closed when the screen closes."""
+"""The Detail screen: the top of the app's Detail stack. Everything the catalog has about the
+film (before it loads, or offline, the film's row from the list it was opened from), and the
+heart (its optimistic state, "saving…", and the rollback message when the write fails)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, cast
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -12,34 +12,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import cinematic
 from cinematic import wire
-from cinematic_tui.app import money, phase_of
 
-from .movies import Shell, error_text, source_note
+from .movies import Shell, error_text, money, phase_of, source_note
 
 FIELDS = ("Year", "Runtime", "Genres", "MPAA", "Budget", "Rating", "Votes")
 
 
 class DetailPage(QWidget):
-    """The page (inside its own scroll area, ``scroll_area``) and the Detail store it shows."""
+    """The page, inside its own scroll area (``scroll_area``)."""
 
-    def __init__(self, shell: Shell, runtime: cinematic.Runtime, live_url: Optional[str],
-                 on_back: Callable[[], None]) -> None:
+    def __init__(self, shell: Shell, live_url: Optional[str]) -> None:
         super().__init__()
         self.setObjectName("detailPage")
         self.shell = shell
-        self.runtime = runtime
         self.live_url = live_url
-        self.store: Optional[cinematic.DetailStore] = None
-        self.state: Optional[wire.DetailState] = None
-        self.movie: Optional[wire.Movie] = None
+        self.state: Optional[wire.AppDetailState] = None
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         self.back = QPushButton("← Back")
         self.back.setObjectName("backButton")
         self.back.setToolTip("Back (Esc, Backspace, Alt+Left)")
-        self.back.clicked.connect(on_back)
+        self.back.clicked.connect(self.go_back)
         top.addWidget(self.back)
         self.title = QLabel()
         self.title.setObjectName("detailTitle")
@@ -54,6 +48,9 @@ class DetailPage(QWidget):
         self.heart.setObjectName("heartButton")
         self.heart.setToolTip("Toggle favorite (F)")
         self.heart.clicked.connect(self.toggle_favorite)
+        self.retry = QPushButton("Try again (F5)")
+        self.retry.setObjectName("retryButton")
+        self.retry.clicked.connect(lambda: shell.send({"type": "retried"}))
         top.addWidget(self.heart)
         layout.addLayout(top)
         self.error = self._label("favoriteError", layout)
@@ -62,6 +59,8 @@ class DetailPage(QWidget):
         self.error.hide()
         self.note = self._label("detailNote", layout)
         self.message = self._label("detailMessage", layout)
+        layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignLeft)
+        self.retry.hide()
         self.fields = self._fields(layout)
         heading = QLabel("Share of votes per star rating (IMDb rounds each share; they need not add up to 100%)")
         heading.setWordWrap(True)
@@ -117,57 +116,36 @@ class DetailPage(QWidget):
         layout.addLayout(grid)
         return bars
 
-    # ------------------------------------------------------------------ the store
+    # ------------------------------------------------------------------ what the person does
 
-    def open(self, movie: wire.Movie) -> None:
-        """Shows ``movie`` (its row at once, everything else once loaded)."""
-        self.close_store()
-        self.store = self.runtime.detail(int(movie["id"]))
-        self.movie = movie
-        self.state = {"movieId": movie["id"], "detail": {"phase": "loading"}, "isFavorite": False,
-                      "isSaving": False, "favoriteError": None}
-        self.show_state(self.state)
-        self.store.subscribe(self.on_state)
-        self.store.task()
-
-    def close_store(self) -> bool:
-        """Closes the store shown (no state of it arrives after); False if none was open."""
-        if self.store is None:
-            return False
-        self.store.close()
-        self.store = None
-        self.state = None
-        self.movie = None
-        return True
+    def go_back(self) -> None:
+        self.shell.send({"type": "back"})
 
     def toggle_favorite(self) -> None:
-        if self.store is None or self.state is None:
+        self.shell.send({"type": "detail", "intent": {"type": "favoriteToggled"}})
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, app: wire.AppState) -> None:
+        """Shows the top of the Detail stack (the last of ``details``), if any."""
+        self.state = app["details"][-1] if app["details"] else None
+        if self.state is None:
             return
-        if phase_of(self.state["detail"]) != "loaded":
-            self.shell.notice = "wait for the detail to load"
-            return
-        self.store.favorite_toggled()
-
-    def on_state(self, raw: wire.DetailState) -> None:
-        self.state = raw
-        was_enabled = self.heart.isEnabled()
-        self.show_state(self.state)
-        if self.heart.isEnabled() and not was_enabled and QApplication.focusWidget() in (None, self.scroll_area):
-            self.heart.setFocus()   # once loaded, the heart takes the focus (Space or F toggles)
-        self.shell.state_changed()
-
-    # ------------------------------------------------------------------ the view
-
-    def show_state(self, state: wire.DetailState) -> None:
+        state = self.state
         detail = state["detail"]
-        loaded = cast(wire.DetailLoaded, detail)["value"] if phase_of(detail) == "loaded" else None
-        shown: Optional[Mapping[str, Any]] = loaded if loaded is not None else self.movie
-        self.title.setText(f"{shown['title']} ({shown['year']})" if shown else "")
+        phase = phase_of(detail)
+        loaded = cast(wire.DetailLoaded, detail)["value"] if phase == "loaded" else None
+        listing = state["listing"]
+        shown: Optional[Mapping[str, Any]] = loaded if loaded is not None else listing
+        self.title.setText(f"{shown['title']} ({shown['year']})" if shown else f"Film #{state['movieId']}")
         heart = "♥ Favorite" if state["isFavorite"] else "♡ Add to favorites"
         if state["isSaving"]:
             heart += " (saving…)"
         self.heart.setText(heart)
-        self.heart.setEnabled(loaded is not None)
+        was_enabled = self.heart.isEnabled()
+        self.heart.setEnabled(shown is not None)     # the app takes the heart once it knows the film's row
+        if self.heart.isEnabled() and not was_enabled and QApplication.focusWidget() in (None, self.scroll_area):
+            self.heart.setFocus()   # once it can act, the heart takes the focus (Space or F toggles)
         error = state["favoriteError"]
         if error is not None:
             self.error.setText(f"Could not save the favorite, so it was rolled back: {error_text(error)}")
@@ -175,28 +153,28 @@ class DetailPage(QWidget):
         note = source_note(detail, self.live_url)
         self.note.setText(note)
         self.note.setVisible(bool(note))
-        phase = phase_of(detail)
         if phase == "loading":
             self.message.setText("Loading the detail…")
         elif phase == "failed":
             self.message.setText(f"Could not load the detail: {error_text(cast(wire.FailedPhase, detail)['error'])}. "
-                                 "Go back (Esc) and open the film again to try again.")
-        else:
-            self.message.setText("")
+                                 "Press F5 to try again.")
         self.message.setVisible(phase in ("loading", "failed"))
-        self._show_movie(loaded)
+        self.retry.setVisible(phase == "failed")
+        self._show_movie(loaded, listing)
 
-    def _show_movie(self, movie: Optional[wire.MovieDetail]) -> None:
+    def _show_movie(self, movie: Optional[wire.MovieDetail], listing: Optional[wire.Movie]) -> None:
+        """Every field of the loaded detail; before (or without) it, the film's row."""
         values = {name: "" for name in self.fields}
-        if movie is not None:
+        row: Optional[Mapping[str, Any]] = movie if movie is not None else listing
+        if row is not None:
             values = {
-                "Year": str(movie["year"]),
-                "Runtime": f"{movie['runtime']} min",
-                "Genres": ", ".join(movie["genres"]) or "none listed",
-                "MPAA": movie["mpaa"] or "unknown",
-                "Budget": money(movie["budget"]),
-                "Rating": f"{movie['rating']:.1f} / 10",
-                "Votes": f"{movie['votes']:,}",
+                "Year": str(row["year"]),
+                "Runtime": f"{row['runtime']} min",
+                "Genres": ", ".join(row["genres"]) or "none listed",
+                "MPAA": row["mpaa"] or "unknown",
+                "Budget": money(movie["budget"]) if movie is not None else "",
+                "Rating": f"{row['rating']:.1f} / 10",
+                "Votes": f"{row['votes']:,}",
             }
         for name, label in self.fields.items():
             label.setText(values[name])

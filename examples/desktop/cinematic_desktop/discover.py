@@ -1,32 +1,43 @@
-"""The Discover screen: its sections on the left, each section's own list (own scroll, own
-paging) on the right. The sections load the first time the tab is shown."""
+"""The Discover screen: its sections on the left, the chosen section's own list (own scroll,
+own paging) on the right; drawn from the app state's ``discover`` part and ``section``."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, cast
+from typing import Dict, Optional, cast
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QStackedWidget, QVBoxLayout, QWidget
 
-import cinematic
 from cinematic import wire
-from cinematic_tui.app import movies_of, phase_of
 
-from .movies import MovieList, Shell, error_text, source_note
+from .movies import MovieList, Shell, error_text, movies_of, phase_of, position_of, source_note
+
+
+class SectionList(QListWidget):
+    """The sections; Right or Enter moves into the chosen section's films."""
+
+    def __init__(self, page: "DiscoverPage") -> None:
+        super().__init__()
+        self.page = page
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Right, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.page.stack.currentWidget().setFocus()
+            return
+        super().keyPressEvent(event)
 
 
 class DiscoverPage(QWidget):
-    def __init__(self, shell: Shell, store: cinematic.DiscoverStore, live_url: Optional[str]) -> None:
+    def __init__(self, shell: Shell, live_url: Optional[str]) -> None:
         super().__init__()
         self.setObjectName("discoverPage")
         self.shell = shell
-        self.store = store
         self.live_url = live_url
         self.state: Optional[wire.DiscoverState] = None
-        self.started = False
+        self.rendering = False
         columns = QHBoxLayout(self)
-        self.sections = QListWidget()
+        self.sections = SectionList(self)
         self.sections.setObjectName("discoverSections")
         self.sections.setMaximumWidth(200)
         self.sections.currentRowChanged.connect(self._section_chosen)
@@ -39,90 +50,59 @@ class DiscoverPage(QWidget):
         right.addWidget(self.stack, 1)
         columns.addLayout(right, 1)
         self.lists: Dict[str, MovieList] = {}
-        refresh = QShortcut(QKeySequence("F5"), self)
-        refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        refresh.activated.connect(self.refresh)
-        store.subscribe(self.on_state)
-
-    def start(self) -> None:
-        """The first time the tab shows: load the sections."""
-        if not self.started:
-            self.started = True
-            self.store.task()
-        self.update_info()
-
-    def refresh(self) -> None:
-        self.store.refresh()
-
-    def focus_target(self) -> QWidget:
-        return self.stack.currentWidget() or self.sections
-
-    def more(self, name: str) -> None:
-        sections = self.state["sections"] if self.state else []
-        for section in sections:
-            if section["section"] == name and not section["isExhausted"] and not section["isLoadingMore"] \
-                    and phase_of(section["movies"]) == "loaded":
-                self.store.load_more(name)
-
-    def _more_of(self, name: str) -> Callable[[], None]:
-        return lambda: self.more(name)
-
-    def current_section(self) -> Optional[wire.DiscoverSection]:
-        sections = self.state["sections"] if self.state else []
-        row = self.sections.currentRow()
-        return sections[row] if 0 <= row < len(sections) else None
 
     def _section_chosen(self, row: int) -> None:
-        section = self.current_section()
-        if section is not None:
-            self.stack.setCurrentWidget(self.lists[section["section"]])
-        self.update_info()
+        sections = self.state["sections"] if self.state else []
+        if not self.rendering and 0 <= row < len(sections):
+            self.shell.send({"type": "sectionSelected", "section": sections[row]["section"]})
 
-    # ------------------------------------------------------------------ states (GUI thread)
+    # ------------------------------------------------------------------ drawing
 
-    def on_state(self, raw: wire.DiscoverState) -> None:
-        self.state = raw
+    def draw(self, app: wire.AppState) -> None:
+        self.state = app["discover"]
         sections = self.state["sections"]
-        for i, section in enumerate(sections):
-            name = section["section"]
-            busy = phase_of(section["movies"]) == "loading" or section["isLoadingMore"]
-            label = f"{section['title']}{' …' if busy else ''}"
-            if i >= self.sections.count():
-                self.sections.addItem(label)
-            elif self.sections.item(i).text() != label:
-                self.sections.item(i).setText(label)
-            if name not in self.lists:
-                movie_list = MovieList(f"discover-{name}", self.shell.open_detail, self._more_of(name))
-                self.lists[name] = movie_list
-                self.stack.addWidget(movie_list)
-            self.lists[name].set_movies(movies_of(section["movies"]))
-        if self.sections.currentRow() < 0 and sections:
-            self.sections.setCurrentRow(0)
-        self.update_info()
-        self.shell.state_changed()
+        self.rendering = True
+        try:
+            for i, section in enumerate(sections):
+                name = section["section"]
+                busy = phase_of(section["movies"]) == "loading" or section["isLoadingMore"]
+                label = f"{section['title']}{' …' if busy else ''}"
+                if i >= self.sections.count():
+                    self.sections.addItem(label)
+                elif self.sections.item(i).text() != label:
+                    self.sections.item(i).setText(label)
+                if name not in self.lists:
+                    more = {"type": "discover", "intent": {"type": "loadMore", "section": name}}
+                    self.lists[name] = MovieList(f"discover-{name}", name, self.shell, more)
+                    self.stack.addWidget(self.lists[name])
+                self.lists[name].show_movies(movies_of(section["movies"]), position_of(app, name))
+            shown = next((i for i, section in enumerate(sections) if section["section"] == app["section"]), -1)
+            if shown >= 0:
+                self.sections.setCurrentRow(shown)
+                self.stack.setCurrentWidget(self.lists[app["section"]])
+            self.info.setText(self._info(sections[shown] if shown >= 0 else None))
+        finally:
+            self.rendering = False
 
-    def update_info(self) -> None:
-        section = self.current_section()
+    def _info(self, section: Optional[wire.DiscoverSection]) -> str:
         if section is None:
-            self.info.setText("Loading…" if self.started else "")
-            return
+            return ""
         phase = section["movies"]
         if phase_of(phase) == "failed":
-            info = (f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}. "
+            return (f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}. "
                     "Press F5 to try again.")
-        elif phase_of(phase) == "loading":
-            info = f"{section['title']}: loading…"
+        if phase_of(phase) == "idle":
+            return f"{section['title']}"
+        if phase_of(phase) == "loading":
+            return f"{section['title']}: loading…"
+        info = f"{section['title']}: {len(movies_of(phase))} movies"
+        if section["isLoadingMore"]:
+            info += ", loading more…"
+        elif section["isExhausted"]:
+            info += ", all loaded"
         else:
-            info = f"{section['title']}: {len(movies_of(phase))} movies"
-            if section["isLoadingMore"]:
-                info += ", loading more…"
-            elif section["isExhausted"]:
-                info += ", all loaded"
-            else:
-                info += ", scroll for more"
+            info += ", scroll for more"
         if section["loadMoreError"]:
-            info += f" (more failed: {section['loadMoreError']['code']})"
+            info += f" (more failed: {section['loadMoreError']['code']}; F5 tries again)"
         note = source_note(phase, self.live_url)
-        if note:
-            info += f" ({note})"
-        self.info.setText(info)
+        return f"{info} ({note})" if note else info

@@ -1,35 +1,46 @@
-"""What every screen shares: the list of movies (columns, elision, paging at the bottom),
-the source note of a live catalog, how an error reads, and the window as the pages see it."""
+"""What every screen shares: the list of movies (columns, elision, the person's place in it),
+how a phase, a source, an error and an amount read, and the window as the pages see it."""
 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, List, Mapping, Optional, Protocol, cast
+from typing import Any, List, Mapping, Optional, Protocol, Tuple, cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
 from cinematic import wire
-from cinematic_tui.app import phase_of
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+#: Where a list is when the person never moved in it (the app's default).
+TOP: Tuple[int, int] = (0, 0)
 
 
 class Shell(Protocol):
-    """The window, as a page sees it: open a film, say something in the status bar, and
-    hear that a store on screen changed (the debug panel follows)."""
+    """The window, as a page sees it: it turns what the person did into an app intent."""
 
-    notice: str
+    def send(self, intent: Mapping[str, Any]) -> None: ...
 
-    def open_detail(self, movie: wire.Movie) -> None: ...
 
-    def state_changed(self) -> None: ...
+def phase_of(value: Optional[Mapping[str, object]]) -> str:
+    phase = value.get("phase", "idle") if value is not None else "idle"
+    return phase if isinstance(phase, str) else "idle"
 
-    def catch_up(self) -> None:
-        """Takes the states the library already delivered to the queue (a key press acts on
-        the newest one, not on one still waiting behind the event loop). Never waits."""
-        ...
+
+def movies_of(value: Optional[Mapping[str, Any]]) -> List[wire.Movie]:
+    """The movies of a loaded phase, else none."""
+    return cast(List[wire.Movie], value["value"]) if value is not None and value.get("phase") == "loaded" else []
+
+
+def position_of(state: wire.AppState, name: str) -> Tuple[int, int]:
+    """(selection, first visible row) of a list in the app state."""
+    position = cast(Optional[Mapping[str, int]], state["positions"].get(name))
+    return (position["selection"], position["firstVisible"]) if position else TOP
+
+
+def money(amount: Optional[int]) -> str:
+    return "unknown" if amount is None else f"${amount:,}"
 
 
 def source_note(phase: Mapping[str, object], live_url: Optional[str]) -> str:
@@ -49,18 +60,23 @@ def error_text(error: Mapping[str, Any]) -> str:
 
 
 class MovieList(QTreeWidget):
-    """Movies in columns (title, year, rating, runtime, genres); the title elides. Keeps its
-    rows when a state only appends (load more), and asks for more at the bottom."""
+    """Movies in columns (title, year, rating, runtime, genres); the title elides. It shows
+    the app's position for its list (``show``) and tells the window what the person did:
+    ``moved`` (a selection change; Down on the last row is a selection one past it, the app
+    loads the next page), ``opened``, and a scroll to the bottom (the part's ``loadMore``)."""
 
     COLUMNS = ("Title", "Year", "Rating", "Runtime", "Genres")
 
-    def __init__(self, name: str, on_open: Callable[[wire.Movie], None],
-                 on_more: Optional[Callable[[], None]] = None) -> None:
+    def __init__(self, name: str, list_id: str, shell: Shell, more: Optional[Mapping[str, Any]] = None) -> None:
         super().__init__()
         self.setObjectName(name)
-        self.on_open = on_open
-        self.on_more = on_more
+        self.list_id = list_id
+        self.shell = shell
+        self.more = more                      # the intent that loads the next page, if any
         self.movies: List[wire.Movie] = []
+        self.position = TOP                   # the app's position for this list
+        self.applied: Optional[Tuple[int, int]] = None
+        self.rendering = False
         self.setColumnCount(len(self.COLUMNS))
         self.setHeaderLabels(list(self.COLUMNS))
         self.setRootIsDecorated(False)
@@ -74,42 +90,62 @@ class MovieList(QTreeWidget):
         for column, width in ((1, 56), (2, 70), (3, 76), (4, 200)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             self.setColumnWidth(column, width)
-        self.itemActivated.connect(self._activated)
+        self.itemActivated.connect(lambda item, column: self._open(self.indexOfTopLevelItem(item)))
+        self.currentItemChanged.connect(lambda current, previous: self._moved(self.current_row()))
         self.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.verticalScrollBar().rangeChanged.connect(lambda low, high: self._fill())
 
-    def set_movies(self, movies: List[wire.Movie]) -> None:
-        old = [m["id"] for m in self.movies]
-        new = [m["id"] for m in movies]
-        if new == old:
-            self.movies = movies
-            return
-        if old and new[: len(old)] == old:
-            self.movies = movies
-            self.addTopLevelItems([self._item(m) for m in movies[len(old):]])
-            QTimer.singleShot(0, self._fill)
-            return
-        self.movies = movies
-        self.clear()
-        self.addTopLevelItems([self._item(m) for m in movies])
-        self.select_first()
-        QTimer.singleShot(0, self._fill)   # once laid out (not a polling timer: one shot)
+    # ------------------------------------------------------------------ rendering
 
-    def _fill(self) -> None:
-        """Rows that do not fill the view leave nothing to scroll: ask for more now."""
-        if self.on_more is None or not self.movies or not self.isVisible():
-            return
-        row = self.sizeHintForRow(0)
-        if row > 0 and row * self.topLevelItemCount() <= self.viewport().height():
-            self.on_more()
+    def show_movies(self, movies: List[wire.Movie], position: Tuple[int, int]) -> None:
+        """Shows ``movies`` (appending when a state only appends) at ``position``."""
+        self.rendering = True
+        try:
+            old, new = [m["id"] for m in self.movies], [m["id"] for m in movies]
+            replaced = new != old and not (old and new[: len(old)] == old)
+            if replaced:
+                self.clear()
+                self.applied = None
+            if new != old:
+                self.addTopLevelItems([self._item(m) for m in movies[len(self.movies) if not replaced else 0:]])
+                QTimer.singleShot(0, self._fill)   # once laid out (one shot, not a polling timer)
+            self.movies = movies
+            if position != self.applied or position != self.position:
+                self.position = position
+                self._apply()
+        finally:
+            self.rendering = False
+
+    def _apply(self) -> None:
+        """Selects and scrolls to ``position`` once its rows are there and the list is shown."""
+        selection, first = self.position
+        chosen, top = self.topLevelItem(selection), self.topLevelItem(first)
+        if chosen is not None and self.current_row() != selection:
+            self.setCurrentItem(chosen)
+        if top is not None and self.first_visible() != first:
+            self.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
+        if chosen is not None:
+            self.scrollToItem(chosen)
+            if self.isVisible():
+                self.applied = self.position
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._reapply()
         QTimer.singleShot(0, self._fill)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._reapply()
         self._fill()
+
+    def _reapply(self) -> None:
+        if self.applied != self.position:
+            self.rendering = True
+            try:
+                self._apply()
+            finally:
+                self.rendering = False
 
     @staticmethod
     def _item(movie: wire.Movie) -> QTreeWidgetItem:
@@ -123,38 +159,64 @@ class MovieList(QTreeWidget):
             item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
 
-    def select_first(self) -> None:
-        first = self.topLevelItem(0)
-        if first is not None:
-            self.setCurrentItem(first)
+    # ------------------------------------------------------------------ reading
 
     def titles(self) -> List[str]:
         """What the rows show in the title column (top to bottom)."""
         items = (self.topLevelItem(i) for i in range(self.topLevelItemCount()))
         return [item.text(0) for item in items if item is not None]
 
+    def current_row(self) -> int:
+        item = self.currentItem()
+        return self.indexOfTopLevelItem(item) if item is not None else -1
+
+    def first_visible(self) -> int:
+        return max(0, self.indexAt(self.viewport().rect().topLeft()).row())
+
     def current_movie(self) -> Optional[wire.Movie]:
-        row = self.indexOfTopLevelItem(self.currentItem()) if self.currentItem() is not None else -1
+        row = self.current_row()
         return self.movies[row] if 0 <= row < len(self.movies) else None
 
-    def _activated(self, item: QTreeWidgetItem, column: int) -> None:
-        row = self.indexOfTopLevelItem(item)
+    # ------------------------------------------------------------------ what the person did
+
+    def select_first(self) -> None:
+        first = self.topLevelItem(0)
+        if first is not None:
+            self.setCurrentItem(first)
+
+    def _moved(self, row: int) -> None:
+        item = self.topLevelItem(row)
+        if not self.rendering and item is not None:
+            self.scrollToItem(item)        # what the view does next: then read the row it shows first
+            self.shell.send({"type": "moved", "list": self.list_id, "selection": row,
+                             "firstVisible": min(self.first_visible(), row)})
+
+    def _open(self, row: int) -> None:
         if 0 <= row < len(self.movies):
-            self.on_open(self.movies[row])
+            self.shell.send({"type": "opened", "movieId": self.movies[row]["id"]})
+
+    def _more(self) -> None:
+        if self.more is not None and not self.rendering and self.movies:
+            self.shell.send(self.more)
+
+    def _fill(self) -> None:
+        """Rows that do not fill the view leave nothing to scroll: ask for more now."""
+        row = self.sizeHintForRow(0)
+        if self.isVisible() and row > 0 and row * self.topLevelItemCount() <= self.viewport().height():
+            self._more()
 
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
-        if self.on_more is not None and bar.maximum() > 0 and value >= bar.maximum():
-            self.on_more()
+        if bar.maximum() > 0 and value >= bar.maximum():
+            self._more()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        at_end = self.topLevelItemCount() > 0 and self.currentItem() is self.topLevelItem(self.topLevelItemCount() - 1)
+        count = self.topLevelItemCount()
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            movie = self.current_movie()
-            if movie is not None:
-                self.on_open(movie)
+            self._open(self.current_row())
             return
+        at_end = count > 0 and self.current_row() == count - 1
         super().keyPressEvent(event)
-        if at_end and self.on_more is not None and event.key() in (
-                Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_End):
-            self.on_more()
+        if at_end and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_End):
+            self.shell.send({"type": "moved", "list": self.list_id, "selection": count,
+                             "firstVisible": self.first_visible()})

@@ -1,15 +1,17 @@
-"""The main window: three tabs (Search, Discover, Favorites), the Detail page over them, the
-debug dock and a status bar. Keys: Ctrl+1/2/3 switch tabs, Ctrl+F goes to the search field,
-F12 or Ctrl+D opens the debug panel, Ctrl+Q quits; in Detail, F toggles the favorite and
-Esc/Backspace/Alt+Left go back. The window's size is kept in QSettings."""
+"""The main window: a renderer of ONE app store. It draws the app state (the tab, the three
+tab pages, the top of the Detail stack over them, the notice with its Undo) and turns keys
+and clicks into app intents; navigation, undo, query fitting, saving and resuming are the
+app store's. Keys: Ctrl+1/2/3 switch tabs, Ctrl+F goes to the search field, F5 tries again
+what failed, F12 or Ctrl+D opens the debug panel, Ctrl+Q quits; in Detail, F toggles the
+favorite and Esc/Backspace/Alt+Left go back. The window's size is kept in QSettings."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QStackedWidget, QTabWidget, QWidget
 
 import cinematic
 from cinematic import wire
@@ -24,47 +26,49 @@ from .search import SearchPage
 
 ORGANIZATION, APPLICATION = "Cinematic", "cinematic-desktop"
 DEFAULT_SIZE = QSize(960, 640)
+TABS: Tuple[wire.AppTab, ...] = ("search", "discover", "favorites")
 SEARCH, DISCOVER, FAVORITES = range(3)
 
 
 class MainWindow(QMainWindow):
-    """The pages are built by their modules; the window routes between them, and is the
-    ``Shell`` they see (notices, open a film, a store changed) and the debug panel's host."""
+    """Opens the app store (``{"stateFile": state_file}``: it resumes from that file and saves
+    to it by itself) and shows it; every page is the ``Shell`` its intents go through."""
 
     def __init__(self, runtime: cinematic.Runtime, live_url: Optional[str] = None,
-                 settings: Optional[QSettings] = None) -> None:
+                 settings: Optional[QSettings] = None, state_file: Optional[str] = None, fresh: bool = False) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Cinematic")
         self.runtime = runtime
         self.live_url = live_url
         self.settings = settings if settings is not None else QSettings(ORGANIZATION, APPLICATION)
-        self.dirty = False                  # DebugPanel's model sets it; Qt repaints on its own
-        self.ready = False                  # pages call state_changed while being built
+        self.state: Optional[wire.AppState] = None
+        self.rendering = False
+        self.shown: Optional[Tuple[object, ...]] = None     # what is shown: the focus follows it
+        self.problem = ""                                    # a host-side error, shown until a notice
         self.core = CoreNotifier(runtime, self.callback_failed)
-        self.status = self.statusBar()
-        self.status.setObjectName("statusBar")
-        self.debug_dock = DebugDock(self)
-        self.debug_dock.hide()
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.debug_dock)
-
-        self.search = runtime.search()
-        self.discover = runtime.discover()
-        self.favorites = runtime.favorites()
-        self.search_page = SearchPage(self, self.search, live_url)
-        self.discover_page = DiscoverPage(self, self.discover, live_url)
-        self.favorites_page = FavoritesPage(self, runtime, self.favorites)
-        self.detail_page = DetailPage(self, runtime, live_url, self.close_detail)
+        args: Dict[str, Any] = {"stateFile": state_file} if state_file else {}
+        if fresh:
+            args["fresh"] = True
+        self.app = runtime.app(args or None)
+        self.search_page = SearchPage(self, live_url)
+        self.discover_page = DiscoverPage(self, live_url)
+        self.favorites_page = FavoritesPage(self)
+        self.detail_page = DetailPage(self, live_url)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
         self.tabs.addTab(self.search_page, "&Search")
         self.tabs.addTab(self.discover_page, "&Discover")
         self.tabs.addTab(self.favorites_page, "&Favorites")
-        self.tabs.currentChanged.connect(self._tab_changed)
+        self.tabs.currentChanged.connect(lambda index: None if self.rendering else self.show_tab(index))
         self.stack = QStackedWidget()
         self.stack.addWidget(self.tabs)
         self.stack.addWidget(self.detail_page.scroll_area)
         self.setCentralWidget(self.stack)
+        self._status_bar()
+        self.debug_dock = DebugDock(self.app, self.core.dispatch)
+        self.debug_dock.hide()
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.debug_dock)
         # The widgets scripts and tests reach (their objectName says the same).
         self.search_field, self.search_list = self.search_page.field, self.search_page.list
         self.search_status, self.search_note = self.search_page.status, self.search_page.note
@@ -76,20 +80,39 @@ class MainWindow(QMainWindow):
         self.detail_scroll = self.detail_page.scroll_area
         self._shortcuts()
         self._restore_size()
-        self.ready = True
-        self.state_changed()
-        self.search_page.field.setFocus()
+        self.app.subscribe(self.draw)
+        self.send({"type": "task"})
+
+    def _status_bar(self) -> None:
+        """The notice (the app's words), its Undo when it offers one, and a dismiss button."""
+        self.status = self.statusBar()
+        self.status.setObjectName("statusBar")
+        self.notice_label = QLabel()
+        self.notice_label.setObjectName("noticeLabel")
+        self.notice_undo = QPushButton("Undo")
+        self.notice_undo.setObjectName("noticeUndo")
+        self.notice_undo.clicked.connect(lambda: self.send({"type": "undo"}))
+        self.notice_dismiss = QPushButton("✕")
+        self.notice_dismiss.setObjectName("noticeDismiss")
+        self.notice_dismiss.setToolTip("Dismiss")
+        self.notice_dismiss.clicked.connect(self.dismiss_notice)
+        self.status.addWidget(self.notice_label, 1)
+        for button in (self.notice_undo, self.notice_dismiss):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.hide()
+            self.status.addPermanentWidget(button)
 
     def _shortcuts(self) -> None:
         shortcuts: Sequence[Tuple[str, Callable[[], object]]] = (
             ("F12", self.toggle_debug), ("Ctrl+D", self.toggle_debug), ("Ctrl+Q", self.close),
             ("Ctrl+1", lambda: self.show_tab(SEARCH)), ("Ctrl+2", lambda: self.show_tab(DISCOVER)),
             ("Ctrl+3", lambda: self.show_tab(FAVORITES)), ("Ctrl+F", self.focus_search),
+            ("F5", lambda: self.send({"type": "retried"})),
         )
         for sequence, run in shortcuts:
             QShortcut(QKeySequence(sequence), self).activated.connect(run)
-        for sequence, action in (("Esc", self.close_detail), ("Backspace", self.close_detail),
-                                 ("Alt+Left", self.close_detail), ("F", self.detail_page.toggle_favorite)):
+        for sequence, action in (("Esc", self.detail_page.go_back), ("Backspace", self.detail_page.go_back),
+                                 ("Alt+Left", self.detail_page.go_back), ("F", self.detail_page.toggle_favorite)):
             shortcut = QShortcut(QKeySequence(sequence), self.detail_scroll)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(action)
@@ -101,62 +124,81 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
 
-    # ------------------------------------------------------------------ what the pages see (Shell)
+    # ------------------------------------------------------------------ intents
 
-    @property
-    def notice(self) -> str:
-        return self.status.currentMessage()
-
-    @notice.setter
-    def notice(self, text: str) -> None:
-        if text:
-            self.status.showMessage(text)
-        else:
-            self.status.clearMessage()
-
-    def catch_up(self) -> None:
-        """Dispatches what the runtime already queued (the notifier's own dispatch: non-blocking)."""
+    def send(self, intent: Mapping[str, Any]) -> None:
+        """Sends an app intent, then takes the states already waiting (never blocks): what the
+        person did is drawn before the next key. A widget signal raised while a state is being
+        drawn sends once that is over."""
+        if self.rendering or self.core.dispatching:
+            QTimer.singleShot(0, lambda: self.send(intent))
+            return
+        try:
+            self.app.send(dict(intent))
+        except Exception as error:   # the store closed under us, or a drawing failed: say so
+            self.callback_failed(error)
+            return
         self.core.dispatch()
 
-    def state_changed(self) -> None:
-        if not self.ready:
-            return
-        if self.favorites_page.state is not None:
-            self.tabs.setTabText(FAVORITES, f"&Favorites ({self.favorites_page.count()})")
-        self.debug_dock.refresh()
-
-    def callback_failed(self, error: BaseException) -> None:
-        self.notice = f"error: {error}"
-
-    # ------------------------------------------------------------------ navigation
-
-    def open_detail(self, movie: wire.Movie) -> None:
-        self.detail_page.open(movie)
-        self.stack.setCurrentWidget(self.detail_scroll)
-        self.detail_scroll.setFocus()
-        self.debug_dock.refresh()
-
-    def close_detail(self) -> None:
-        if self.detail_page.close_store():
-            self.stack.setCurrentWidget(self.tabs)
-            self._tab_changed(self.tabs.currentIndex())
-
     def show_tab(self, index: int) -> None:
-        self.close_detail()
-        self.tabs.setCurrentIndex(index)
+        self.send({"type": "tabSelected", "tab": TABS[index]})
 
     def focus_search(self) -> None:
         self.show_tab(SEARCH)
         self.search_field.setFocus()
         self.search_field.selectAll()
 
-    def _tab_changed(self, index: int) -> None:
-        if index == DISCOVER:
-            self.discover_page.start()
-        focus: Dict[int, QWidget] = {SEARCH: self.search_field, DISCOVER: self.discover_page.focus_target(),
-                                     FAVORITES: self.favorites_list}
-        focus.get(index, self.tabs).setFocus()
-        self.debug_dock.refresh()
+    def dismiss_notice(self) -> None:
+        self.problem = ""
+        notice = self.state["notice"] if self.state else None
+        if notice is not None:
+            self.send({"type": "noticeDismissed", "id": notice["id"]})
+        elif self.state is not None:
+            self.draw(self.state)
+
+    def callback_failed(self, error: BaseException) -> None:
+        self.problem = f"error: {error}"
+        self.notice_label.setText(self.problem)
+        self.notice_dismiss.show()
+
+    # ------------------------------------------------------------------ drawing (GUI thread)
+
+    def draw(self, state: wire.AppState) -> None:
+        self.state = state
+        self.rendering = True
+        try:
+            for page in (self.search_page, self.discover_page, self.favorites_page, self.detail_page):
+                page.draw(state)
+            self.tabs.setCurrentIndex(TABS.index(state["tab"]))
+            self.tabs.setTabText(FAVORITES, f"&Favorites ({self.favorites_page.count()})")
+            details = state["details"]
+            self.stack.setCurrentWidget(self.detail_scroll if details else self.tabs)
+            notice = state["notice"]
+            self.notice_label.setText(notice["text"] if notice else self.problem)
+            self.notice_undo.setVisible(bool(notice and notice["offersUndo"]))
+            self.notice_dismiss.setVisible(notice is not None or bool(self.problem))
+            screen = ("detail", len(details), details[-1]["movieId"]) if details else ("tab", state["tab"])
+            if screen != self.shown:
+                self.shown = screen
+                self._focus(state)
+        finally:
+            self.rendering = False
+        self.debug_dock.schedule_refresh()
+
+    def _focus(self, state: wire.AppState) -> None:
+        """The focus follows the screen shown: the heart (or the page) of a Detail, else the tab's."""
+        if state["details"]:
+            heart = self.detail_page.heart
+            (heart if heart.isEnabled() else self.detail_scroll).setFocus()
+            return
+        focus: Dict[str, QWidget] = {"search": self.search_field, "discover": self.sections,
+                                     "favorites": self.favorites_list}
+        focus[state["tab"]].setFocus()
+
+    @property
+    def notice(self) -> str:
+        """What the status bar says (the app's notice, or a host error)."""
+        return self.notice_label.text()
 
     # ------------------------------------------------------------------ debugging
 
@@ -164,20 +206,6 @@ class MainWindow(QMainWindow):
         self.debug_dock.setVisible(not self.debug_dock.isVisible())
         if self.debug_dock.isVisible():
             self.debug_dock.back.setFocus()
-
-    def debug_store(self) -> Optional[cinematic.Store[Any]]:
-        """The store behind the screen: Detail's when open, else the current tab's."""
-        if self.detail_page.store is not None:
-            return self.detail_page.store
-        stores: List[cinematic.Store[Any]] = [self.search, self.discover, self.favorites]
-        return stores[self.tabs.currentIndex()]
-
-    def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None:
-        """After a time-travel step: the search field shows that state's query (setText does
-        not emit textEdited, so no intent is sent); the state itself arrives by dispatch."""
-        query = entry["state"].get("query")
-        if store is self.search and isinstance(query, str):
-            self.search_page.show_query(query)
 
     # ------------------------------------------------------------------ window
 
@@ -188,23 +216,19 @@ class MainWindow(QMainWindow):
         self.core.close()
         super().closeEvent(event)
 
-    # ------------------------------------------------------------------ states by their old names
+    # ------------------------------------------------------------------ the parts of the state
 
     @property
     def search_state(self) -> Optional[wire.SearchState]:
-        return self.search_page.state
+        return self.state["search"] if self.state else None
 
     @property
     def discover_state(self) -> Optional[wire.DiscoverState]:
-        return self.discover_page.state
+        return self.state["discover"] if self.state else None
 
     @property
-    def detail_state(self) -> Optional[wire.DetailState]:
-        return self.detail_page.state
-
-    @property
-    def detail(self) -> Optional[cinematic.DetailStore]:
-        return self.detail_page.store
+    def detail_state(self) -> Optional[wire.AppDetailState]:
+        return self.state["details"][-1] if self.state and self.state["details"] else None
 
 
 __all__ = ["MainWindow", "MovieList", "ORGANIZATION", "APPLICATION"]

@@ -28,12 +28,13 @@ WindowFactory = Callable[..., MainWindow]
 
 @pytest.fixture
 def make_window(qtbot: Any, tmp_path: Path) -> Iterator[WindowFactory]:
-    """``make_window(favorites=..., settings_name=...)``: a shown MainWindow over a fresh
-    queued runtime (history kept for the debug panel); closed, then its runtime, after the test."""
+    """``make_window(favorites=..., settings_name=..., state_file=...)``: a shown MainWindow
+    over a fresh queued runtime (history kept for the debug panel), its app store saving to
+    ``state_file`` when given; closed, then its runtime, after the test."""
     opened: List[Any] = []
 
     def make(favorites: Any = None, settings_name: str = "settings.ini", live_url: Optional[str] = None,
-             **config: Any) -> MainWindow:
+             state_file: Optional[Path] = None, **config: Any) -> MainWindow:
         options: Dict[str, Any] = {"delivery": "queued", "history": 200,
                                    "favorites": favorites if favorites is not None else str(tmp_path / "favorites.sqlite")}
         if live_url is not None:
@@ -45,7 +46,7 @@ def make_window(qtbot: Any, tmp_path: Path) -> Iterator[WindowFactory]:
             provider = HttpCatalogProvider(runtime, live_url, timeout=5.0)
             runtime.set_provider(provider)
         settings = QSettings(str(tmp_path / settings_name), QSettings.Format.IniFormat)
-        window = MainWindow(runtime, live_url, settings=settings)
+        window = MainWindow(runtime, live_url, settings=settings, state_file=str(state_file) if state_file else None)
         window.live_provider = provider   # type: ignore[attr-defined]  # for the tests that close it
         opened.append((window, runtime, provider))
         window.show()

@@ -36,7 +36,7 @@ import re
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
-from .._files import RefusedFile
+from .._files import RefusedFile, write_owned
 from ._generated import RecordedStore, canned, changes_between, host_state, literal
 from ._recording import CATALOG_OPS, RecordingError, check, read
 
@@ -266,8 +266,8 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout) -> int:
         text = generate(read(args.recording), args.name or re.sub(r"\.jsonl?$", "", file_name), file_name)
         if args.output:
             where = args.output
-            with open(args.output, "w", encoding="utf-8") as target:
-                target.write(text)
+            # Files are ours or untouched: only a test this tool wrote (or nothing) is replaced.
+            write_owned(args.output, text.encode("utf-8"), lambda head: head.startswith(('"""' + DOCSTRING).encode("utf-8")[:len(head)]))
     except (RecordingError, RefusedFile) as problem:
         print(_one_line(f"from_recording: {where}: {problem}"), file=sys.stderr)
         return 2

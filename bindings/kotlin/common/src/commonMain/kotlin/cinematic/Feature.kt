@@ -28,6 +28,22 @@ abstract class Feature<S, T : Store<S>> internal constructor(
     /** [state] as JSON-ready maps and lists, as the library writes it (write it with [Json.write]). */
     abstract fun encodeState(state: S): Map<String, Any?>
 
+    /**
+     * Reads this feature's state from a rebuilt tree of any JSON value: [decodeStateTree] for
+     * an object; a part that may be `null` (a child handle's shown Detail) overrides it.
+     */
+    internal open fun decodeTree(tree: Any?): S {
+        @Suppress("UNCHECKED_CAST")
+        val members = tree as? Map<String, Any?> ?: throw IllegalArgumentException("a $name state that is not an object: ${Json.write(tree).take(80)}")
+        return decodeStateTree(members)
+    }
+
+    /**
+     * False when this feature's states are not a schema feature's state (a child handle's
+     * shown Detail: a Detail with its `listing`, or null): the wire log leaves them out.
+     */
+    internal open val isWireState: Boolean get() = true
+
     /** The typed store around an opened `cinematic_store`. */
     internal abstract fun wrap(runtime: Runtime, handle: Long): T
 
@@ -48,6 +64,7 @@ abstract class Feature<S, T : Store<S>> internal constructor(
 internal class UntypedFeature(name: String) : Feature<Any?, Store<Any?>>(name, null) {
     override fun decodeState(json: String): Any? = Json.parse(json)
     override fun decodeStateTree(tree: Map<String, Any?>): Any? = tree
+    override fun decodeTree(tree: Any?): Any? = tree
     @Suppress("UNCHECKED_CAST")
     override fun encodeState(state: Any?): Map<String, Any?> = state as Map<String, Any?>
     override fun wrap(runtime: Runtime, handle: Long): Store<Any?> = Store(runtime, handle, this)

@@ -137,21 +137,23 @@ object JsonPatch {
  * each envelope as the library sends it (`{"seq":1,"state":{...}}`, then
  * `{"seq":n,"patch":[...]}`) and returns the state it describes (a new tree whenever
  * something changed), or throws [PatchException] on a gap in `seq` or a patch that does not
- * apply. After a failure it takes nothing but a new `{"seq":1,...}` (register again).
+ * apply. A state is any JSON value: a store's is an object, a child handle's part may be
+ * `null` (no Detail shown) and is then replaced whole (path ""). After a failure it takes
+ * nothing but a new `{"seq":1,...}` (register again).
  */
 internal class PatchedState {
     /** The last state rebuilt (null before the first delivery and after a failure). */
-    var state: Map<String, Any?>? = null
+    var state: Any? = null
         private set
     /** The `seq` of the last delivery applied (0: none). */
     var seq: Long = 0
         private set
 
     /** The state after delivery [envelopeJson]. */
-    fun receive(envelopeJson: String): Map<String, Any?> = receive(Json.parse(envelopeJson))
+    fun receive(envelopeJson: String): Any? = receive(Json.parse(envelopeJson))
 
     /** The state after the parsed delivery [envelope]. */
-    fun receive(envelope: Any?): Map<String, Any?> {
+    fun receive(envelope: Any?): Any? {
         try {
             val members = envelope as? Map<*, *> ?: throw PatchException("a delivery that is not an object")
             val seq = (members["seq"] as? Long) ?: throw PatchException("a delivery without a seq")
@@ -159,12 +161,11 @@ internal class PatchedState {
                 if (seq != 1L) throw PatchException("a whole state with seq $seq")
                 return accept(1, members["state"])
             }
-            val previous = state
-            if (previous == null || seq != this.seq + 1) {
+            if (this.seq == 0L || seq != this.seq + 1) {
                 throw PatchException("delivery $seq after ${this.seq}: a delivery is missing")
             }
             val patch = members["patch"] as? List<*> ?: throw PatchException("delivery $seq has neither a state nor a patch")
-            return accept(seq, JsonPatch.apply(previous, patch))
+            return accept(seq, JsonPatch.apply(state, patch))
         } catch (failure: PatchException) {
             state = null
             seq = 0
@@ -172,11 +173,9 @@ internal class PatchedState {
         }
     }
 
-    private fun accept(seq: Long, tree: Any?): Map<String, Any?> {
-        @Suppress("UNCHECKED_CAST")
-        val next = tree as? Map<String, Any?> ?: throw PatchException("delivery $seq gives a state that is not an object")
-        state = next
+    private fun accept(seq: Long, tree: Any?): Any? {
+        state = tree
         this.seq = seq
-        return next
+        return tree
     }
 }

@@ -53,6 +53,8 @@ interface NativeLibrary {
 
     /** `cinematic_store_open(rt, feature, args_json, &out[0])`. */
     fun storeOpen(runtime: Long, feature: String, argsJson: String?, out: LongArray): Int
+    /** `cinematic_store_scope(store, scope, &out[0])`: a child handle showing one part of [store]'s state. */
+    fun storeScope(store: Long, scope: String, out: LongArray): Int
     /** `cinematic_store_close(store)`. */
     fun storeClose(store: Long): Int
     /** `cinematic_store_send(store, intent_json)`. */

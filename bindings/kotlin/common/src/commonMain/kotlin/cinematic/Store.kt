@@ -18,6 +18,11 @@ package cinematic
  * ```
  *
  * Every member may be called from any thread; [send] has reduced the intent when it returns.
+ *
+ * A store that composes others (the app: [AppStore]) also gives **child handles**, each a
+ * store showing one part of its state ([scope]): `app.scope(AppScopes.search)` is a
+ * [SearchStore] whose [state] is the app's `search`, whose helpers send through the app, and
+ * which closes with it ([parent], [scopeName]).
  */
 open class Store<S> internal constructor(
     /** The runtime that owns this store. */
@@ -35,10 +40,24 @@ open class Store<S> internal constructor(
     private var closing = false   // close() has started
     private var released = false  // no callback of this store can run any more
     private var current: Subscription? = null // the registered subscriber
-    private var delivered: Map<String, Any?>? = null // patch mode: the last state rebuilt
+    private var delivered: Any? = null // patch mode: the last state rebuilt
     private val closeListeners = ArrayList<() -> Unit>()
+    private val children = ArrayList<Store<*>>() // the child handles open on this store
+    // A child handle's parent and scope: set once, before the child is handed out.
+    private var parentStore: Store<*>? = null
+    private var scopeOf: String? = null
 
-    /** The feature name this store was opened with, e.g. "search". */
+    /**
+     * The store this one is a child handle of ([scope]), or null for a store opened in a
+     * runtime. A child's [settle], [pendingEffects], [history], [revert] and snapshot act on
+     * its parent (a part has no effects, history or snapshot of its own).
+     */
+    val parent: Store<*>? get() = stateLock.locked { parentStore }
+
+    /** The part of [parent]'s state this child handle shows ("search", ...), or null for a store opened in a runtime. */
+    val scopeName: String? get() = stateLock.locked { scopeOf }
+
+    /** The feature name this store was opened with, e.g. "search" (a child handle: its part's feature). */
     val feature: String get() = definition.name
 
     /** True once this store or its runtime has been closed. */
@@ -75,7 +94,7 @@ open class Store<S> internal constructor(
      * @throws CinematicException "closed".
      */
     val stateJson: String
-        get() = ownedJson("state") { out -> library.storeState(handle, out) }.also { library.record("state", feature, it) }
+        get() = ownedJson("state") { out -> library.storeState(handle, out) }.also { recordState(it) }
 
     /**
      * The store's debug history (`cinematic_store_history`), oldest first: one entry per
@@ -158,7 +177,7 @@ open class Store<S> internal constructor(
      */
     fun subscribe(callback: (state: S) -> Unit): AutoCloseable = register(Subscription(
         whole = { json -> callback(definition.decodeState(json)) },
-        patched = { tree -> callback(definition.decodeStateTree(tree)) }))
+        patched = { tree -> callback(definition.decodeTree(tree)) }))
 
     /**
      * [subscribe], with each state as JSON text. With whole-state delivery that is the
@@ -175,11 +194,13 @@ open class Store<S> internal constructor(
     /**
      * In patch mode, the state the last delivery rebuilt, as parsed JSON (maps and lists, as
      * [Json.parse] reads them): what the subscriber last received (also while it runs);
-     * null before the first delivery and with whole-state delivery. A delivered tree is
-     * never changed afterwards (later states share its unchanged parts): treat it as
-     * read-only.
+     * null before the first delivery and with whole-state delivery (and while a child
+     * handle's part is `null`: no Detail shown). A delivered tree is never changed afterwards
+     * (later states share its unchanged parts): treat it as read-only.
      */
-    val deliveredTree: Map<String, Any?>? get() = stateLock.locked { delivered }
+    val deliveredTree: Map<String, Any?>?
+        @Suppress("UNCHECKED_CAST")
+        get() = stateLock.locked { delivered } as? Map<String, Any?>
 
     private fun register(subscription: Subscription): AutoCloseable {
         if (Delivery.insideCallback) {
@@ -209,6 +230,57 @@ open class Store<S> internal constructor(
         else library.storeObserve(handle, subscription.native)
 
     /**
+     * A child handle showing the part [part] of this store's state (`cinematic_store_scope`),
+     * typed: `app.scope(AppScopes.search)` is a [SearchStore], `app.scope(AppScopes.detail)` a
+     * [ShownDetailStore] (state `null` while no Detail is open). The child is a store like any
+     * other: its [state] is the part (exactly what the part's own store would show), [subscribe]
+     * and `states()` deliver it (patched or whole, like this store; a change elsewhere in the
+     * parent delivers nothing), and its helpers send the part's intents through this store,
+     * whose history and recording show them wrapped (`{"type":"search","intent":{...}}`).
+     *
+     * ```
+     * val search = app.scope(AppScopes.search)
+     * search.queryChanged("alien")                  // the app's history: {"type":"search","intent":{...}}
+     * println(search.state.query)                   // alien, = app.state.search.query
+     * ```
+     *
+     * Close it when done (only its subscriber stops); closing this store (or the runtime)
+     * closes it too, after which its calls throw "closed".
+     *
+     * @throws CinematicException "invalid" for a part the library does not have; "closed".
+     */
+    @Suppress("UNCHECKED_CAST") // the part's feature wraps the handle in a T
+    fun <C, T : Store<C>> scope(part: Scope<S, C, T>): T = openChild(part.name, part.feature) as T
+
+    /**
+     * A child handle of the part named [name] ("search", "discover", "favorites", "detail" of
+     * an [AppStore]; see the typed [scope]), typed at run time like [Runtime.openStore]: a
+     * [SearchStore] for the app's "search", a [ShownDetailStore] for its "detail".
+     *
+     * @throws CinematicException "invalid" for a scope this store's feature does not have (the
+     *   message lists its scopes; a child handle has none), "closed".
+     */
+    fun scope(name: String): Store<*> {
+        val part = scopesOf(definition).firstOrNull { it.name == name }
+        return if (part != null) openChild(name, part.feature) else openChild(name, UntypedFeature(name))
+    }
+
+    private fun openChild(name: String, feature: Feature<*, *>): Store<*> {
+        val childHandle = openedHandle("child store") { out ->
+            library.storeScope(handle, cText(name, Status.INVALID, "the scope name"), out)
+        }
+        val store: Store<*> = feature.wrap(runtime, childHandle)
+        store.stateLock.locked {
+            store.parentStore = this
+            store.scopeOf = name
+        }
+        // Closed meanwhile: the library closed the child with this store, so release it here.
+        val orphan = stateLock.locked { released.also { if (!it) children.add(store) } }
+        if (orphan) store.releaseCallbacks()
+        return store
+    }
+
+    /**
      * Blocks until the store has no effect in flight (including effects started by effect
      * results) and, with "immediate" delivery, its states have been delivered; at most
      * [timeoutMs] milliseconds (negative: no limit). With a manual clock a pending debounce
@@ -235,8 +307,9 @@ open class Store<S> internal constructor(
 
     /**
      * Closes the store: its effects are cancelled and no callback for it runs after this
-     * returns. May be called from inside a callback. Calling it again, or after the runtime
-     * was closed, does nothing.
+     * returns; its child handles ([scope]) close with it. A child handle's close stops only
+     * its own subscriber. May be called from inside a callback. Calling it again, or after
+     * the runtime (or a child's parent) was closed, does nothing.
      */
     override fun close() {
         val first = stateLock.locked { (!closing && !released).also { closing = true } }
@@ -244,10 +317,21 @@ open class Store<S> internal constructor(
         val status = library.storeClose(handle)
         if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
         releaseCallbacks()
+        parent?.forgetChild(this)
         runtime.forget(this)
     }
 
-    override fun toString(): String = "Store($feature, ${if (isClosed) "closed" else "open"})"
+    override fun toString(): String =
+        "Store(${parent?.let { "${it.feature}." } ?: ""}${scopeName ?: feature}, ${if (isClosed) "closed" else "open"})"
+
+    private fun forgetChild(child: Store<*>) {
+        stateLock.locked { children.remove(child) }
+    }
+
+    /** Writes a state this store received to the wire log (not a part that is no feature's state: [Feature.isWireState]). */
+    private fun recordState(json: String) {
+        if (definition.isWireState) library.record("state", feature, json)
+    }
 
     /** Called once no callback of this store can run any more (store or runtime closed). */
     internal fun releaseCallbacks() {
@@ -260,6 +344,8 @@ open class Store<S> internal constructor(
             (listeners to current).also { current = null }
         }
         subscription?.release()
+        // The library closed this store's child handles with it.
+        stateLock.locked { children.toList().also { children.clear() } }.forEach { it.releaseCallbacks() }
         listeners.forEach { it() }
     }
 
@@ -292,14 +378,14 @@ open class Store<S> internal constructor(
      */
     private inner class Subscription(
         private val whole: (String) -> Unit,
-        private val patched: (Map<String, Any?>) -> Unit
+        private val patched: (Any?) -> Unit
     ) : AutoCloseable {
         private val flag = Lock()
         private var active = true
         /** Patch mode: the states rebuilt so far (touched by deliveries only, which never overlap). */
         private val rebuilt = PatchedState()
-        /** Patch mode: what the callback last received. */
-        private var last: Map<String, Any?>? = null
+        /** Patch mode: what the callback last received ([NOTHING] before the first delivery). */
+        private var last: Any? = NOTHING
         /** Patch mode: a delivery failed to apply and registering again has not happened yet. */
         private var broken = false
 
@@ -311,14 +397,14 @@ open class Store<S> internal constructor(
         val native: NativeCallback = library.stateCallback { json ->
             if (isActive) {
                 if (runtime.patches) receivePatched(json) else {
-                    library.record("state", feature, json)
+                    recordState(json)
                     Delivery.run(runtime) { if (isActive) whole(json) }
                 }
             }
         }
 
         private fun receivePatched(envelope: String) {
-            library.record("patched", feature, envelope)
+            if (definition.isWireState) library.record("patched", feature, envelope)
             val state = try {
                 val parsed = Json.parse(envelope)
                 if (broken && (parsed as? Map<*, *>)?.containsKey("state") != true) {
@@ -333,10 +419,10 @@ open class Store<S> internal constructor(
                 return
             }
             broken = false
-            if (library.recording) library.record("state", feature, Json.write(state))
+            if (library.recording) recordState(Json.write(state))
             val previous = last.also { last = state }
             // The same state again after registering again: not a new state.
-            if (previous === state || (rebuilt.seq == 1L && previous == state)) return
+            if (previous !== NOTHING && (previous === state || (rebuilt.seq == 1L && previous == state))) return
             stateLock.locked { if (isActive) delivered = state }
             Delivery.run(runtime) { if (isActive) patched(state) }
         }
@@ -361,5 +447,10 @@ open class Store<S> internal constructor(
         }
 
         override fun close() = unsubscribe(this)
+    }
+
+    private companion object {
+        /** What a patch-mode subscriber has received before its first delivery (a state may be null). */
+        val NOTHING = Any()
     }
 }

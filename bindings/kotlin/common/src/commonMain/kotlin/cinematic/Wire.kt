@@ -24,11 +24,11 @@ object Status {
     const val IO = 4
     /** The handle was closed. ("closed") */
     const val CLOSED = 5
-    /** NULL or foreign handle, NULL required pointer, wrong mode or thread. ("misuse") */
+    /** NULL or foreign handle, NULL required pointer, wrong mode or thread, more than 256 stores in a runtime. ("misuse") */
     const val MISUSE = 6
     /** A wait ran out of time. ("timeout") */
     const val TIMEOUT = 7
-    /** Input larger than 1 MiB. ("too_large") */
+    /** Input larger than 1 MiB (a runtime snapshot: 2 MiB). ("too_large") */
     const val TOO_LARGE = 8
     /** Every status name by value. */
     val names: Map<Int, String> = mapOf(0 to "ok", 1 to "json", 2 to "invalid", 3 to "unknown_feature", 4 to "io", 5 to "closed", 6 to "misuse", 7 to "timeout", 8 to "too_large")
@@ -40,7 +40,7 @@ val FEATURES: List<String> = listOf("search", "discover", "favorites", "detail",
 /** A film as lists show it. The title has its article in front ("The Godfather"). */
 data class Movie(val id: Long = 0, val title: String, val year: Int = 0, val runtime: Int = 0, val rating: Double = 0.0, val votes: Long = 0, val genres: List<String> = emptyList(), val mpaa: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa)
 
     companion object {
         /** Reads a Movie from JSON text or from [Json.parse]'s result. */
@@ -54,7 +54,7 @@ data class Movie(val id: Long = 0, val title: String, val year: Int = 0, val run
 /** A movie plus its budget and the shares of its votes. */
 data class MovieDetail(val id: Long = 0, val title: String, val year: Int = 0, val runtime: Int = 0, val rating: Double = 0.0, val votes: Long = 0, val genres: List<String> = emptyList(), val mpaa: String? = null, val budget: Long? = null, val ratingDistribution: List<Double> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa, "budget" to budget, "ratingDistribution" to ratingDistribution)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa, "budget" to budget, "ratingDistribution" to ratingDistribution)
 
     companion object {
         /** Reads a MovieDetail from JSON text or from [Json.parse]'s result. */
@@ -68,7 +68,7 @@ data class MovieDetail(val id: Long = 0, val title: String, val year: Int = 0, v
 /** Why an operation failed: a closed set of codes. */
 data class MovieError(val code: String, val message: String) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("code" to code, "message" to message)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("code" to code, "message" to message)
 
     companion object {
         /** Reads a MovieError from JSON text or from [Json.parse]'s result. */
@@ -82,7 +82,7 @@ data class MovieError(val code: String, val message: String) {
 /** The wire object IdlePhase. */
 data class IdlePhase(val phase: String = "idle") : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
 
     companion object {
         /** Reads a IdlePhase from JSON text or from [Json.parse]'s result. */
@@ -96,7 +96,7 @@ data class IdlePhase(val phase: String = "idle") : SearchResults {
 /** The wire object LoadingPhase. */
 data class LoadingPhase(val phase: String = "loading") {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
 
     companion object {
         /** Reads a LoadingPhase from JSON text or from [Json.parse]'s result. */
@@ -110,7 +110,7 @@ data class LoadingPhase(val phase: String = "loading") {
 /** The wire object FailedPhase. */
 data class FailedPhase(val phase: String = "failed", val error: MovieError) : CatalogState {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "error" to error.toJson())
 
     companion object {
         /** Reads a FailedPhase from JSON text or from [Json.parse]'s result. */
@@ -124,7 +124,7 @@ data class FailedPhase(val phase: String = "failed", val error: MovieError) : Ca
 /** The wire object MoviesLoaded. */
 data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
     companion object {
         /** Reads a MoviesLoaded from JSON text or from [Json.parse]'s result. */
@@ -138,7 +138,7 @@ data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = e
 /** The wire object DetailLoaded. */
 data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "value" to value.toJson(), "source" to source, "cachedAt" to cachedAt)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.toJson()).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
     companion object {
         /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
@@ -152,7 +152,7 @@ data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, va
 /** The wire object ResultsLoading. */
 data class ResultsLoading(val phase: String = "loading", val query: String) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query)
 
     companion object {
         /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
@@ -166,7 +166,7 @@ data class ResultsLoading(val phase: String = "loading", val query: String) : Se
 /** The wire object ResultsLoaded. */
 data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "value" to value.map { it.toJson() }, "source" to source, "cachedAt" to cachedAt)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
     companion object {
         /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
@@ -180,7 +180,7 @@ data class ResultsLoaded(val phase: String = "loaded", val query: String, val va
 /** The wire object ResultsFailed. */
 data class ResultsFailed(val phase: String = "failed", val query: String, val error: MovieError) : SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "query" to query, "error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "error" to error.toJson())
 
     companion object {
         /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
@@ -214,7 +214,7 @@ interface SearchResults {
 /** Append the next 20 results. */
 data class LoadMoreResults(val type: String = "loadMore") : SearchIntent, AppSearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
@@ -240,7 +240,7 @@ typealias FavoritesArgs = NoArgs
 /** The wire object DetailArgs. */
 data class DetailArgs(val movieId: Long = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId)
 
     companion object {
         /** Reads a DetailArgs from JSON text or from [Json.parse]'s result. */
@@ -254,7 +254,7 @@ data class DetailArgs(val movieId: Long = 0) {
 /** The user edited the query; the search runs after the debounce. */
 data class QueryChanged(val type: String = "queryChanged", val query: String) : SearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "query" to query)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
 
     companion object {
         /** Reads a QueryChanged from JSON text or from [Json.parse]'s result. */
@@ -268,7 +268,7 @@ data class QueryChanged(val type: String = "queryChanged", val query: String) : 
 /** The user submitted the query: search now, skipping the debounce. */
 data class Submitted(val type: String = "submitted") : SearchIntent, AppSearchIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Submitted from JSON text or from [Json.parse]'s result. */
@@ -301,7 +301,7 @@ interface SearchIntent {
 /** The wire object SearchState. */
 data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
 
     companion object {
         /** Reads a SearchState from JSON text or from [Json.parse]'s result. */
@@ -315,7 +315,7 @@ data class SearchState(val query: String, val results: SearchResults, val pagesL
 /** The screen appeared. */
 data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, AppFavoritesIntent, AppDetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Task from JSON text or from [Json.parse]'s result. */
@@ -329,7 +329,7 @@ data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, De
 /** Reload every section, cancelling what is in flight. */
 data class Refresh(val type: String = "refresh") : DiscoverIntent, AppDiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Refresh from JSON text or from [Json.parse]'s result. */
@@ -343,7 +343,7 @@ data class Refresh(val type: String = "refresh") : DiscoverIntent, AppDiscoverIn
 /** Append the next page of a section. */
 data class LoadMore(val type: String = "loadMore", val section: String) : DiscoverIntent, AppDiscoverIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
 
     companion object {
         /** Reads a LoadMore from JSON text or from [Json.parse]'s result. */
@@ -382,7 +382,7 @@ interface DiscoverIntent {
 /** The wire object DiscoverSection. */
 data class DiscoverSection(val section: String, val title: String, val movies: Phase<List<Movie>> = Phase.Idle, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("section" to section, "title" to title, "movies" to movies.toJson { v -> v.map { it.toJson() } }, "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "title" to title, "movies" to movies.toJson { v -> v.map { it.toJson() } }, "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
 
     companion object {
         /** Reads a DiscoverSection from JSON text or from [Json.parse]'s result. */
@@ -396,7 +396,7 @@ data class DiscoverSection(val section: String, val title: String, val movies: P
 /** The wire object DiscoverState. */
 data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("sections" to sections.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
 
     companion object {
         /** Reads a DiscoverState from JSON text or from [Json.parse]'s result. */
@@ -410,7 +410,7 @@ data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
 /** The user removed a favorite. */
 data class Removed(val type: String = "removed", val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
     companion object {
         /** Reads a Removed from JSON text or from [Json.parse]'s result. */
@@ -442,7 +442,7 @@ interface FavoritesIntent {
 /** The wire object FavoritesState. */
 data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val removalError: MovieError? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("favorites" to favorites.toJson { v -> v.map { it.toJson() } }, "removalError" to removalError?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("favorites" to favorites.toJson { v -> v.map { it.toJson() } }, "removalError" to removalError?.toJson())
 
     companion object {
         /** Reads a FavoritesState from JSON text or from [Json.parse]'s result. */
@@ -456,7 +456,7 @@ data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val re
 /** The user tapped the heart: flips the favorite at once, then what is stored. */
 data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent, AppDetailIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a FavoriteToggled from JSON text or from [Json.parse]'s result. */
@@ -488,7 +488,7 @@ interface DetailIntent {
 /** The wire object DetailState. */
 data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson())
 
     companion object {
         /** Reads a DetailState from JSON text or from [Json.parse]'s result. */
@@ -502,7 +502,7 @@ data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = P
 /** The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save). */
 data class AppArgs(val stateFile: String? = null, val fresh: Boolean? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("stateFile" to stateFile, "fresh" to fresh)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (stateFile != null) put("stateFile", stateFile); if (fresh != null) put("fresh", fresh) }
 
     companion object {
         /** Reads a AppArgs from JSON text or from [Json.parse]'s result. */
@@ -528,7 +528,7 @@ object AppList {
 /** The app appeared: observes the favorites (and loads Discover when its tab is shown). */
 data class AppTask(val type: String = "task") : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a AppTask from JSON text or from [Json.parse]'s result. */
@@ -542,7 +542,7 @@ data class AppTask(val type: String = "task") : AppIntent {
 /** The person chose a tab (open Details are closed). */
 data class TabSelected(val type: String = "tabSelected", val tab: String) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "tab" to tab)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "tab" to tab)
 
     companion object {
         /** Reads a TabSelected from JSON text or from [Json.parse]'s result. */
@@ -556,7 +556,7 @@ data class TabSelected(val type: String = "tabSelected", val tab: String) : AppI
 /** The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so. */
 data class AppQueryChanged(val type: String = "queryChanged", val query: String) : AppSearchIntent, AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "query" to query)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
 
     companion object {
         /** Reads a AppQueryChanged from JSON text or from [Json.parse]'s result. */
@@ -570,7 +570,7 @@ data class AppQueryChanged(val type: String = "queryChanged", val query: String)
 /** The person chose a Discover section. */
 data class SectionSelected(val type: String = "sectionSelected", val section: String) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "section" to section)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
 
     companion object {
         /** Reads a SectionSelected from JSON text or from [Json.parse]'s result. */
@@ -584,7 +584,7 @@ data class SectionSelected(val type: String = "sectionSelected", val section: St
 /** The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives. */
 data class Moved(val type: String = "moved", val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
 
     companion object {
         /** Reads a Moved from JSON text or from [Json.parse]'s result. */
@@ -598,7 +598,7 @@ data class Moved(val type: String = "moved", val list: String, val selection: In
 /** The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes). */
 data class Opened(val type: String = "opened", val movieId: Long = 0) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
     companion object {
         /** Reads a Opened from JSON text or from [Json.parse]'s result. */
@@ -612,7 +612,7 @@ data class Opened(val type: String = "opened", val movieId: Long = 0) : AppInten
 /** The person went back: the shown Detail closes. */
 data class Back(val type: String = "back") : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Back from JSON text or from [Json.parse]'s result. */
@@ -626,7 +626,7 @@ data class Back(val type: String = "back") : AppIntent {
 /** The person removed a favorite: it goes on the undo stack (newest first, at most 20). */
 data class AppRemoved(val type: String = "removed", val movieId: Long = 0) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "movieId" to movieId)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
     companion object {
         /** Reads a AppRemoved from JSON text or from [Json.parse]'s result. */
@@ -640,7 +640,7 @@ data class AppRemoved(val type: String = "removed", val movieId: Long = 0) : App
 /** The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable. */
 data class Undo(val type: String = "undo") : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Undo from JSON text or from [Json.parse]'s result. */
@@ -654,7 +654,7 @@ data class Undo(val type: String = "undo") : AppIntent {
 /** The person dismissed the notice with this id. */
 data class NoticeDismissed(val type: String = "noticeDismissed", val id: Long = 0) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "id" to id)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "id" to id)
 
     companion object {
         /** Reads a NoticeDismissed from JSON text or from [Json.parse]'s result. */
@@ -668,7 +668,7 @@ data class NoticeDismissed(val type: String = "noticeDismissed", val id: Long = 
 /** The person asked to try again what failed on the screen shown (the Detail, the search, Discover). */
 data class Retried(val type: String = "retried") : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
 
     companion object {
         /** Reads a Retried from JSON text or from [Json.parse]'s result. */
@@ -682,7 +682,7 @@ data class Retried(val type: String = "retried") : AppIntent {
 /** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
 data class AppSearch(val type: String = "search", val intent: AppSearchIntent) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
     companion object {
         /** Reads a AppSearch from JSON text or from [Json.parse]'s result. */
@@ -696,7 +696,7 @@ data class AppSearch(val type: String = "search", val intent: AppSearchIntent) :
 /** An intent for the Discover screen, as the discover feature takes it. */
 data class AppDiscover(val type: String = "discover", val intent: AppDiscoverIntent) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
     companion object {
         /** Reads a AppDiscover from JSON text or from [Json.parse]'s result. */
@@ -710,7 +710,7 @@ data class AppDiscover(val type: String = "discover", val intent: AppDiscoverInt
 /** An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack). */
 data class AppFavorites(val type: String = "favorites", val intent: AppFavoritesIntent) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
     companion object {
         /** Reads a AppFavorites from JSON text or from [Json.parse]'s result. */
@@ -724,7 +724,7 @@ data class AppFavorites(val type: String = "favorites", val intent: AppFavorites
 /** An intent for the shown Detail, as the detail feature takes it (nothing when none is open). */
 data class AppDetail(val type: String = "detail", val intent: AppDetailIntent) : AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("type" to type, "intent" to intent.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
     companion object {
         /** Reads a AppDetail from JSON text or from [Json.parse]'s result. */
@@ -843,7 +843,7 @@ interface AppIntent {
 /** Where the person is in a list. */
 data class ListPosition(val selection: Int = 0, val firstVisible: Int = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("selection" to selection, "firstVisible" to firstVisible)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("selection" to selection, "firstVisible" to firstVisible)
 
     companion object {
         /** Reads a ListPosition from JSON text or from [Json.parse]'s result. */
@@ -854,10 +854,30 @@ data class ListPosition(val selection: Int = 0, val firstVisible: Int = 0) {
     }
 }
 
+/** Where the person is in each list they moved in, by list. */
+data class AppPositions(
+    /** Each value by its key, in the order the library wrote them. */
+    val byKey: Map<String, ListPosition> = emptyMap()
+) {
+    /** The value of [key], or null. */
+    operator fun get(key: String): ListPosition? = byKey[key]
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = LinkedHashMap<String, Any?>().apply { byKey.forEach { (key, value) -> put(key, value.toJson()) } }
+
+    companion object {
+        /** Reads a AppPositions from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppPositions {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppPositions(map.entries.associate { (it.key as String) to ListPosition.fromJson(it.value) })
+        }
+    }
+}
+
 /** An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load. */
 data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null, val listing: Movie? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson(), "listing" to listing?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson(), "listing" to listing?.toJson())
 
     companion object {
         /** Reads a AppDetailState from JSON text or from [Json.parse]'s result. */
@@ -871,7 +891,7 @@ data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> 
 /** What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced). */
 data class AppNotice(val id: Long = 0, val kind: String, val text: String, val offersUndo: Boolean = false, val expires: Boolean = false) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "kind" to kind, "text" to text, "offersUndo" to offersUndo, "expires" to expires)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "kind" to kind, "text" to text, "offersUndo" to offersUndo, "expires" to expires)
 
     companion object {
         /** Reads a AppNotice from JSON text or from [Json.parse]'s result. */
@@ -885,7 +905,7 @@ data class AppNotice(val id: Long = 0, val kind: String, val text: String, val o
 /** The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice. */
 data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
 
     companion object {
         /** Reads a AppState from JSON text or from [Json.parse]'s result. */
@@ -899,7 +919,7 @@ data class AppState(val tab: String, val search: SearchState, val discover: Disc
 /** What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists. */
 data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("query" to query, "pagesLoaded" to pagesLoaded)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "pagesLoaded" to pagesLoaded)
 
     companion object {
         /** Reads a SearchSnapshot from JSON text or from [Json.parse]'s result. */
@@ -913,7 +933,7 @@ data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
 /** A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages). */
 data class DiscoverSnapshotSection(val section: String, val pagesLoaded: Int = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("section" to section, "pagesLoaded" to pagesLoaded)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "pagesLoaded" to pagesLoaded)
 
     companion object {
         /** Reads a DiscoverSnapshotSection from JSON text or from [Json.parse]'s result. */
@@ -927,7 +947,7 @@ data class DiscoverSnapshotSection(val section: String, val pagesLoaded: Int = 0
 /** What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them). */
 data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("sections" to sections.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
 
     companion object {
         /** Reads a DiscoverSnapshot from JSON text or from [Json.parse]'s result. */
@@ -941,7 +961,7 @@ data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyL
 /** An open Detail in an app snapshot: the film, and its row when known. */
 data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("movieId" to movieId, "listing" to listing?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing?.toJson()) }
 
     companion object {
         /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
@@ -955,16 +975,30 @@ data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) 
 /** A film on the undo stack of an app snapshot. */
 typealias AppSnapshotMovie = Movie
 
-/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists and the undo stack. Restoring reloads them all at once. */
-data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList()) {
+/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
+data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text, "offersUndo" to offersUndo)
+
+    companion object {
+        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
+        }
+    }
+}
+
+/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once. */
+data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList(), val notice: AppSnapshotNotice? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }).apply { if (notice != null) put("notice", notice?.toJson()) }
 
     companion object {
         /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) })
+            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) }, notice = map["notice"]?.let { AppSnapshotNotice.fromJson(it) })
         }
     }
 }
@@ -972,7 +1006,7 @@ data class AppSnapshot(val tab: String, val section: String, val query: String, 
 /** What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum). */
 data class SnapshotView(val firstVisibleIndex: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("firstVisibleIndex" to firstVisibleIndex)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (firstVisibleIndex != null) put("firstVisibleIndex", firstVisibleIndex) }
 
     companion object {
         /** Reads a SnapshotView from JSON text or from [Json.parse]'s result. */
@@ -986,7 +1020,7 @@ data class SnapshotView(val firstVisibleIndex: Int? = null) {
 /** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
 data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "feature" to feature, "data" to data, "view" to view?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "feature" to feature, "data" to data).apply { if (library != null) put("library", library); if (view != null) put("view", view?.toJson()) }
 
     companion object {
         /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
@@ -1000,7 +1034,7 @@ data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val
 /** Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new. */
 data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("feature" to feature, "args" to args)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("feature" to feature).apply { if (args != null) put("args", args) }
 
     companion object {
         /** Reads a LegacySnapshot from JSON text or from [Json.parse]'s result. */
@@ -1014,7 +1048,7 @@ data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = nu
 /** Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores. */
 data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("format" to format, "library" to library, "stores" to stores.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "stores" to stores.map { it.toJson() }).apply { if (library != null) put("library", library) }
 
     companion object {
         /** Reads a RuntimeSnapshot from JSON text or from [Json.parse]'s result. */
@@ -1028,7 +1062,7 @@ data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, v
 /** The wire object RuntimeConfigSearch. */
 data class RuntimeConfigSearch(val debounceMs: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("debounceMs" to debounceMs)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (debounceMs != null) put("debounceMs", debounceMs) }
 
     companion object {
         /** Reads a RuntimeConfigSearch from JSON text or from [Json.parse]'s result. */
@@ -1042,7 +1076,7 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
 /** cinematic_runtime_open's config (NULL for all defaults). */
 data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null, val history: Int? = null, val record: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("catalog" to catalog, "favorites" to favorites, "clock" to clock, "delivery" to delivery, "search" to search?.toJson(), "offlineCache" to offlineCache, "requestDeadlineMs" to requestDeadlineMs, "history" to history, "record" to record)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (catalog != null) put("catalog", catalog); if (favorites != null) put("favorites", favorites); if (clock != null) put("clock", clock); if (delivery != null) put("delivery", delivery); if (search != null) put("search", search?.toJson()); if (offlineCache != null) put("offlineCache", offlineCache); if (requestDeadlineMs != null) put("requestDeadlineMs", requestDeadlineMs); if (history != null) put("history", history); if (record != null) put("record", record) }
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
@@ -1056,7 +1090,7 @@ data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, v
 /** cinematic_last_error(): why the last call on this thread failed. */
 data class ErrorEnvelope(val status: String, val message: String, val path: String? = null, val line: Int? = null, val column: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("status" to status, "message" to message, "path" to path, "line" to line, "column" to column)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("status" to status, "message" to message).apply { if (path != null) put("path", path); if (line != null) put("line", line); if (column != null) put("column", column) }
 
     companion object {
         /** Reads a ErrorEnvelope from JSON text or from [Json.parse]'s result. */
@@ -1070,7 +1104,7 @@ data class ErrorEnvelope(val status: String, val message: String, val path: Stri
 /** The wire object SearchRequest. */
 data class SearchRequest(val op: String = "search", val query: String, val page: Int = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "query" to query, "page" to page)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "query" to query, "page" to page)
 
     companion object {
         /** Reads a SearchRequest from JSON text or from [Json.parse]'s result. */
@@ -1084,7 +1118,7 @@ data class SearchRequest(val op: String = "search", val query: String, val page:
 /** The wire object DiscoverRequest. */
 data class DiscoverRequest(val op: String = "discover", val section: String, val page: Int = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "section" to section, "page" to page)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "section" to section, "page" to page)
 
     companion object {
         /** Reads a DiscoverRequest from JSON text or from [Json.parse]'s result. */
@@ -1098,7 +1132,7 @@ data class DiscoverRequest(val op: String = "discover", val section: String, val
 /** The wire object MovieRequest. */
 data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "id" to id)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "id" to id)
 
     companion object {
         /** Reads a MovieRequest from JSON text or from [Json.parse]'s result. */
@@ -1112,7 +1146,7 @@ data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRe
 /** The core no longer needs the answer to the request with this id. */
 data class CancelRequest(val op: String = "cancel") : ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("op" to op)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op)
 
     companion object {
         /** Reads a CancelRequest from JSON text or from [Json.parse]'s result. */
@@ -1146,7 +1180,7 @@ interface ProviderRequest {
 /** A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored. */
 data class HostMovie(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa) }
 
     companion object {
         /** Reads a HostMovie from JSON text or from [Json.parse]'s result. */
@@ -1160,7 +1194,7 @@ data class HostMovie(val id: Long = 0, val title: String, val year: Int? = null,
 /** The wire object HostMovieDetail. */
 data class HostMovieDetail(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null, val budget: Long? = null, val ratingDistribution: List<Double>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa, "budget" to budget, "ratingDistribution" to ratingDistribution)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa); if (budget != null) put("budget", budget); if (ratingDistribution != null) put("ratingDistribution", ratingDistribution) }
 
     companion object {
         /** Reads a HostMovieDetail from JSON text or from [Json.parse]'s result. */
@@ -1174,7 +1208,7 @@ data class HostMovieDetail(val id: Long = 0, val title: String, val year: Int? =
 /** The wire object HostError. */
 data class HostError(val code: String, val message: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("code" to code, "message" to message)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("code" to code).apply { if (message != null) put("message", message) }
 
     companion object {
         /** Reads a HostError from JSON text or from [Json.parse]'s result. */
@@ -1188,7 +1222,7 @@ data class HostError(val code: String, val message: String? = null) {
 /** The wire object MoviesAnswer. */
 data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("movies" to movies.map { it.toJson() })
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movies" to movies.map { it.toJson() })
 
     companion object {
         /** Reads a MoviesAnswer from JSON text or from [Json.parse]'s result. */
@@ -1202,7 +1236,7 @@ data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAns
 /** The wire object MovieAnswer. */
 data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("movie" to movie.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movie" to movie.toJson())
 
     companion object {
         /** Reads a MovieAnswer from JSON text or from [Json.parse]'s result. */
@@ -1216,7 +1250,7 @@ data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
 /** The wire object ErrorAnswer. */
 data class ErrorAnswer(val error: HostError) : ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("error" to error.toJson())
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("error" to error.toJson())
 
     companion object {
         /** Reads a ErrorAnswer from JSON text or from [Json.parse]'s result. */
@@ -1247,7 +1281,7 @@ interface ProviderAnswer {
 /** One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove. */
 data class PatchOperation(val op: String, val path: String, val value: Any? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("op" to op, "path" to path, "value" to value)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "path" to path).apply { if (value != null) put("value", value) }
 
     companion object {
         /** Reads a PatchOperation from JSON text or from [Json.parse]'s result. */
@@ -1261,7 +1295,7 @@ data class PatchOperation(val op: String, val path: String, val value: Any? = nu
 /** One reduced intent in a store's debug history (cinematic_store_history). */
 data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyMap(), val state: Map<String, Any?> = emptyMap(), val changed: List<String> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("seq" to seq, "intent" to intent, "state" to state, "changed" to changed)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("seq" to seq, "intent" to intent, "state" to state, "changed" to changed)
 
     companion object {
         /** Reads a HistoryEntry from JSON text or from [Json.parse]'s result. */
@@ -1275,7 +1309,7 @@ data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyM
 /** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
 data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("event" to event, "t" to t, "library" to library, "config" to config, "store" to store, "feature" to feature, "args" to args, "sequence" to sequence, "host" to host, "intent" to intent, "state" to state, "ms" to ms, "id" to id, "request" to request, "answer" to answer, "cancelled" to cancelled, "source" to source, "cachedAt" to cachedAt, "requestId" to requestId, "dropped" to dropped, "stream" to stream, "version" to version, "movies" to movies?.map { it.toJson() })
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies?.map { it.toJson() }) }
 
     companion object {
         /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
@@ -1289,7 +1323,7 @@ data class RecordingLine(val event: String, val t: Double = 0.0, val library: St
 /** The first state a replay produced differently, in file order. */
 data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val feature: String, val index: Int = 0, val intent: Map<String, Any?>? = null, val replayedIntent: Map<String, Any?>? = null, val expected: Map<String, Any?>? = null, val actual: Map<String, Any?>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("line" to line, "store" to store, "feature" to feature, "index" to index, "intent" to intent, "replayedIntent" to replayedIntent, "expected" to expected, "actual" to actual)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("line" to line, "store" to store, "feature" to feature, "index" to index, "intent" to intent, "replayedIntent" to replayedIntent, "expected" to expected, "actual" to actual)
 
     companion object {
         /** Reads a ReplayDivergence from JSON text or from [Json.parse]'s result. */
@@ -1303,7 +1337,7 @@ data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val featu
 /** cinematic_replay's report. */
 data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val cutLine: Int? = null, val divergence: ReplayDivergence? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf("matched" to matched, "complete" to complete, "lines" to lines, "stores" to stores, "states" to states, "afterClose" to afterClose, "cutLine" to cutLine, "divergence" to divergence?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("matched" to matched, "complete" to complete, "states" to states, "afterClose" to afterClose).apply { if (lines != null) put("lines", lines); if (stores != null) put("stores", stores); if (cutLine != null) put("cutLine", cutLine); if (divergence != null) put("divergence", divergence?.toJson()) }
 
     companion object {
         /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
@@ -1317,7 +1351,7 @@ data class ReplayReport(val matched: Boolean = false, val complete: Boolean = fa
 /** The catalog is loading (a library built without an index builds it in memory first); searches wait. */
 data class CatalogLoading(val phase: String = "loading", val progress: Double = 0.0) : CatalogState {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase, "progress" to progress)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "progress" to progress)
 
     companion object {
         /** Reads a CatalogLoading from JSON text or from [Json.parse]'s result. */
@@ -1331,7 +1365,7 @@ data class CatalogLoading(val phase: String = "loading", val progress: Double = 
 /** The wire object CatalogLoaded. */
 data class CatalogLoaded(val phase: String = "loaded") : CatalogState {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf("phase" to phase)
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
 
     companion object {
         /** Reads a CatalogLoaded from JSON text or from [Json.parse]'s result. */

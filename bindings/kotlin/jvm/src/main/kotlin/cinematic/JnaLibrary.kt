@@ -70,6 +70,7 @@ internal object CLib {
     @JvmStatic external fun cinematic_runtime_set_logger(rt: Pointer, fn: LogCallback?, userdata: Pointer?): Int
 
     @JvmStatic external fun cinematic_store_open(rt: Pointer, feature: ByteArray, argsJson: ByteArray?, out: PointerByReference): Int
+    @JvmStatic external fun cinematic_store_scope(store: Pointer, scope: ByteArray, out: PointerByReference): Int
     @JvmStatic external fun cinematic_store_close(store: Pointer): Int
     @JvmStatic external fun cinematic_store_send(store: Pointer, intentJson: ByteArray): Int
     @JvmStatic external fun cinematic_store_state(store: Pointer, outJson: PointerByReference): Int
@@ -180,6 +181,8 @@ internal object JnaLibrary : cinematic.NativeLibrary {
 
     override fun storeOpen(runtime: Long, feature: String, argsJson: String?, out: LongArray) =
         outPointer(out) { CLib.cinematic_store_open(Pointer(runtime), feature.cString(), argsJson?.cString(), it) }
+    override fun storeScope(store: Long, scope: String, out: LongArray) =
+        outPointer(out) { CLib.cinematic_store_scope(Pointer(store), scope.cString(), it) }
     override fun storeClose(store: Long) = CLib.cinematic_store_close(Pointer(store))
     override fun storeSend(store: Long, intentJson: String) = CLib.cinematic_store_send(Pointer(store), intentJson.cString())
     override fun storeState(store: Long, out: LongArray) = outPointer(out) { CLib.cinematic_store_state(Pointer(store), it) }

@@ -77,6 +77,8 @@ internal object CinteropLibrary : NativeLibrary {
 
     override fun storeOpen(runtime: Long, feature: String, argsJson: String?, out: LongArray) =
         outPointer(out) { cinematic_store_open(handle(runtime), feature, argsJson, it.ptr.reinterpret()) }
+    override fun storeScope(store: Long, scope: String, out: LongArray) =
+        outPointer(out) { cinematic_store_scope(handle(store), scope, it.ptr.reinterpret()) }
     override fun storeClose(store: Long) = cinematic_store_close(handle(store))
     override fun storeSend(store: Long, intentJson: String) = cinematic_store_send(handle(store), intentJson)
     override fun storeState(store: Long, out: LongArray) = outPointer(out) { cinematic_store_state(handle(store), it.ptr.reinterpret()) }

@@ -29,6 +29,20 @@ import cinematic.*
  * with a diff naming members and list positions. [finish] fails while effects still run or
  * fed-back intents were not received. `exhaustive = false` checks only what `changes`
  * changed, lets [receive] skip other intents and [finish] leave them.
+ *
+ * A composed store (the app) feeds back its parts' results wrapped, e.g.
+ * `{"type":"searchResult","intent":{"type":"resultsLoaded",...}}`: [receive] takes
+ * `"searchResult"`, or `"searchResult.resultsLoaded"` to name the part's intent too.
+ *
+ * ```
+ * TestStore(AppFeature).use { app ->
+ *     app.catalog.search("alien", Movie(1652, "Alien", 1979))
+ *     app.send(AppQueryChanged(query = "alien").toJson()) { it.copy(search = it.search.copy(query = "alien")) }
+ *     app.advance(250)
+ *     app.receive("searchResult.searchNow") { it.copy(search = it.search.copy(results = ResultsLoading(query = "alien"))) }
+ *     ...
+ * }
+ * ```
  */
 class TestStore<S, T : Store<S>>(
     /** The feature under test, e.g. [SearchFeature]. */
@@ -88,9 +102,11 @@ class TestStore<S, T : Store<S>>(
     }
 
     /**
-     * Asserts the next intent an effect fed back is of [type] (e.g. "resultsLoaded"), waiting
-     * for it (bounded), and the state after it: [changes] applied to the expected state.
-     * Non-exhaustive: skips fed-back intents of other types. Returns the intent.
+     * Asserts the next intent an effect fed back is of [type] (e.g. "resultsLoaded"; for a
+     * composed store's wrapped intents "searchResult" or "searchResult.resultsLoaded", the
+     * wrapper's type then its `intent`'s), waiting for it (bounded), and the state after it:
+     * [changes] applied to the expected state. Non-exhaustive: skips fed-back intents of other
+     * types. Returns the intent.
      */
     fun receive(type: String, timeoutMs: Long = testRuntime.timeoutMs, changes: (S) -> S = { it }): Map<String, Any?> {
         val label = "receive($type)"
@@ -98,22 +114,22 @@ class TestStore<S, T : Store<S>>(
             val fresh = newEntries()
             when {
                 exhaustive -> fresh.takeIf { it.isNotEmpty() }
-                fresh.any { it.intent["type"] == type } -> fresh
+                fresh.any { isOfType(it.intent, type) } -> fresh
                 else -> null
             }
         } ?: fail(label, "no intent was fed back within $timeoutMs ms; effects running: " +
             "${testRuntime.runningEffects(serial).ifEmpty { "none" }}; catalog requests waiting: ${catalog.pending.ifEmpty { "none" }}")
         val entry = if (exhaustive) entries.first().also {
-            if (it.intent["type"] != type) fail(label, "the next intent fed back was ${Json.write(it.intent)}")
-        } else entries.first { it.intent["type"] == type }.also { expected = stateBefore(it) }
+            if (!isOfType(it.intent, type)) fail(label, "the next intent fed back was ${Json.write(it.intent)}")
+        } else entries.first { isOfType(it.intent, type) }.also { expected = stateBefore(it) }
         seen = entry.seq
         check(label, entry, changes)
         return entry.intent
     }
 
     /**
-     * Asserts the next fed-back intents are exactly [types], in any order (effects that run
-     * concurrently), and the state after the last of them.
+     * Asserts the next fed-back intents are exactly [types] (named as [receive] names them),
+     * in any order (effects that run concurrently), and the state after the last of them.
      */
     fun receiveAll(types: List<String>, timeoutMs: Long = testRuntime.timeoutMs, changes: (S) -> S = { it }): List<Map<String, Any?>> {
         val label = "receiveAll(${types.joinToString()})"
@@ -123,7 +139,9 @@ class TestStore<S, T : Store<S>>(
         val taken = entries.take(types.size)
         val left = types.toMutableList()
         for (entry in taken) {
-            if (!left.remove(entry.intent["type"])) fail(label, "fed back ${Json.write(entry.intent)}, not one of the intents still expected")
+            val match = left.firstOrNull { isOfType(entry.intent, it) }
+                ?: fail(label, "fed back ${Json.write(entry.intent)}, not one of the intents still expected (${left.joinToString()})")
+            left.remove(match)
         }
         seen = taken.last().seq
         check(label, taken.last(), changes)
@@ -177,6 +195,17 @@ class TestStore<S, T : Store<S>>(
     internal val isFinished: Boolean get() = finished
 
     private fun newEntries(): List<HistoryEntry> = store.history.filter { it.seq > seen }
+
+    /** True when [intent]'s type is [type]: "a", or "a.b" for an intent "a" wrapping an intent "b". */
+    private fun isOfType(intent: Map<String, Any?>, type: String): Boolean {
+        var current: Any? = intent
+        for (name in type.split('.')) {
+            val members = current as? Map<*, *> ?: return false
+            if (members["type"] != name) return false
+            current = members["intent"]
+        }
+        return true
+    }
 
     private fun stateBefore(entry: HistoryEntry): S =
         store.history.lastOrNull { it.seq < entry.seq }?.let { feature.decodeState(Json.write(it.state)) } ?: expected
