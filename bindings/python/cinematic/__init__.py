@@ -81,7 +81,6 @@ def library_path() -> str:
 
 
 __all__ = [
-    "AppStore",
     "build_index",
     "CinematicError",
     "CinematicIOError",

@@ -329,31 +329,40 @@ def test_the_library_saves_after_a_quiet_second_atomically(resumable):
 
 # ---------------------------------------------------------------------- record and replay
 
-def test_a_recorded_session_leaves_the_state_file_alone_and_replays(resumable, tmp_path):
-    """--record: the app neither resumes nor saves (a replay opens the app with the recorded
-    arguments: it would read the state file as it is then, and save over it), and the
-    recording replays state for state."""
+def test_a_recorded_session_of_the_app_that_resumes_replays_state_for_state(resumable, tmp_path):
+    """The app resuming (Search with two pages, an open Detail) under --record: the recording
+    opens the app from the snapshot it resumed from, and replays state for state in Python
+    and C without reading or writing the state file."""
+    import subprocess
+
     import cinematic.replay
 
     app = resumable.start()
     app.wait_for(lambda s: "Search: _" in s, "the Search tab")
     app.send("star")
     app.wait_for(lambda s: counted(s, 20), "a page of star")
-    app.send("\x11")
-    assert app.wait_exit() == 0
-    before = resumable.state.read_bytes()
-    assert (read_data(resumable.state) or {}).get("query") == "star"
-    recording = tmp_path / "session.jsonl"
-    app = resumable.start("--record", str(recording))
-    app.wait_for(lambda s: "Search: _" in s, "a fresh start while recording")
-    app.send("dune")
-    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "results for dune")
+    app.send(DOWN * 20)
+    app.wait_for(lambda s: counted(s, 40), "two pages of star")
     app.send("\r")
     app.wait_for(lambda s: "Budget" in s, "a detail")
     app.send("\x11")
     assert app.wait_exit() == 0
-    assert resumable.state.read_bytes() == before
+    recording = tmp_path / "restore.jsonl"
+    app = resumable.start("--record", str(recording))
+    app.wait_for(lambda s: "Budget" in s, "the detail restored")
+    app.send("f")
+    app.wait_for(lambda s: "Favorites (1)" in s and "saving" not in s, "a favorite")
+    app.send(ESC)
+    app.wait_for(lambda s: "Search: star_" in s and counted(s, 40), "the search behind it")
+    app.send(DOWN)
+    app.send("\x11")
+    assert app.wait_exit() == 0
     opens = [line for line in map(json.loads, recording.read_text().splitlines()) if line["event"] == "open"]
-    assert [(line["feature"], line["args"]) for line in opens] == [("app", {})]
+    assert [(line["feature"], list(line["args"])) for line in opens] == [("app", ["snapshot"])]
+    resumable.state.unlink()
     report = cinematic.replay.replay(recording)
     assert report["matched"] and report["complete"], report
+    done = subprocess.run([str(Path(__file__).resolve().parents[3] / "build" / "bin" / "cinematic-replay"),
+                           str(recording)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not resumable.state.exists()   # the replays wrote no state file

@@ -29,8 +29,8 @@ library writes it after 1 s of quiet and on close, and reopens there; ``--fresh`
 clean) are that store's. The app draws its state and turns keys into its intents.
 
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
-FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``; while
-recording the app neither resumes nor saves: a replay would read and write the state file).
+FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``: the
+replay opens the app from the snapshot it resumed from, never from the state file).
 ``--live URL`` takes the catalog from a movie API (``examples/catalog-server``) through
 ``cinematic.http_provider``. ``CINEMATIC_TUI_CLOCK=manual`` (for tests) stops time: no typing
 debounce (Enter searches), no save after a quiet second (only at exit), notices stay.
@@ -175,8 +175,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--catalog", help="a catalog index built by cinematic-index (default: the catalog built into the library)")
     parser.add_argument("--record", metavar="FILE",
                         help="record the session to FILE (complete when the app exits); replay it with "
-                             "python -m cinematic.replay FILE (a recorded session neither resumes nor saves: "
-                             "its replay would read and write the state file)")
+                             "python -m cinematic.replay FILE")
     parser.add_argument("--live", metavar="URL",
                         help="take the catalog from a movie API (examples/catalog-server), with the "
                              "library's offline cache for when it cannot be reached")
@@ -211,14 +210,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
-    # The app's arguments: its state file (the library resumes from it and saves to it).
-    # Not while recording: a replay opens the app with the recorded arguments, and would
-    # read the file as it is then and save over it (a library bug, see the README).
-    app_args: Dict[str, Any] = {}
-    if not args.record:
-        state_file = Path(args.state_file) if args.state_file else state_path()
-        state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        app_args = {"stateFile": str(state_file), "fresh": bool(args.fresh)}
+    # The app's state file: the library resumes from it and saves to it (a recording shows
+    # the app opened from the snapshot it read: its replay never touches the file).
+    state_file = Path(args.state_file) if args.state_file else state_path()
+    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    app_args: Dict[str, Any] = {"stateFile": str(state_file), "fresh": bool(args.fresh)}
     try:
         runtime = cinematic.Runtime(config)
     except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
