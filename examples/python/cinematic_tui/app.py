@@ -49,13 +49,12 @@ from typing import Any, Dict, List, Optional
 
 import cinematic
 
-# Re-exported: the desktop app (examples/desktop) reuses these UI-independent pieces.
-from .common import Glyphs, favorites_path, money, movies_of, phase_of, state_path
+from .common import Glyphs, favorites_path, state_path
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
 from .screens import Screens
 
-__all__ = ["App", "Glyphs", "favorites_path", "main", "money", "movies_of", "phase_of"]
+__all__ = ["App", "main"]
 
 
 class App(KeyHandling, Screens):

@@ -40,7 +40,6 @@ class Glyphs:
         self.half = "▌" if utf8 else "|"
         self.ellipsis = "…" if utf8 else "..."
         self.line = "─" if utf8 else "-"
-        self.dot = "·" if utf8 else "|"
 
 
 def phase_of(value: Optional[Mapping[str, object]]) -> str:
