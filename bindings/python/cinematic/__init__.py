@@ -39,6 +39,7 @@ from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_
                      TooLargeError, UnknownFeatureError)
 from .features import FEATURES, AppStore, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
 from .runtime import Provider, Request, Runtime
+from .scopes import ShownDetailStore
 from .store import DISCOVER_SECTIONS, State, StateCallback, Store
 
 from .wire import VERSION as __version__  # noqa: E402  (generated from the schema)
@@ -110,6 +111,7 @@ __all__ = [
     "Runtime",
     "SearchStore",
     "SettleTimeoutError",
+    "ShownDetailStore",
     "State",
     "StateCallback",
     "StateStream",

@@ -29,7 +29,12 @@ from ._core import CallbackErrors, HandleRegistry, check, logger
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["LoopReader", "RuntimeCore", "STATE_TRAMPOLINE", "STORES", "Subscriber"]
+__all__ = ["LoopReader", "NOTHING_YET", "RuntimeCore", "STATE_TRAMPOLINE", "STORES", "Subscriber"]
+
+
+#: What a subscriber was last handed before its first state (a state may be None: a child
+#: handle's part that shows nothing).
+NOTHING_YET = object()
 
 
 class Subscriber:
@@ -41,8 +46,8 @@ class Subscriber:
     def __init__(self, callback: Callable[[Any], None], on_close: Optional[Callable[[], None]] = None) -> None:
         self.callback = callback
         #: The last state handed to ``callback`` (to skip repeats): its raw JSON, or in patch
-        #: mode the state object itself.
-        self.last: Optional[object] = None
+        #: mode the state object itself; NOTHING_YET before the first.
+        self.last: object = NOTHING_YET
         self.on_close = on_close
 
 

@@ -132,6 +132,7 @@ def _declare(library: ctypes.CDLL) -> None:
         "cinematic_runtime_respond": (c_int, [c_void_p, ctypes.c_uint64, c_char_p]),
         # Stores
         "cinematic_store_open": (c_int, [c_void_p, c_char_p, c_char_p, p_void]),
+        "cinematic_store_scope": (c_int, [c_void_p, c_char_p, p_void]),
         "cinematic_store_close": (c_int, [c_void_p]),
         "cinematic_store_send": (c_int, [c_void_p, c_char_p]),
         "cinematic_store_state": (c_int, [c_void_p, p_void]),

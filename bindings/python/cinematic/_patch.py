@@ -12,7 +12,7 @@ copy of one list of references, not a parse of the whole state.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Set, Tuple
 
 __all__ = ["PatchError", "PatchedState", "apply_patch"]
 
@@ -113,17 +113,19 @@ class PatchedState:
     """
 
     def __init__(self) -> None:
-        self.state: Optional[Dict[str, Any]] = None
+        #: The state (a JSON object; a child handle's part may be null), None before the first.
+        self.state: Any = None
+        #: The last delivery's seq, 0 before the first.
         self.seq = 0
 
-    def receive(self, raw: bytes) -> Tuple[int, Dict[str, Any]]:
+    def receive(self, raw: bytes) -> Tuple[int, Any]:
         """(seq, state) after the delivery ``raw``."""
         envelope = json.loads(raw)
         seq = envelope.get("seq")
         if "state" in envelope:
             self.state, self.seq = envelope["state"], 1
             return 1, self.state
-        if self.state is None or seq != self.seq + 1:
+        if self.seq == 0 or seq != self.seq + 1:
             raise PatchError(f"delivery {seq} after {self.seq}: a delivery is missing")
         self.state = apply_patch(self.state, envelope["patch"])
         self.seq = seq

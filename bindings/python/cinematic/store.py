@@ -20,10 +20,10 @@ import select
 import threading
 import time
 import weakref
-from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, cast
+from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, Type, TypeVar, cast, overload
 
 from . import _native, wire
-from ._core import CallbackErrors, JSONInput, check, decode_state, encode, take_string
+from ._core import CallbackErrors, JSONInput, check, encode, take_string
 from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
 from ._history import History
 from ._patch import PatchedState, PatchError
@@ -51,6 +51,11 @@ DISCOVER_SECTIONS: Tuple[str, ...] = wire.SECTION_ID_VALUES
 #: The type of a store's state: the feature's generated TypedDict (``wire.SearchState``...).
 StateT = TypeVar("StateT")
 _S = TypeVar("_S", bound="Store[Any]")
+
+#: The class of a child handle of each scope, by name: a class that names its ``SCOPE``, else
+#: the feature class of that name (scope "search" shows a search store's state). Filled as
+#: the classes are defined (``Store.__init_subclass__``).
+_SCOPE_CLASSES: Dict[str, Type["Store[Any]"]] = {}
 
 
 def _seconds_to_ms(timeout: Optional[float]) -> int:
@@ -80,12 +85,25 @@ class Store(StoreSnapshots, Generic[StateT]):
     FEATURE: Optional[str] = None
     #: The wire types of the feature's host intents (set on the feature subclasses).
     INTENTS: Tuple[str, ...] = ()
+    #: The child scope this class is for (None: the scope named like its ``FEATURE``).
+    SCOPE: Optional[str] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        scope, feature = cls.__dict__.get("SCOPE"), cls.__dict__.get("FEATURE")
+        if isinstance(scope, str):
+            _SCOPE_CLASSES[scope] = cls
+        elif isinstance(feature, str):
+            _SCOPE_CLASSES.setdefault(feature, cls)
 
     def __init__(self, runtime: RuntimeCore, feature: str, handle: int) -> None:
         """Wraps an opened C store handle; use :meth:`Runtime.open_store` instead."""
         self.feature = feature
         self.runtime = runtime
         self._handle = handle
+        #: A child handle's parent (None for a store), and a store's open child handles.
+        self._parent: Optional[Store[Any]] = None
+        self._children: List[Store[Any]] = []
         self._errors: CallbackErrors = runtime._errors
         self._subscribers: Tuple[Subscriber, ...] = ()
         self._key = STORES.add(weakref.ref(self))
@@ -108,28 +126,46 @@ class Store(StoreSnapshots, Generic[StateT]):
 
     @property
     def closed(self) -> bool:
-        """True once :meth:`close` (or the runtime's close) ran."""
+        """True once :meth:`close` (or the runtime's close, or for a child handle its
+        parent's close) ran."""
         return self._closed
+
+    @property
+    def parent(self) -> "Optional[Store[Any]]":
+        """The store a child handle (:meth:`scope`) shows a part of; None for a store."""
+        return self._parent
 
     def close(self) -> None:
         """Closes the store: its effects are cancelled and no callback for it runs after this
-        returns. Idempotent. May be called from inside a callback. Raises a pending callback
-        exception after closing."""
+        returns; its child handles close with it. Closing a child handle stops only its own
+        callbacks. Idempotent. May be called from inside a callback. Raises a pending
+        callback exception after closing."""
         if not self._closed:
             status = _native.lib().cinematic_store_close(self._handle)
-            if status not in (0, 5):  # closed already: e.g. by its runtime
+            if status not in (0, 5):  # closed already: by its runtime, or a child by its parent
                 check(status, "cinematic_store_close")
             self._forget()
-            self.runtime._untrack(self._key)
+            if self._parent is not None:
+                self._parent._child_closed(self)
+            else:
+                self.runtime._untrack(self._key)
         self._errors.raise_pending()
 
+    def _child_closed(self, child: "Store[Any]") -> None:
+        with self._lock:
+            self._children = [c for c in self._children if c is not child]
+
     def _forget(self) -> None:
-        """Drops every Python reference C could call back into (after the C close)."""
+        """Drops every Python reference C could call back into (after the C close), this
+        store's and its child handles' (C closed them with it)."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
             subscribers, self._subscribers = self._subscribers, ()
+            children, self._children = self._children, []
+        for child in children:
+            child._forget()
         STORES.remove(self._key)
         for subscriber in subscribers:
             if subscriber.on_close is not None:
@@ -162,6 +198,50 @@ class Store(StoreSnapshots, Generic[StateT]):
         self._errors.raise_pending()
         check(_native.lib().cinematic_store_send(self._handle, bytes(data)), "cinematic_store_send")
         self._errors.raise_pending()
+
+    # ------------------------------------------------------------------ child handles
+
+    @overload
+    def scope(self, name: str) -> "Store[Any]": ...
+
+    @overload
+    def scope(self, name: str, cls: Type[_S]) -> _S: ...
+
+    def scope(self, name: str, cls: Optional[Type["Store[Any]"]] = None) -> "Store[Any]":
+        """A child handle showing one part of this store's state (``cinematic_store_scope``):
+        for an app store, ``"search"``, ``"discover"``, ``"favorites"`` (each exactly that
+        feature's store state) or ``"detail"`` (the shown Detail, None when none is open).
+
+        It is a store like any other: ``state``, ``subscribe`` (whole or patched, like the
+        runtime), ``wait_for``, ``states()``, and the part's own intents and helpers
+        (``app.scope("search", SearchStore).query_changed("dune")``), sent through this
+        store: its history and recordings show them as its own (``{"type": "search",
+        "intent": {...}}``). ``settle``, ``pending_effects``, ``history``, ``revert`` and
+        ``snapshot`` act on this store. Closing this store closes its child handles (their
+        calls then raise ClosedError); closing a child stops only its callbacks.
+
+        The child's class is ``cls`` when given (for the type checker: ``app.scope("detail",
+        ShownDetailStore)``), else the class of the scope (:class:`SearchStore` for
+        ``"search"``, :class:`ShownDetailStore` for ``"detail"``).
+
+        Raises InvalidError (a scope this store's feature does not have; a child handle's
+        scope), ClosedError.
+        """
+        self._errors.raise_pending()
+        chosen: Type[Store[Any]] = cls or _SCOPE_CLASSES.get(name, Store)
+        out = ctypes.c_void_p()
+        check(_native.lib().cinematic_store_scope(self._handle, name.encode("utf-8"), ctypes.byref(out)),
+              "cinematic_store_scope")
+        assert out.value is not None
+        child = chosen(self.runtime, name, out.value)
+        child._parent = self
+        with self._lock:
+            closed = self._closed
+            if not closed:
+                self._children.append(child)
+        if closed:  # closed meanwhile (by another thread): C closed the child with it
+            child._forget()
+        return child
 
     # ------------------------------------------------------------------ state
 
@@ -313,7 +393,7 @@ class Store(StoreSnapshots, Generic[StateT]):
                 continue  # the same state again after a re-registration
             subscriber.last = raw
             try:
-                subscriber.callback(decode_state(raw))
+                subscriber.callback(json.loads(raw.decode("utf-8")))
             except BaseException as error:
                 self._errors.record(error, f"a state callback of {self!r} ({subscriber.callback!r})")
 

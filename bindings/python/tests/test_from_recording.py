@@ -61,14 +61,15 @@ def test_a_terminal_app_session_becomes_a_passing_test_that_fails_when_an_answer
 
     test = tmp_path / "test_session.py"
     text = generate(recording, test)
-    # Every store of the session, its host intents as sends and its effect results as receives.
-    for expected in ["search = rt.store('search')", "favorites = rt.store('favorites')",
-                     "detail = rt.store('detail', {'movieId': 15249})",
-                     "search.send({'type': 'queryChanged', 'query': 'dune'}", "search.receive('searchNow'",
-                     "search.receive('resultsLoaded'", "detail.send({'type': 'favoriteToggled'}",
+    # The app store of the session, its host intents as sends (the heart through the shown
+    # Detail's child handle: the app's intent) and its effect results as receives.
+    for expected in ["app = rt.store('app', {})", "app.send({'type': 'task'}",
+                     "app.send({'type': 'queryChanged', 'query': 'dune'}", "app.receive('searchResult'",
+                     "app.send({'type': 'opened', 'movieId': 15249}",
+                     "app.send({'type': 'detail', 'intent': {'type': 'favoriteToggled'}}",
                      "rt.catalog.answer({'op': 'search', 'query': 'dune', 'page': 1}",
                      "rt.catalog.answer({'op': 'movie', 'id': 15249}",
-                     "detail.finish(still_running=['detail.favorites'])"]:
+                     "app.finish(still_running=['favorites.observe', 'detail#1/detail.favorites'])"]:
         assert expected in text, text
     passed = run_pytest(test)
     assert passed.returncode == 0, passed.stdout + passed.stderr
@@ -80,8 +81,8 @@ def test_a_terminal_app_session_becomes_a_passing_test_that_fails_when_an_answer
     generate(recording, test)
     failed = run_pytest(test)
     assert failed.returncode == 1, failed.stdout
-    assert "TestStore(search) receive(resultsLoaded): the state differs from the expected one" in failed.stdout
-    assert "results.value[0].year: expected 1984, actual 1985" in failed.stdout
+    assert "TestStore(app) receive(searchResult): the state differs from the expected one" in failed.stdout
+    assert "search.results.value[0].year: expected 1984, actual 1985" in failed.stdout
 
 
 def test_a_scripted_session_becomes_a_test_and_an_edited_expectation_fails(tmp_path):

@@ -5,8 +5,6 @@ full page. Nothing crashes, every state validates against the schema (the confte
 each one delivered or read), the work a restore does is bounded (Search at most 25 pages,
 Discover at most 10 per section, Detail one movie), and the restored store's own snapshot is
 valid and carries the view through.
-
-The terminal app's reading of views (cinematic_tui.resume) is fed random views the same way.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ import cinematic
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tools"))
-sys.path.insert(0, str(REPO / "examples" / "python"))
 import wirecheck  # noqa: E402
 
 SCHEMA: Dict[str, Any] = json.loads((REPO / "schema" / "cinematic.schema.json").read_text())
@@ -192,18 +189,6 @@ def test_random_runtime_snapshots_restore_all_or_nothing(runtimes, snapshot: Dic
     valid("runtimeSnapshot", again)
     assert [entry.get("view") for entry in again["stores"]] == [as_encoded(entry.get("view")) for entry in snapshot["stores"]]
     runtime.close()
-
-
-# ---------------------------------------------------------------------- the terminal app's views
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(view=from_schema({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/snapshotView"}))
-def test_the_terminal_app_reads_any_view_as_bounded_positions(view: Dict[str, Any]) -> None:
-    from cinematic_tui.resume import MAX_INDEX, _position
-
-    index, offset = _position(view)
-    assert 0 <= offset <= index <= MAX_INDEX
-    assert all(isinstance(n, int) and not isinstance(n, bool) for n in (index, offset))
 
 
 @pytest.mark.parametrize("feature", FEATURES)

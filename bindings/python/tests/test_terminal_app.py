@@ -231,9 +231,11 @@ def test_help_detail_back_with_q_and_undoing_a_removal(app):
     app.send("d")
     app.wait_for(lambda s: "Remove The Godfather" in s and "y removes" in s, "asked to confirm")
     app.send("y")
-    app.wait_for(lambda s: "Favorites (0)" in s and "u to undo" in s, "removed, with an undo hint")
+    app.wait_for(lambda s: "Favorites (0)" in s and "Removed The Godfather  (u undoes)" in app.screen.lines()[-2],
+                 "removed, with the app's notice and the key that undoes it")
     app.send("u")
-    app.wait_for(lambda s: "Favorites (1)" in s and line_with(s, "The Godfather") is not None, "restored")
+    app.wait_for(lambda s: "Favorites (1)" in s and line_with(s, "The Godfather") is not None
+                 and "Restored The Godfather" in app.screen.lines()[-2], "restored")
 
 
 def test_plain_ascii_terminal_and_a_long_query(tmp_path):

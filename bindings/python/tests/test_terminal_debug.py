@@ -1,6 +1,7 @@
 """Debugging the terminal app (examples/python) in a pseudo-terminal: the debug panel lists
-the intents of the store on screen and steps back and forth through them (time travel), and
-``--record FILE`` records a session that replays state for state, in Python and in C.
+the intents of the app store and steps back and forth through them (time travel: one step
+brings back the query, the lists and the open Details at once), and ``--record FILE`` records
+a session of the app store that replays state for state, in Python and in C.
 
 The app runs as in test_terminal_app.py (run.sh, the system clock, the embedded catalog, the
 favorites in a temp directory); every wait polls the screen with a deadline."""
@@ -49,52 +50,75 @@ def search_for_dune(app: TerminalApp) -> None:
     app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune (1984) in the results")
 
 
-def test_debug_panel_lists_the_search_intents_and_steps_back_through_them(app):
+def entries(app: TerminalApp) -> Dict[int, str]:
+    """The panel's entries by seq: ``{7: "searchResult.searchNow changed: search", ...}``."""
+    found = {}
+    for line in panel_lines(app)[2:]:
+        text = line.replace(">", " ").strip()
+        if text.startswith("#"):
+            number, _, rest = text[1:].partition(" ")
+            found[int(number)] = rest
+    return found
+
+
+def seq_of(app: TerminalApp, *parts: str) -> int:
+    """The seq of the (last) entry whose line has every one of ``parts``."""
+    found = [seq for seq, text in entries(app).items() if all(part in text for part in parts)]
+    assert found, f"no entry with {parts}: {entries(app)}"
+    return found[-1]
+
+
+def test_debug_panel_lists_the_app_intents_and_steps_back_through_them(app):
     search_for_dune(app)
     app.send(CTRL_D)  # typeable while the search field has focus, and not typed into it
-    app.wait_for(lambda s: "Debug: search store" in s and "#6 resultsLoaded" in s
+    app.wait_for(lambda s: "Debug: app store" in s and selected(app).split(" ")[2:3] == ["searchResult.resultsLoaded"]
                  and "Esc/Ctrl-D close" in app.screen.lines()[-1], "the debug panel and its footer")
     panel = "\n".join(panel_lines(app))
-    assert "6 intents, showing the latest" in panel
+    latest = max(entries(app))
+    assert f"{latest} intents, showing the latest" in panel and latest == len(entries(app)), panel
     assert "[ ] step" in panel and "Esc closes, keeps state" in panel  # the header documents the keys
-    for seq, query in enumerate(["d", "du", "dun", "dune"], 1):
-        assert line_with(panel, f"#{seq} queryChanged changed: query", f'query="{query}"'), panel
-    assert line_with(panel, "#5 searchNow changed: results"), panel
-    assert line_with(panel, "> #6 resultsLoaded changed: results, pagesLoaded, isExhausted", 'query="dune"'), panel
-    rows = [line.replace(">", "").split()[0] for line in panel_lines(app)[2:] if line.strip()]
-    assert rows == ["#1", "#2", "#3", "#4", "#5", "#6"], panel  # oldest first, newest at the bottom
+    assert line_with(panel, "#1 task changed: favorites"), panel
+    typed = [seq_of(app, "queryChanged changed: search", f'query="{query}"') for query in ["d", "du", "dun", "dune"]]
+    assert typed == sorted(typed), panel
+    assert seq_of(app, "searchResult.searchNow changed: search") == latest - 1
+    assert line_with(panel, f"> #{latest} searchResult.resultsLoaded changed: search", 'query="dune"'), panel
+    assert sorted(entries(app)) == list(range(1, latest + 1))  # oldest first, newest at the bottom
     assert "Search: dune_" in app.screen.text()  # Ctrl-D did not edit the query
     assert line_with(app.screen.text(), "Dune", "1984") is not None  # the view keeps the upper half
 
     app.send("[")
-    app.wait_for(lambda s: selected(app).startswith("> #5 searchNow") and "showing #5 (time travel)" in s,
-                 "one step back")
-    app.send("[[[")  # back to #2: the state after typing "du", before any search
-    screen = app.wait_for(lambda s: selected(app).startswith("> #2 queryChanged") and "Search: du_" in s
-                          and line_with(s, "Dune", "1984") is None, "the state after #2")
-    assert "showing #2 (time travel)" in screen
-    app.send("]]]]")
-    app.wait_for(lambda s: selected(app).startswith("> #6 resultsLoaded") and "Search: dune_" in s
+    app.wait_for(lambda s: selected(app).startswith(f"> #{latest - 1} searchResult.searchNow")
+                 and f"showing #{latest - 1} (time travel)" in s, "one step back")
+    du = typed[1]
+    app.send("[" * (latest - 1 - du))  # back to the state after typing "du", before any search
+    screen = app.wait_for(lambda s: selected(app).startswith(f"> #{du} queryChanged") and "Search: du_" in s
+                          and line_with(s, "Dune", "1984") is None, "the state after typing du")
+    assert f"showing #{du} (time travel)" in screen
+    app.send("]" * (latest - du))
+    app.wait_for(lambda s: selected(app).startswith(f"> #{latest} searchResult.resultsLoaded") and "Search: dune_" in s
                  and "showing the latest" in s and line_with(s, "Dune", "1984") is not None,
                  "forward to the latest entry")
 
-    app.send("[[[[")
-    app.wait_for(lambda s: "Search: du_" in s and "showing #2" in s, "back at #2")
+    app.send("[" * (latest - du))
+    app.wait_for(lambda s: "Search: du_" in s and f"showing #{du}" in s, "back at du")
     app.send(ESC)  # closing keeps the state shown
     app.wait_for(lambda s: "Debug:" not in s and "Search: du_" in s and "Type" in app.screen.lines()[-1],
-                 "the panel closed at #2")
+                 "the panel closed at du")
 
     app.send("ne")  # typing goes on from the state shown
     app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "Search: dune_" in s, "results again")
     app.send(CTRL_D)
-    app.wait_for(lambda s: "Debug: search store" in s and "showing the latest" in s
-                 and line_with(s, "#7 queryChanged", 'query="dun"') is not None
-                 and selected(app).startswith("> #10 resultsLoaded"), "the new intents after the time travel")
+    app.wait_for(lambda s: "Debug: app store" in s and "showing the latest" in s
+                 and line_with(s, f"#{latest + 1} queryChanged", 'query="dun"') is not None
+                 and selected(app).startswith(f"> #{latest + 4} searchResult.resultsLoaded"),
+                 "the new intents after the time travel")
     app.send(F12)
     app.wait_for(lambda s: "Debug:" not in s and "Search: dune_" in s, "the panel closed with F12")
 
 
-def test_debug_panel_in_detail_and_help(app):
+def test_debug_panel_over_a_detail_and_help(app):
+    """The heart of the shown Detail, stepped back: one revert brings back the Detail as it
+    was and the Favorites count with it."""
     app.wait_for(lambda s: "Search:" in s, "the Search tab")
     app.send("?")
     app.wait_for(lambda s: "Keys" in s and "Ctrl-D or F12" in s and "debug panel" in s, "the help lists the panel")
@@ -105,22 +129,21 @@ def test_debug_panel_in_detail_and_help(app):
     app.send("\r")
     app.wait_for(lambda s: "Budget" in s and "Not a favorite" in s, "the Detail view")
     app.send("f")
-    app.wait_for(lambda s: f"{STAR} Favorite" in s and "Favorites (1)" in s, "a favorite")
+    app.wait_for(lambda s: f"{STAR} Favorite" in s and "Favorites (1)" in s and "saving" not in s, "a favorite")
     app.send(CTRL_D)
-    app.wait_for(lambda s: "Debug: detail store" in s and "favoriteSaved" in s
-                 and "Esc/Ctrl-D close" in app.screen.lines()[-1], "the panel of the Detail store")
+    app.wait_for(lambda s: "Debug: app store" in s and "detailResult.favoriteSaved" in s
+                 and "Esc/Ctrl-D close" in app.screen.lines()[-1], "the panel over the Detail")
     panel = "\n".join(panel_lines(app))
-    assert line_with(panel, "#1 task changed: detail"), panel
-    assert line_with(panel, "detailLoaded changed: detail"), panel
-    assert line_with(panel, "favoriteToggled changed: isFavorite, isSaving"), panel
-    assert selected(app).startswith("> #") and "favoriteSaved changed: isSaving" in selected(app), panel
-    toggled = next(line for line in panel_lines(app) if "favoriteToggled" in line)
-    before = int(toggled.split("#")[1].split()[0]) - 1  # the entry before the toggle
-    app.send("[" * (int(selected(app).split("#")[1].split()[0]) - before))
-    app.wait_for(lambda s: "Not a favorite" in s and f"showing #{before} (time travel)" in s,
-                 "the Detail state before the toggle")
+    assert line_with(panel, "opened changed: details", "movieId="), panel
+    assert line_with(panel, "detailResult.detailLoaded changed: details"), panel
+    toggled = seq_of(app, "detail.favoriteToggled changed: details")
+    latest = max(entries(app))
+    app.send("[" * (latest - (toggled - 1)))  # the entry before the heart
+    app.wait_for(lambda s: "Not a favorite" in s and "Favorites (0)" in s and "Budget" in s
+                 and f"showing #{toggled - 1} (time travel)" in s, "the Detail before the heart")
     app.send(END)  # the latest again
-    app.wait_for(lambda s: f"{STAR} Favorite" in s and "showing the latest" in s, "the latest Detail state")
+    app.wait_for(lambda s: f"{STAR} Favorite" in s and "Favorites (1)" in s and "showing the latest" in s,
+                 "the latest state")
     app.send(CTRL_D)
     app.wait_for(lambda s: "Debug:" not in s and "Budget" in s, "the panel closed")
 
@@ -157,7 +180,9 @@ def test_a_recorded_session_replays_in_c_and_in_python(tmp_path):
         app.close()
     lines = read_recording(recording)
     assert lines[0]["event"] == "session" and lines[-1]["event"] == "end"  # closed on exit: complete
-    assert {line.get("feature") for line in lines if line["event"] == "open"} >= {"search", "favorites", "detail"}
+    assert [line["feature"] for line in lines if line["event"] == "open"] == ["app"]
+    sent = [line["intent"] for line in lines if line["event"] == "intent" and line["host"]]
+    assert {"type": "detail", "intent": {"type": "favoriteToggled"}} in sent  # the shown Detail's child handle
     assert_replays(recording)
 
 
@@ -168,8 +193,11 @@ def test_time_travel_is_recorded_and_a_stop_signal_completes_the_recording(tmp_p
     app = TerminalApp(tmp_path, args=["--record", str(recording)])
     try:
         search_for_dune(app)
-        app.send(CTRL_D + "[[")
-        app.wait_for(lambda s: "showing #4 (time travel)" in s, "a step back")
+        app.send(CTRL_D)
+        app.wait_for(lambda s: "showing the latest" in s and "searchResult.resultsLoaded" in selected(app), "the panel")
+        latest = max(entries(app))
+        app.send("[[")
+        app.wait_for(lambda s: f"showing #{latest - 2} (time travel)" in s, "two steps back")
         app.send(ESC)
         app.wait_for(lambda s: "Debug:" not in s, "the panel closed")
         os.kill(app.pid, signal.SIGTERM)
@@ -178,7 +206,7 @@ def test_time_travel_is_recorded_and_a_stop_signal_completes_the_recording(tmp_p
         app.close()
     lines = read_recording(recording)
     assert lines[-1]["event"] == "end"
-    assert [line.get("sequence") for line in lines if line["event"] == "revert"] == [5, 4]
+    assert [line.get("sequence") for line in lines if line["event"] == "revert"] == [latest - 1, latest - 2]
     assert_replays(recording)
 
 

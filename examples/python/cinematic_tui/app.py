@@ -5,36 +5,35 @@ to stdin (and a wake-up pipe for SIGWINCH, SIGTERM and SIGHUP), and ``runtime.di
 runs the state callbacks on this thread. No threads, no polling sleeps: the loop blocks until
 a key, a state, a resize or a stop signal arrives. Every way out closes the runtime.
 
-Keys (also on the status line):
+Keys (also on the status line and in the help, ?):
     Tab / Shift-Tab / Left / Right   switch tabs
-    Up / Down, PgUp / PgDn, Home / End   move the selection
-    Enter                            search now (Search), open the selected movie's detail
-    f                                toggle favorite (Detail)
-    d / Delete then y, u             remove the selected favorite (y confirms, any other key
-                                     keeps it), undo removals one by one, newest first (Favorites)
-    [ / ]                            previous / next Discover section; m loads more
-    r                                refresh Discover
+    Up / Down, PgUp / PgDn, Home / End   move the selection (Down at the end: the next page)
+    Enter                            open the selected movie (Search: search now when the
+                                     results shown are not the query's)
+    f, r                             Detail: toggle favorite, try again
+    d / Delete then y                remove the selected favorite (y confirms)
+    u (Ctrl-Z in Search)             undo removals, newest first
+    Ctrl-X                           hide the notice
+    [ ] 1-9, m, r                    Discover: section, more, try again
     Esc / Backspace / q              back from Detail
     ?                                help (any key closes it)
-    Ctrl-D or F12                    debug panel: the store's last intents; in it [ / ] (or
-                                     Up / Down) step back / forward through its history,
-                                     Home / End go to the oldest / latest, Esc closes it
-                                     (keeping the state shown)
+    Ctrl-D or F12                    debug panel: the app store's last intents; [ ] step
+                                     back / forward through its history (time travel)
     Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
-    typing                           edits the query (Search); Backspace deletes, Ctrl-U clears;
-                                     the query stops at 256 characters / 1024 UTF-8 bytes
-                                     (the library's limit; a longer paste is cut, with a note)
+    typing                           edits the query (Search): any length, the app fits it
+
+It is a renderer of ONE store, the library's "app" (docs/wire.md, "app"): the tab, the lists
+and the places in them, the open Details, the undo stack, the notices, and saving and
+resuming (``--state-file PATH``, default ``$XDG_STATE_HOME/cinematic/session.json``; the
+library writes it after 1 s of quiet and on close, and reopens there; ``--fresh`` starts
+clean) are that store's. The app draws its state and turns keys into its intents.
 
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
-FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``).
-``--state-file PATH`` (default ``$XDG_STATE_HOME/cinematic/session.json``): the app saves
-where you are there (a runtime snapshot, :mod:`.resume`) on every way out and soon after each
-change, and reopens there on the next start; ``--fresh`` starts clean. The
-runtime keeps the last ``HISTORY`` intents of each store for the debug panel.
+FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``: the
+replay opens the app from the snapshot it resumed from, never from the state file).
 ``--live URL`` takes the catalog from a movie API (``examples/catalog-server``) through
-``cinematic.http_provider`` instead of the embedded catalog. Lists and details then say where
-they came from ("live from ...", or "offline, showing saved results from HH:MM" when the
-server cannot be reached and the library's offline cache had the answer).
+``cinematic.http_provider``. ``CINEMATIC_TUI_CLOCK=manual`` (for tests) stops time: no typing
+debounce (Enter searches), no save after a quiet second (only at exit), notices stay.
 """
 
 from __future__ import annotations
@@ -50,31 +49,26 @@ from typing import Any, Dict, List, Optional
 
 import cinematic
 
-# Re-exported: the desktop app (examples/desktop) reuses these UI-independent pieces.
-from .common import Glyphs, favorites_path, money, movies_of, phase_of
+from .common import Glyphs, favorites_path, state_path
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
-from .resume import Session
-from .saved import remove_stale_temporaries, state_path
 from .screens import Screens
 
-__all__ = ["App", "Glyphs", "favorites_path", "main", "money", "movies_of", "phase_of"]
+__all__ = ["App", "main"]
 
 
 class App(KeyHandling, Screens):
     """The app: its model (:mod:`.model`), keys (:mod:`.keys`) and screens (:mod:`.screens`,
     :mod:`.painter`) on one curses screen."""
 
-    def __init__(self, stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs,
-                 live_url: Optional[str] = None, session: Optional[Session] = None) -> None:
-        super().__init__(stdscr, runtime, glyphs, live_url, session.stores if session else None)
+    def __init__(self, stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs,
+                 live_url: Optional[str] = None) -> None:
+        super().__init__(stdscr, app, glyphs, live_url)
         self.debug = DebugPanel(self)
-        if session is not None:
-            session.apply(self)
 
 
 #: Signals that end the app like Ctrl-Q does (the loop ends, the runtime closes, a recording
-#: is complete); the exit status is then 128 + the signal's number.
+#: is complete, the library saves the state file); the exit status is 128 + the signal's number.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
@@ -82,10 +76,9 @@ class Terminal:
     """The select loop: stdin, the runtime's fd and a wake-up pipe for signals (SIGWINCH,
     and the stop signals)."""
 
-    def __init__(self, stdscr: "curses.window", app: App, session: Optional[Session] = None) -> None:
+    def __init__(self, stdscr: "curses.window", app: App) -> None:
         self.screen = stdscr
         self.app = app
-        self.session = session  # saves the app's snapshot soon after each change
         self.stopped_by: Optional[int] = None  # the stop signal that ended the loop
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
@@ -124,17 +117,13 @@ class Terminal:
 
     def loop(self) -> None:
         app = self.app
-
         stdin = sys.stdin.fileno()
         runtime_fd = app.runtime.fileno()
         self.screen.nodelay(True)
         while app.running:
             if app.dirty:
                 app.render()
-            if self.session is not None:
-                self.session.tick()  # after drawing: list positions are as shown
-            timeout = self.session.timeout() if self.session is not None else None
-            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [], timeout)
+            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [])
             if self.wake_r in readable:
                 try:
                     while os.read(self.wake_r, 512):
@@ -158,25 +147,23 @@ class Terminal:
             try:
                 self.app.handle_key(key)
             except cinematic.CinematicError as error:
-                # Input the library refuses (the keys bound what they send, so this is a
-                # safety net): a note on the status line, never a traceback.
-                self.app.notice = f"not done: {error}"
+                # Input the library refuses (a safety net): a line on screen, never a traceback.
+                self.app.prompt = f"not done: {error}"
                 self.app.dirty = True
 
 
-def main_curses(stdscr: "curses.window", runtime: cinematic.Runtime, glyphs: Glyphs, status: List[int],
-                live_url: Optional[str] = None, session: Optional[Session] = None) -> None:
+def main_curses(stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs, status: List[int],
+                live_url: Optional[str] = None) -> None:
     """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
     restoring the terminal fails afterwards)."""
-    curses.raw()           # Ctrl-Q and Ctrl-C arrive as keys
+    curses.raw()           # Ctrl-Q, Ctrl-C and Ctrl-Z arrive as keys
     curses.noecho()
     stdscr.keypad(True)
     try:
         curses.curs_set(0)
     except curses.error:
         pass
-    app = App(stdscr, runtime, glyphs, live_url, session)
-    status.append(Terminal(stdscr, app, session).run())
+    status.append(Terminal(stdscr, App(stdscr, app, glyphs, live_url)).run())
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -186,13 +173,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
     parser.add_argument("--catalog", help="a catalog index built by cinematic-index (default: the catalog built into the library)")
     parser.add_argument("--record", metavar="FILE",
-                        help="record the session to FILE (complete when the app exits); "
-                             "replay it with python -m cinematic.replay FILE")
+                        help="record the session to FILE (complete when the app exits); replay it with "
+                             "python -m cinematic.replay FILE")
     parser.add_argument("--live", metavar="URL",
                         help="take the catalog from a movie API (examples/catalog-server), with the "
                              "library's offline cache for when it cannot be reached")
     parser.add_argument("--state-file", metavar="PATH",
-                        help="where the app saves where you are, to reopen there on the next start "
+                        help="where the library keeps where you are, to reopen there on the next start "
                              "(default: $XDG_STATE_HOME/cinematic/session.json)")
     parser.add_argument("--fresh", action="store_true",
                         help="start clean instead of where you left off (the next save replaces the state file)")
@@ -210,6 +197,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         config["catalog"] = {"path": args.catalog}
     if args.record:
         config["record"] = args.record
+    if os.environ.get("CINEMATIC_TUI_CLOCK") == "manual":
+        # For tests: time stands still (no typing debounce: Enter searches; no save after a
+        # quiet second, only at exit; notices stay until dismissed).
+        config["clock"] = "manual"
     if args.live:
         # A host catalog that declares its source (the URL): the offline cache, on by default
         # (XDG_CACHE_HOME), then only ever shows this server's saved answers.
@@ -218,6 +209,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
+    # The app's state file: the library resumes from it and saves to it (a recording shows
+    # the app opened from the snapshot it read: its replay never touches the file).
+    state_file = Path(args.state_file) if args.state_file else state_path()
+    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    app_args: Dict[str, Any] = {"stateFile": str(state_file), "fresh": bool(args.fresh)}
     try:
         runtime = cinematic.Runtime(config)
     except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
@@ -233,25 +229,27 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"cinematic-tui: --live: {error}", file=sys.stderr)
             return 2
         runtime.set_provider(provider)
-    # Where the app left off (resume.py): restored before the app opens its stores.
-    state_file = Path(args.state_file) if args.state_file else state_path()
-    remove_stale_temporaries(state_file)
-    session = Session(state_file, fresh=args.fresh)
-    session.restore(runtime)
-    # Every way out (quit keys, a stop signal, an exception) saves the app's snapshot, then
-    # closes the runtime, which completes the recording.
+    # Every way out (quit keys, a stop signal, an exception) closes the runtime: the library
+    # saves the state file and completes the recording.
     status: List[int] = []
     with runtime:
         try:
-            curses.wrapper(main_curses, runtime, Glyphs(utf8), status, args.live, session)
+            app = runtime.app(app_args)
+        except cinematic.CinematicError as error:   # e.g. a state file path the library refuses
+            print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
+            if provider is not None:
+                provider.close()
+            return 1
+        try:
+            curses.wrapper(main_curses, app, Glyphs(utf8), status, args.live)
         except curses.error:
             if status != [128 + signal.SIGHUP]:
                 raise
             # The terminal hung up: curses cannot restore it, and need not.
         finally:
-            session.save_final()
-            if session.note:
-                print(f"cinematic-tui: {state_file}: {session.note}", file=sys.stderr)
+            notice = app.state["notice"]
+            if notice is not None and notice["kind"] == "stateFile":
+                print(f"cinematic-tui: {notice['text']}", file=sys.stderr)
             if provider is not None:
                 provider.close()
     return status[0]

@@ -1,32 +1,32 @@
-"""What every part of the terminal app shares: layout constants, glyphs, list cursors and
-small readers of the schema's phases."""
+"""What every part of the terminal app shares: layout constants, glyphs, the tabs, default
+paths and small readers of the schema's phases."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List, Mapping, Optional
+from typing import List, Mapping, Optional, Tuple
 
 from cinematic import wire
 
+#: The tabs as the app state names them (wire ``appTab``), and as the tab bar shows them.
+TAB_IDS: Tuple[wire.AppTab, ...] = ("search", "discover", "favorites")
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
-CTRL_Q, CTRL_C, CTRL_U, ESC = 17, 3, 21, 27
-#: The longest query the library searches (include/cinematic.h: 256 characters and 1024
-#: UTF-8 bytes; a longer one is CINEMATIC_ERR_INVALID). The search box stops there.
-MAX_QUERY_CHARACTERS, MAX_QUERY_BYTES = 256, 1024
-
-
-def query_fits(query: str) -> bool:
-    """True when the library accepts ``query``: at most 256 characters (code points, which
-    are never fewer than the library's grapheme count) and 1024 UTF-8 bytes."""
-    return len(query) <= MAX_QUERY_CHARACTERS and len(query.encode("utf-8", "surrogatepass")) <= MAX_QUERY_BYTES
+CTRL_Q, CTRL_C, CTRL_U, CTRL_X, CTRL_Z, ESC = 17, 3, 21, 24, 26, 27
 
 
 def favorites_path() -> Path:
     """$XDG_DATA_HOME/cinematic/favorites.sqlite, else ~/.local/share/cinematic/."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "cinematic" / "favorites.sqlite"
+
+
+def state_path() -> Path:
+    """Where the app keeps its state file (written by the library): $XDG_STATE_HOME/cinematic/
+    session.json, else ~/.local/state/cinematic/session.json."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "cinematic" / "session.json"
 
 
 class Glyphs:
@@ -40,7 +40,6 @@ class Glyphs:
         self.half = "▌" if utf8 else "|"
         self.ellipsis = "…" if utf8 else "..."
         self.line = "─" if utf8 else "-"
-        self.dot = "·" if utf8 else "|"
 
 
 def phase_of(value: Optional[Mapping[str, object]]) -> str:
@@ -57,24 +56,3 @@ def movies_of(value: Optional[wire.MoviesPhase]) -> List[wire.Movie]:
 
 def money(amount: Optional[int]) -> str:
     return "unknown" if amount is None else f"${amount:,}"
-
-
-class ListCursor:
-    """A selection and scroll offset over a list of some length."""
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.offset = 0
-
-    def clamp(self, length: int, height: int) -> None:
-        self.index = max(0, min(self.index, length - 1)) if length else 0
-        height = max(1, height)
-        if self.index < self.offset:
-            self.offset = self.index
-        elif self.index >= self.offset + height:
-            self.offset = self.index - height + 1
-        self.offset = max(0, min(self.offset, max(0, length - height)))
-
-    def move(self, delta: int, length: int) -> None:
-        if length:
-            self.index = max(0, min(length - 1, self.index + delta))

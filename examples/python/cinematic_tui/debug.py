@@ -1,10 +1,12 @@
-"""The debug panel: the last intents of the store on screen, and time travel through them.
+"""The debug panel: the last intents of the app store, and time travel through them.
 
 It reads ``store.history`` (the runtime keeps ``HISTORY`` entries per store) and shows one
-line per reduced intent, newest at the bottom: ``#6 resultsLoaded changed: results, ...``
-and a short summary of the intent's arguments. Stepping calls ``store.revert(seq)``: the store
-delivers that past state to the app like any other, so the screen above the panel shows it.
-Closing the panel keeps the shown state; End (in the panel) returns to the latest entry.
+line per reduced intent, newest at the bottom: ``#6 searchResult.resultsLoaded changed:
+search`` and a short summary of the intent's arguments. Stepping calls ``store.revert(seq)``:
+the app store delivers that past state like any other, and one step brings back every part
+at once (the tab, the query, the lists, the open Details, the notice), so the screen above
+the panel shows it. Closing the panel keeps the shown state; End (in the panel) returns to
+the latest entry.
 """
 
 from __future__ import annotations
@@ -51,10 +53,18 @@ def summarize(intent: Mapping[str, object]) -> str:
 
 
 def entry_line(entry: wire.HistoryEntry) -> str:
-    """``#seq type changed: a, b  arguments`` for one history entry."""
+    """``#seq type changed: a, b  arguments`` for one history entry; an intent for a part of
+    the app shows as ``part.type`` with the part's intent's arguments
+    (``#5 searchResult.resultsLoaded changed: search  query="dune" page=1 movies=[20]``)."""
+    intent: Mapping[str, object] = entry["intent"]
+    name = str(intent.get("type", "?"))
+    inner = intent.get("intent")
+    if isinstance(inner, dict):
+        name += f".{inner.get('type', '?')}"
+        intent = {**{k: v for k, v in intent.items() if k != "intent"}, **inner}
     changed = ", ".join(entry["changed"]) or "nothing"
-    line = f"#{entry['seq']} {entry['intent'].get('type', '?')} changed: {changed}"
-    arguments = summarize(entry["intent"])
+    line = f"#{entry['seq']} {name} changed: {changed}"
+    arguments = summarize(intent)
     return f"{line}  {arguments}" if arguments else line
 
 
@@ -71,7 +81,7 @@ class Host(Protocol):
     """What the panel needs of the app (the app imports this module, not the other way)."""
 
     dirty: bool
-    notice: str
+    prompt: str
     glyphs: Glyphs
 
     def debug_store(self) -> Optional[cinematic.Store[Any]]: ...
@@ -122,7 +132,7 @@ class DebugPanel:
         store = self.store()
         entries = self.entries(store) if store is not None else []
         if store is None or not entries:
-            self.app.notice = "no intents to step through yet"
+            self.app.prompt = "no intents to step through yet"
             return
         index = max(0, min(len(entries) - 1, self.selected(store, entries) + delta))
         self.go(store, entries, index)
@@ -133,7 +143,7 @@ class DebugPanel:
         try:
             store.revert(entry["seq"])
         except cinematic.InvalidError:
-            self.app.notice = f"#{entry['seq']} is no longer in the history"
+            self.app.prompt = f"#{entry['seq']} is no longer in the history"
             return
         latest = entries[-1]["seq"]
         self.pin = None if entry["seq"] == latest else Pin(store, entry["seq"], latest)
@@ -154,7 +164,7 @@ class DebugPanel:
         elif key == curses.KEY_END:
             self.step(HISTORY)
         elif key != curses.KEY_RESIZE:
-            self.app.notice = f"debug panel: [ ] step, Esc or {TOGGLE_KEYS} closes"
+            self.app.prompt = f"debug panel: [ ] step, Esc or {TOGGLE_KEYS} closes"
 
     # ------------------------------------------------------------------ drawing
 

@@ -1,5 +1,5 @@
-"""Drawing primitives and the parts every screen shares: the tab bar, the status line, the
-help, movie rows and phase messages."""
+"""Drawing primitives and the parts every screen shares: the tab bar, the notice and status
+lines, the help, movie rows and phase messages."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import List, Mapping, cast
 
 from cinematic import wire
 
-from .common import TABS, ListCursor, movies_of, phase_of
+from .common import TABS, phase_of
 from .debug import FOOTER_KEYS, TOGGLE_KEYS
 from .model import Model
 
@@ -34,28 +34,42 @@ class Painter(Model):
         for i, name in enumerate(TABS):
             label = f" {name} "
             if name == "Favorites":
-                count = len(movies_of(self.favorites_state["favorites"])) if self.favorites_state else 0
-                label = f" {name} ({count}) "
+                favorites = self.state["favorites"]["favorites"]
+                label = f" {name} ({len(favorites['value']) if favorites['phase'] == 'loaded' else 0}) "
             self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if i == self.tab else 0)
             x += len(label) + 1
         self.put(1, 0, self.glyphs.line * cols)
+
+    def notice_line(self) -> str:
+        """The line above the footer: the screen's own question or hint, else the app's
+        notice (its words, with the key that acts on it)."""
+        notice = self.state["notice"]
+        if self.prompt or notice is None:
+            return self.prompt
+        undo = "Ctrl-Z" if self.state["tab"] == "search" and self.detail() is None else "u"
+        hint = f"{undo} undoes" if notice["offersUndo"] else "" if notice["expires"] else "Ctrl-X hides this"
+        return f"{notice['text']}  ({hint})" if hint else notice["text"]
 
     def draw_status(self, rows: int, cols: int) -> None:
         """The footer lists the keys of the screen; a notice shows on the line above it."""
         if self.debug.open:
             keys = FOOTER_KEYS
-        elif self.detail is not None:
-            keys = "f favorite  q/Esc back  Tab tabs  ? help  Ctrl-Q quit"
-        elif TABS[self.tab] == "Search":
+        elif self.detail() is not None:
+            keys = "f favorite  q/Esc back  r retry  u undo  Tab tabs  ? help  Ctrl-Q quit"
+        elif self.state["tab"] == "search":
             # "?" is a character of a query: it opens the help only when the box is empty.
             help_key = "? help when empty" if self.query else "? help"
             keys = f"Type  Enter search/open  Up/Dn move  Tab tabs  {help_key}  Ctrl-Q quit"
-        elif TABS[self.tab] == "Discover":
-            keys = "[ ] section  m more  r refresh  Enter open  Tab tabs  ? help  q quit"
+        elif self.state["tab"] == "discover":
+            keys = "[ ] section  m more  r retry  Enter open  Tab tabs  ? help  q quit"
         else:
             keys = "Enter open  d remove (y confirms)  u undo  Tab tabs  ? help  q quit"
-        if self.notice:
-            self.put(rows - 2, 0, self.notice.ljust(cols), curses.A_BOLD)
+        notice = self.notice_line()
+        if notice:   # above the footer, on as many lines as it takes (at most 4)
+            import textwrap
+            lines = textwrap.wrap(notice, cols - 1, break_on_hyphens=False)[:4]
+            for i, line in enumerate(lines):
+                self.put(rows - 1 - len(lines) + i, 0, line.ljust(cols), curses.A_BOLD)
         self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
 
     def draw_help(self, rows: int, cols: int) -> None:
@@ -63,13 +77,15 @@ class Painter(Model):
             "Keys", "",
             "Tab, Shift-Tab, Left, Right   switch tabs (Search, Discover, Favorites)",
             "Up, Down, PgUp, PgDn, Home, End   move; Down at the end loads more",
-            "Enter                          Search: search now, or open the selected film",
-            "                               elsewhere: open the selected film",
+            "Enter                          open the selected film; Search: search now",
+            "                               when the results are not the query's",
             "typing, Backspace, Ctrl-U      edit the query (Search)",
-            "[ ]  1-9  m  r                 Discover: section, more, refresh",
-            "d or Delete then y, u          Favorites: remove (y confirms), undo each",
-            "f                              Detail: toggle the favorite",
+            "[ ]  1-9  m  r                 Discover: section, more, retry",
+            "d or Delete then y             Favorites: remove (y confirms)",
+            "u (Ctrl-Z in Search)           undo the last removal, then the one before",
+            "f, r                           Detail: toggle the favorite, retry",
             "q, Esc, Backspace              Detail: back",
+            "Ctrl-X                         hide the notice",
             "?                              this help (any key closes it); in Search only",
             "                               when the query is empty (else ? is typed)",
             f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
@@ -95,16 +111,20 @@ class Painter(Model):
             return text
         return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
 
-    def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], cursor: ListCursor,
-                    x: int = 0) -> None:
-        cursor.clamp(len(movies), height)
+    def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], x: int = 0) -> None:
+        """The tab's list, from its position in the state (scrolled as little as needed to
+        show the selection on a screen smaller than the one that chose it)."""
+        selection, first = self.position()
+        height = max(1, height)
+        shown = min(selection, len(movies) - 1)
+        first = min(max(first, shown - height + 1), max(0, shown), max(0, len(movies) - height))
         width = cols - x
         for row in range(height):
-            i = cursor.offset + row
+            i = max(0, first) + row
             if i >= len(movies):
                 break
             line = self.movie_row(movies[i], width).ljust(width)
-            self.put(top + row, x, line, curses.A_REVERSE if i == cursor.index else 0)
+            self.put(top + row, x, line, curses.A_REVERSE if i == selection else 0)
 
     def source_note(self, phase: Mapping[str, object]) -> str:
         """Where a loaded value came from, for a live catalog: "live from URL", or the

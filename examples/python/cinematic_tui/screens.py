@@ -8,7 +8,7 @@ from typing import cast
 
 from cinematic import wire
 
-from .common import MIN_COLS, MIN_ROWS, TABS, money, movies_of, phase_of
+from .common import MIN_COLS, MIN_ROWS, money, movies_of, phase_of
 from .painter import Painter
 
 
@@ -40,26 +40,24 @@ class Screens(Painter):
         screen.refresh()
 
     def draw_view(self, rows: int, cols: int) -> None:
-        """Detail, or the current tab, on the screen's first ``rows`` rows."""
-        if self.detail is not None and self.detail_state is not None:
+        """The shown Detail, or the current tab, on the screen's first ``rows`` rows."""
+        if self.detail() is not None:
             self.draw_detail(rows, cols)
-        elif TABS[self.tab] == "Search":
+        elif self.state["tab"] == "search":
             self.draw_search(rows, cols)
-        elif TABS[self.tab] == "Discover":
+        elif self.state["tab"] == "discover":
             self.draw_discover(rows, cols)
         else:
             self.draw_favorites(rows, cols)
 
     def draw_search(self, rows: int, cols: int) -> None:
-        results: wire.MoviesPhase = self.search_state["results"] if self.search_state else {"phase": "idle"}
+        search = self.state["search"]
+        results = search["results"]
         phase = phase_of(results)
         searchable = len(self.query.strip()) >= 2
-        shown_query = self.search_state["query"] if self.search_state else ""
-        # What the store says, not a local guess: "searching" only while its effects run (the
-        # debounce or the search itself). After time travel nothing runs, whatever the phase.
-        stale = phase == "loading" or self.results_query != shown_query
-        pending = searchable and stale and self.search_in_flight()
-        idle_note = searchable and stale and not pending
+        # Results of another query than the box's: typed since, so a search is coming (every
+        # query typed is searched after the debounce), unless time travel shows a past state.
+        stale = searchable and phase not in ("loading", "failed") and not self.results_are_current()
         self.put(2, 1, "Search: ", curses.A_BOLD)
         room = max(10, cols - 9 - 24)  # the status on the right keeps its place
         shown = self.query + "_"
@@ -67,21 +65,25 @@ class Screens(Painter):
             shown = self.glyphs.ellipsis + shown[-(room - len(self.glyphs.ellipsis)):]
         self.put(2, 9, shown)
         status = ""
-        if pending:
+        if phase == "loading" or (stale and not self.showing_past):
             status = f"searching{self.glyphs.ellipsis}"
-        elif phase == "loaded":
-            status = self.count_text(len(movies_of(results)), self.search_state or {})
-        elif idle_note:
+        elif stale:
             status = "Enter searches"
+        elif phase == "loaded":
+            status = self.count_text(len(movies_of(results)), search)
+            if search["isLoadingMore"]:
+                status = f"{len(movies_of(results))} shown, loading{self.glyphs.ellipsis}"
+            elif search["loadMoreError"]:
+                status += ", more failed"
         elif phase == "failed":
             status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
-        self.put(2, cols - len(status) - 2, status, curses.A_DIM if pending else 0)
+        self.put(2, cols - len(status) - 2, status, curses.A_DIM if status.startswith("searching") else 0)
         note = self.source_note(results)
         if note:
             self.put(3, 2, self.clip(note, cols - 4), curses.A_BOLD if "offline" in note else curses.A_DIM)
         movies = movies_of(results)
         if movies:
-            self.draw_movies(4, rows - 5, cols, movies, self.cursor("search"))
+            self.draw_movies(4, rows - 5, cols, movies)
         elif phase == "failed":
             error = cast(wire.FailedPhase, results)["error"]
             self.put(4, 2, self.clip(f"Search failed ({error['code']}): {error['message']}", cols - 4))
@@ -89,26 +91,23 @@ class Screens(Painter):
             if offline:
                 self.put(5, 2, "offline, and nothing saved for this search")
             self.put(6 if offline else 5, 2, "Enter tries again", curses.A_BOLD)
-        elif phase == "loaded" and not pending:
+        elif phase == "loaded":
             self.put(4, 2, "No movies match.")
         elif not searchable:
             self.put(4, 2, "Type at least two characters to search 58,788 films.")
 
     def draw_discover(self, rows: int, cols: int) -> None:
-        if "discover" in self.unavailable:
-            self.put(3, 2, self.unavailable["discover"])
-            return
-        sections = self.discover_state["sections"] if self.discover_state else []
+        sections = self.state["discover"]["sections"]
         side = 14
         for i, entry in enumerate(sections):
             label = f"{i + 1} {entry['title']}"
             busy = phase_of(entry["movies"]) == "loading" or entry["isLoadingMore"]
             if busy:
                 label += self.glyphs.ellipsis
-            self.put(3 + i, 1, label[: side - 1].ljust(side - 1), curses.A_REVERSE if i == self.section else 0)
+            chosen = entry["section"] == self.state["section"]
+            self.put(3 + i, 1, label[: side - 1].ljust(side - 1), curses.A_REVERSE if chosen else 0)
         section = self.current_section()
         if section is None:
-            self.put(3, side + 2, f"Loading{self.glyphs.ellipsis}")
             return
         movies_phase = section["movies"]
         title = section["title"]
@@ -117,7 +116,7 @@ class Screens(Painter):
             info += f", loading more{self.glyphs.ellipsis}"
         error = section["loadMoreError"]
         if error:
-            info += f", more failed: {error['code']}"
+            info += f", more failed: {error['code']} (r tries again)"
         note = self.source_note(movies_phase)
         if note and "offline" in note:
             info += f" ({note})"
@@ -126,28 +125,27 @@ class Screens(Painter):
         if not self.draw_phase_message(4, side + 2, movies_phase, title, retry="r tries again"):
             movies = movies_of(movies_phase)
             if movies:
-                self.draw_movies(3, rows - 4, cols, movies, self.current_cursor(), x=side)
+                self.draw_movies(3, rows - 4, cols, movies, x=side)
+            elif phase_of(movies_phase) == "idle":
+                self.put(4, side + 2, f"Loading{self.glyphs.ellipsis}")
 
     def draw_favorites(self, rows: int, cols: int) -> None:
-        if "favorites" in self.unavailable:
-            self.put(3, 2, self.unavailable["favorites"])
-            return
-        favorites: wire.FavoritesPhase = self.favorites_state["favorites"] if self.favorites_state else {"phase": "idle"}
-        error = self.favorites_state["removalError"] if self.favorites_state else None
+        favorites = self.state["favorites"]["favorites"]
+        error = self.state["favorites"]["removalError"]
         if error:
             self.put(2, 1, f"Could not remove: {error['code']}: {error['message']}", curses.A_BOLD)
         else:
             self.put(2, 1, "Your favorites", curses.A_BOLD)
         if self.draw_phase_message(4, 2, favorites, "favorites"):
             return
-        movies = movies_of(cast(wire.MoviesPhase, favorites))
+        movies = self.current_list()
         if movies:
-            self.draw_movies(4, rows - 5, cols, movies, self.cursor("favorites"))
+            self.draw_movies(4, rows - 5, cols, movies)
         else:
             self.put(4, 2, "No favorites yet: open a movie and press f.")
 
     def draw_detail(self, rows: int, cols: int) -> None:
-        state = self.detail_state
+        state = self.detail()
         if state is None:
             return
         detail = state["detail"]
@@ -159,7 +157,7 @@ class Screens(Painter):
                  else f"{self.glyphs.hollow} Not a favorite (f to add)")
         if state["isSaving"]:
             heart = f"saving{self.glyphs.ellipsis} {heart}"
-        shown = loaded or self.detail_movie
+        shown = loaded or state["listing"]
         # The full title, wrapped (the heart keeps the right of the first line).
         top = 2
         if shown:
@@ -174,7 +172,7 @@ class Screens(Painter):
         if error:
             top += 1
             self.put(top, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
-        if self.draw_phase_message(top + 2, 2, detail, "the detail", retry="Esc, then Enter, tries again"):
+        if self.draw_phase_message(top + 2, 2, detail, "the detail", retry="r tries again"):
             return
         if loaded is None:
             return

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 __all__ = ["literal", "host_state", "changes_between", "canned", "RecordedStore"]
 
@@ -48,6 +48,13 @@ def host_state(feature: str, state: Dict[str, Any]) -> Dict[str, Any]:
                 section["movies"] = live(section.get("movies"))
     elif feature == "detail" and "detail" in state:
         state["detail"] = live(state["detail"])
+    elif feature == "app":   # its parts, as their own stores show them; each open Detail
+        for part in ("search", "discover"):
+            if isinstance(state.get(part), dict):
+                state[part] = host_state(part, state[part])
+        for index, detail in enumerate(state.get("details") or []):
+            if isinstance(detail, dict):
+                state["details"][index] = host_state("detail", detail)
     return state
 
 
@@ -76,3 +83,27 @@ class RecordedStore:
         self.state: Optional[Dict[str, Any]] = None  # the expected state so far
         self.had_task = False
         self.closed = False
+        #: An app's open Details, by the key each was opened under (1, 2, ...: its effects are
+        #: named "detail#<key>/..."), oldest first, and the key the next one gets.
+        self.details: List[int] = []
+        self.next_detail = 1
+
+    def app_intent(self, intent: Dict[str, Any]) -> None:
+        """Follows an app's Detail stack through a host intent (docs/wire.md, "app")."""
+        kind = intent.get("type")
+        if kind == "opened":
+            self.details = (self.details + [self.next_detail])[-16:]
+            self.next_detail += 1
+        elif kind == "back" and self.details:
+            self.details.pop()
+        elif kind == "tabSelected":
+            self.details = []
+
+    def running_at_close(self, observations: Dict[str, str]) -> List[str]:
+        """The long-lived effects running when the store closes (named in ``finish``): the
+        observation ``task`` started (``observations`` by feature), and an app's open Details'."""
+        if not self.had_task:
+            return []
+        if self.feature == "app":
+            return [observations["favorites"]] + [f"detail#{key}/{observations['detail']}" for key in self.details]
+        return [observations[self.feature]] if self.feature in observations else []

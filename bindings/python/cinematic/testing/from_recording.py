@@ -42,6 +42,8 @@ from ._recording import CATALOG_OPS, RecordingError, check, read
 
 __all__ = ["generate", "main", "OBSERVATIONS"]
 
+#: An app's effect results closer than this (milliseconds) are taken as concurrent.
+APP_WINDOW_MS = 5.0
 #: The long-lived effect each feature starts with ``task`` (running until the store closes).
 OBSERVATIONS: Dict[str, str] = {"favorites": "favorites.observe", "detail": "detail.favorites"}
 #: The generated module's docstring: the same for every recording (what it was made from is
@@ -118,22 +120,29 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
                     store.state = after
                 if line["intent"].get("type") == "task":
                     store.had_task = True
+                if store.feature == "app":
+                    store.app_intent(line["intent"])
                 intent = literal(line["intent"], 0, len(store.name) + 6)
                 if changes is None:
                     body.append(f"{store.name}.send({intent})")
                 else:
                     body.append(f"{store.name}.send({intent},\n    {literal(changes, 4)})")
             else:
-                # This store's effect results in the same millisecond: possibly concurrent.
+                # This store's effect results in the same millisecond: possibly concurrent. An
+                # app runs its parts' effects side by side (a heart's save and the observations
+                # that see it): its results within a few milliseconds of each other.
                 group = [line]
                 scan = index + 1
                 while scan < len(events):
                     other = events[scan]
                     if other.get("event") == "request" and other.get("request", {}).get("op") in CATALOG_OPS:
                         break  # what follows may answer it: causally after, not concurrent
+                    if other.get("event") == "advance":
+                        break  # the clock moved: what follows may be its doing
                     if other.get("store") == store.number and other.get("event") in ("intent", "revert", "close"):
-                        if (other.get("event") == "intent" and not other.get("host")
-                                and math.floor(other["t"]) == math.floor(line["t"])):
+                        together = (other["t"] - group[-1]["t"] < APP_WINDOW_MS if store.feature == "app"
+                                    else math.floor(other["t"]) == math.floor(line["t"]))
+                        if other.get("event") == "intent" and not other.get("host") and together:
                             group.append(other)
                             consumed.add(scan)
                         else:
@@ -161,6 +170,8 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
             recorded = states.get((store.number, line["sequence"]))
             if recorded is not None:
                 store.state = recorded if host_recording else host_state(store.feature, recorded)
+            if store.feature == "app":
+                notes.append("time travel in an app: the Details it brings back are not followed to the end")
             body.append(f"{store.name}.revert({int(line['sequence'])!r})")  # checked: an int in range
         elif event == "request" and isinstance(line.get("request"), dict):
             request = line["request"]
@@ -192,16 +203,16 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
         elif event == "close" and line.get("store") in stores:
             store = stores[line["store"]]
             advance_to(line["t"])
-            observation = OBSERVATIONS.get(store.feature) if store.had_task else None
-            body.append(f"{store.name}.finish(" + (f"still_running=[{observation!r}]" if observation else "") + ")")
+            running = store.running_at_close(OBSERVATIONS)
+            body.append(f"{store.name}.finish(" + (f"still_running={running!r}" if running else "") + ")")
             store.closed = True
         index += 1
         while index in consumed:
             index += 1
     for store in stores.values():  # stores the session left open (closed with the runtime)
         if not store.closed:
-            observation = OBSERVATIONS.get(store.feature) if store.had_task else None
-            body.append(f"{store.name}.finish(" + (f"still_running=[{observation!r}]" if observation else "") + ")")
+            running = store.running_at_close(OBSERVATIONS)
+            body.append(f"{store.name}.finish(" + (f"still_running={running!r}" if running else "") + ")")
     for request, _ in requests.values():
         notes.append(f"the request {json.dumps(request)} was never answered: the test holds it")
         answers.append(f"rt.catalog.answer({literal(request, 0, 18)}, None, times=1)  # never answered")
