@@ -22,7 +22,8 @@ from typing import Tuple
 
 README = REPO / "bindings" / "python" / "README.md"
 #: The modules whose ``__all__`` is public API (``cinematic`` itself and the documented ones).
-MODULES = ("cinematic", "cinematic.http_provider", "cinematic.replay", "cinematic.testing")
+MODULES = ("cinematic", "cinematic.http_provider", "cinematic.replay", "cinematic.testing", "cinematic.hosting",
+           "cinematic.places", "cinematic.timetravel")
 
 
 def code_of(markdown: str) -> List[str]:

@@ -20,33 +20,21 @@ import ctypes.util
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, cast
+from typing import List, Optional, cast
 
 from PySide6.QtWidgets import QApplication
 
-import cinematic
+from cinematic.hosting import HostStartError, add_app_options, open_app
 
 from .bridge import StopSignals
 from .debug import HISTORY
 from .movies import MovieList
 from .window import APPLICATION, ORGANIZATION, MainWindow
 
-__all__ = ["MainWindow", "MovieList", "main", "run", "display_problem"]
+__all__ = ["MainWindow", "MovieList", "main", "display_problem"]
 
 PROG = "cinematic-desktop"
 NO_DISPLAY = "no display (set DISPLAY or WAYLAND_DISPLAY, or QT_QPA_PLATFORM=offscreen)"
-
-
-def favorites_path() -> Path:
-    """$XDG_DATA_HOME/cinematic/favorites.sqlite, else ~/.local/share/cinematic/."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cinematic" / "favorites.sqlite"
-
-
-def state_path() -> Path:
-    """$XDG_STATE_HOME/cinematic/desktop.json, else ~/.local/state/cinematic/desktop.json."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "cinematic" / "desktop.json"
 
 
 def display_problem() -> Optional[str]:
@@ -96,13 +84,7 @@ def x_display_answers(display: str) -> bool:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="A desktop movie app over libcinematic.")
-    parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
-    parser.add_argument("--catalog", help="a catalog index built by cinematic-index")
-    parser.add_argument("--record", metavar="FILE", help="record the session to FILE (replay: python -m cinematic.replay FILE)")
-    parser.add_argument("--live", metavar="URL", help="take the catalog from a movie API (examples/catalog-server)")
-    parser.add_argument("--state-file", metavar="PATH",
-                        help="where the app resumes from and saves to (default: $XDG_STATE_HOME/cinematic/desktop.json)")
-    parser.add_argument("--fresh", action="store_true", help="start anew instead of where the state file left off")
+    add_app_options(parser, "desktop")
     args = parser.parse_args(argv)
     problem = display_problem()
     if problem is not None:
@@ -112,64 +94,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     with StopSignals() as stop:         # before the runtime: a signal from then on quits cleanly
-        runtime = open_runtime(args)
-        if runtime is None:
-            return 1
-        return run(args, runtime, cast(QApplication, app), stop)
-
-
-def open_runtime(args: Any) -> Optional[cinematic.Runtime]:
-    """The runtime the options ask for, or None after saying in one line why it cannot open."""
-    path = Path(args.favorites) if args.favorites else favorites_path()
-    config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path), "history": HISTORY}
-    if args.catalog:
-        config["catalog"] = {"path": args.catalog}
-    if args.record:
-        config["record"] = args.record
-    if args.live:
-        from cinematic.http_provider import catalog_config
-        # A host catalog that declares its source (the URL): the offline cache, on by default
-        # (XDG_CACHE_HOME), only ever shows this server's saved answers.
-        config["catalog"] = catalog_config(args.live)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Path(args.state_file or state_path()).parent.mkdir(parents=True, exist_ok=True)
-        return cinematic.Runtime(config)
-    except OSError as error:
-        print(f"{PROG}: cannot start: cannot create {error.filename or path.parent}: {error.strerror}", file=sys.stderr)
-    except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
-        print(f"{PROG}: cannot start: {error}", file=sys.stderr)
-    return None
-
-
-def run(args: Any, runtime: cinematic.Runtime, app: QApplication, stop: StopSignals) -> int:
-    """The window until it closes; the runtime is closed on every way out (a recording is
-    then complete)."""
-    provider = None
-    with runtime:
-        if args.live:
-            from cinematic.http_provider import HttpCatalogProvider
-            try:
-                provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
-            except ValueError as error:      # not an http:// URL
-                print(f"{PROG}: --live: {error}", file=sys.stderr)
-                return 2
-            runtime.set_provider(provider)
         try:
-            try:
-                window = MainWindow(runtime, args.live, state_file=str(args.state_file or state_path()),
-                                    fresh=args.fresh)
-            except cinematic.CinematicError as error:    # e.g. a --state-file the app cannot take
-                print(f"{PROG}: cannot start: {error}", file=sys.stderr)
-                return 1
+            opened = open_app(args, "desktop", {"delivery": "queued", "history": HISTORY})
+        except HostStartError as error:
+            print(f"{PROG}: {error}", file=sys.stderr)
+            return error.status
+        with opened:                    # every way out closes the runtime (a recording is complete)
+            window = MainWindow(opened.runtime, args.live, app=opened.app)
             stop.window = window
             window.show()
             window.raise_()
             window.activateWindow()     # with no window manager (Xvfb, kiosk), take the keyboard
-            status = app.exec() if stop.signal is None else 0
-            if stop.signal is not None:
-                status = 128 + stop.signal
-        finally:
-            if provider is not None:
-                provider.close()
-    return status
+            status = cast(QApplication, app).exec() if stop.signal is None else 0
+            return 128 + stop.signal if stop.signal is not None else status

@@ -4,8 +4,7 @@ Detail stack, notice) takes that entry's state, which arrives like any other and
 
 from __future__ import annotations
 
-import json
-from typing import Callable, List, Mapping, Optional, Tuple
+from typing import Callable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -13,20 +12,11 @@ from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QListWidget, QLi
 
 import cinematic
 from cinematic import wire
+from cinematic.timetravel import TimeTravel, entry_line
 from cinematic.features import AppStore    # (not exported by the package yet)
 
 #: History entries the runtime keeps per store (runtime config ``history``).
 HISTORY = 200
-
-
-def entry_line(entry: wire.HistoryEntry) -> str:
-    """``#seq type changed: a, b  arguments`` for one history entry."""
-    changed = ", ".join(entry["changed"]) or "nothing"
-    intent: Mapping[str, object] = entry["intent"]
-    arguments = " ".join(f"{name}={json.dumps(value, ensure_ascii=False)[:40]}"
-                         for name, value in intent.items() if name != "type")
-    line = f"#{entry['seq']} {intent.get('type', '?')} changed: {changed}"
-    return f"{line}  {arguments}" if arguments else line
 
 
 class DebugDock(QDockWidget):
@@ -35,7 +25,7 @@ class DebugDock(QDockWidget):
         self.setObjectName("debugDock")
         self.store = store
         self.catch_up = catch_up     # draws the reverted state now (it waits in the queue)
-        self.pin: Optional[Tuple[int, int]] = None     # (seq shown, latest seq then)
+        self.travel = TimeTravel(store)
         self.pending = False
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -70,41 +60,21 @@ class DebugDock(QDockWidget):
             shortcut.activated.connect(lambda d=delta: self.step(d))
         self.visibilityChanged.connect(lambda visible: self.refresh())
 
-    def history(self) -> List[wire.HistoryEntry]:
-        try:
-            return list(self.store.history)
-        except cinematic.ClosedError:
-            return []
-
-    def selected(self, entries: List[wire.HistoryEntry]) -> int:
-        """The entry the app shows: the pinned one while no newer intent came, else the latest."""
-        if self.pin is not None and entries and self.pin[1] == entries[-1]["seq"]:
-            for index, entry in enumerate(entries):
-                if entry["seq"] == self.pin[0]:
-                    return index
-        return len(entries) - 1
-
     def step(self, delta: int) -> None:
-        entries = self.history()
-        if entries:
-            self.go(entries, max(0, min(len(entries) - 1, self.selected(entries) + delta)))
+        if self.travel.step(delta) is not None:
+            self.reverted()
 
-    def go(self, entries: List[wire.HistoryEntry], index: int) -> None:
-        """Time travel: the app store takes the state after ``entries[index]`` (one revert)."""
-        seq, latest = entries[index]["seq"], entries[-1]["seq"]
-        try:
-            self.store.revert(seq)
-        except cinematic.InvalidError:
-            return                                # no longer in the history: nothing changes
-        self.pin = None if seq == latest else (seq, latest)
+    def go(self, index: int) -> None:
+        """Time travel: the app store takes the state after entry ``index`` (one revert)."""
+        if self.travel.go(index) is not None:
+            self.reverted()
+
+    def reverted(self) -> None:
         self.catch_up()
         self.refresh()
 
     def _go_to(self, item: QListWidgetItem) -> None:
-        entries = self.history()
-        index = self.entries.row(item)
-        if 0 <= index < len(entries):
-            self.go(entries, index)
+        self.go(self.entries.row(item))
 
     def schedule_refresh(self) -> None:
         """A refresh once the current events are handled (many states: one history read)."""
@@ -116,8 +86,8 @@ class DebugDock(QDockWidget):
         self.pending = False
         if not self.isVisible():
             return
-        entries = self.history()
-        index = self.selected(entries)
+        entries = self.travel.entries()
+        index = self.travel.selected(entries)
         shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
         self.header.setText(f"app store, {len(entries)} intents, showing {shown}")
         lines = [entry_line(entry) for entry in entries]

@@ -31,11 +31,13 @@ SEARCH, DISCOVER, FAVORITES = range(3)
 
 
 class MainWindow(QMainWindow):
-    """Opens the app store (``{"stateFile": state_file}``: it resumes from that file and saves
-    to it by itself) and shows it; every page is the ``Shell`` its intents go through."""
+    """Shows the app store ``app`` (else opens one: ``{"stateFile": state_file}``, which
+    resumes from that file and saves to it by itself); every page is the ``Shell`` its
+    intents go through."""
 
     def __init__(self, runtime: cinematic.Runtime, live_url: Optional[str] = None,
-                 settings: Optional[QSettings] = None, state_file: Optional[str] = None, fresh: bool = False) -> None:
+                 settings: Optional[QSettings] = None, state_file: Optional[str] = None, fresh: bool = False,
+                 app: Optional[cinematic.AppStore] = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Cinematic")
@@ -50,7 +52,7 @@ class MainWindow(QMainWindow):
         args: Dict[str, Any] = {"stateFile": state_file} if state_file else {}
         if fresh:
             args["fresh"] = True
-        self.app = runtime.app(args or None)
+        self.app = app if app is not None else runtime.app(args or None)
         self.search_page = SearchPage(self, live_url)
         self.discover_page = DiscoverPage(self, live_url)
         self.favorites_page = FavoritesPage(self)

@@ -44,12 +44,13 @@ import os
 import select
 import signal
 import sys
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import cinematic
 
-from .common import Glyphs, favorites_path, state_path
+from cinematic.hosting import HostStartError, add_app_options, open_app
+
+from .common import Glyphs
 from .debug import HISTORY, DebugPanel
 from .keys import KeyHandling
 from .screens import Screens
@@ -170,19 +171,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
-    parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
-    parser.add_argument("--catalog", help="a catalog index built by cinematic-index (default: the catalog built into the library)")
-    parser.add_argument("--record", metavar="FILE",
-                        help="record the session to FILE (complete when the app exits); replay it with "
-                             "python -m cinematic.replay FILE")
-    parser.add_argument("--live", metavar="URL",
-                        help="take the catalog from a movie API (examples/catalog-server), with the "
-                             "library's offline cache for when it cannot be reached")
-    parser.add_argument("--state-file", metavar="PATH",
-                        help="where the library keeps where you are, to reopen there on the next start "
-                             "(default: $XDG_STATE_HOME/cinematic/session.json)")
-    parser.add_argument("--fresh", action="store_true",
-                        help="start clean instead of where you left off (the next save replaces the state file)")
+    add_app_options(parser, "session")
     args = parser.parse_args(argv)
 
     locale.setlocale(locale.LC_ALL, "")
@@ -190,56 +179,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     # The C library's codeset, as curses sees it (Python's UTF-8 mode would say UTF-8 in the
     # C locale, where curses drops every non-ASCII character).
     utf8 = "utf" in (locale.nl_langinfo(locale.CODESET) or "").lower().replace("-", "")
-    path = Path(args.favorites) if args.favorites else favorites_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    config: Dict[str, Any] = {"delivery": "queued", "favorites": str(path), "history": HISTORY}
-    if args.catalog:
-        config["catalog"] = {"path": args.catalog}
-    if args.record:
-        config["record"] = args.record
+    config: Dict[str, Any] = {"delivery": "queued", "history": HISTORY}
     if os.environ.get("CINEMATIC_TUI_CLOCK") == "manual":
         # For tests: time stands still (no typing debounce: Enter searches; no save after a
         # quiet second, only at exit; notices stay until dismissed).
         config["clock"] = "manual"
-    if args.live:
-        # A host catalog that declares its source (the URL): the offline cache, on by default
-        # (XDG_CACHE_HOME), then only ever shows this server's saved answers.
-        from cinematic.http_provider import catalog_config
-        config["catalog"] = catalog_config(args.live)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
-    # The app's state file: the library resumes from it and saves to it (a recording shows
-    # the app opened from the snapshot it read: its replay never touches the file).
-    state_file = Path(args.state_file) if args.state_file else state_path()
-    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    app_args: Dict[str, Any] = {"stateFile": str(state_file), "fresh": bool(args.fresh)}
     try:
-        runtime = cinematic.Runtime(config)
-    except (cinematic.LibraryNotFoundError, cinematic.CinematicError) as error:
-        print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
-        return 1
-    provider = None
-    if args.live:
-        from cinematic.http_provider import HttpCatalogProvider
-        try:
-            provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
-        except ValueError as error:      # not an http:// URL
-            runtime.close()
-            print(f"cinematic-tui: --live: {error}", file=sys.stderr)
-            return 2
-        runtime.set_provider(provider)
+        opened = open_app(args, "session", config)
+    except HostStartError as error:
+        print(f"cinematic-tui: {error}", file=sys.stderr)
+        return error.status
     # Every way out (quit keys, a stop signal, an exception) closes the runtime: the library
     # saves the state file and completes the recording.
     status: List[int] = []
-    with runtime:
-        try:
-            app = runtime.app(app_args)
-        except cinematic.CinematicError as error:   # e.g. a state file path the library refuses
-            print(f"cinematic-tui: cannot start: {error}", file=sys.stderr)
-            if provider is not None:
-                provider.close()
-            return 1
+    with opened:
+        app = opened.app
         try:
             curses.wrapper(main_curses, app, Glyphs(utf8), status, args.live)
         except curses.error:
@@ -250,6 +207,4 @@ def main(argv: Optional[List[str]] = None) -> int:
             notice = app.state["notice"]
             if notice is not None and notice["kind"] == "stateFile":
                 print(f"cinematic-tui: {notice['text']}", file=sys.stderr)
-            if provider is not None:
-                provider.close()
     return status[0]

@@ -3,8 +3,6 @@ paths and small readers of the schema's phases."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import List, Mapping, Optional, Tuple
 
 from cinematic import wire
@@ -14,19 +12,6 @@ TAB_IDS: Tuple[wire.AppTab, ...] = ("search", "discover", "favorites")
 TABS = ("Search", "Discover", "Favorites")
 MIN_COLS, MIN_ROWS = 60, 18
 CTRL_Q, CTRL_C, CTRL_U, CTRL_X, CTRL_Z, ESC = 17, 3, 21, 24, 26, 27
-
-
-def favorites_path() -> Path:
-    """$XDG_DATA_HOME/cinematic/favorites.sqlite, else ~/.local/share/cinematic/."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cinematic" / "favorites.sqlite"
-
-
-def state_path() -> Path:
-    """Where the app keeps its state file (written by the library): $XDG_STATE_HOME/cinematic/
-    session.json, else ~/.local/state/cinematic/session.json."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "cinematic" / "session.json"
 
 
 class Glyphs:

@@ -12,11 +12,11 @@ the latest entry.
 from __future__ import annotations
 
 import curses
-import json
-from typing import Any, List, Mapping, NamedTuple, Optional, Protocol
+from typing import Any, List, Optional, Protocol
 
 import cinematic
 from cinematic import wire
+from cinematic.timetravel import TimeTravel, entry_line
 
 from .common import Glyphs
 
@@ -32,49 +32,6 @@ FOOTER_KEYS = "[ ] Up/Dn step  Home/End  Esc/Ctrl-D close  Ctrl-Q quit"
 def is_toggle(key: Any, code: int) -> bool:
     """True for the keys that open or close the panel: Ctrl-D and F12."""
     return code == CTRL_D or key == curses.KEY_F12
-
-
-def summarize(intent: Mapping[str, object]) -> str:
-    """An intent's arguments in short: ``query="dune" page=1 movies=[20]``."""
-    parts = []
-    for name, value in intent.items():
-        if name == "type":
-            continue
-        if isinstance(value, str):
-            shown = json.dumps(value, ensure_ascii=False)
-        elif isinstance(value, list):
-            shown = f"[{len(value)}]"
-        elif isinstance(value, dict):
-            shown = "{...}"
-        else:
-            shown = json.dumps(value)
-        parts.append(f"{name}={shown}")
-    return " ".join(parts)
-
-
-def entry_line(entry: wire.HistoryEntry) -> str:
-    """``#seq type changed: a, b  arguments`` for one history entry; an intent for a part of
-    the app shows as ``part.type`` with the part's intent's arguments
-    (``#5 searchResult.resultsLoaded changed: search  query="dune" page=1 movies=[20]``)."""
-    intent: Mapping[str, object] = entry["intent"]
-    name = str(intent.get("type", "?"))
-    inner = intent.get("intent")
-    if isinstance(inner, dict):
-        name += f".{inner.get('type', '?')}"
-        intent = {**{k: v for k, v in intent.items() if k != "intent"}, **inner}
-    changed = ", ".join(entry["changed"]) or "nothing"
-    line = f"#{entry['seq']} {name} changed: {changed}"
-    arguments = summarize(intent)
-    return f"{line}  {arguments}" if arguments else line
-
-
-class Pin(NamedTuple):
-    """A time-travel step: ``store`` shows the state after ``seq``; ``latest`` was the newest
-    entry then (a newer intent makes the pin stale: the store has moved on)."""
-
-    store: cinematic.Store[Any]
-    seq: int
-    latest: int
 
 
 class Host(Protocol):
@@ -99,7 +56,7 @@ class DebugPanel:
     def __init__(self, app: Host) -> None:
         self.app = app
         self.open = False
-        self.pin: Optional[Pin] = None
+        self.travel: Optional[TimeTravel] = None
 
     # ------------------------------------------------------------------ model
 
@@ -108,45 +65,22 @@ class DebugPanel:
         self.app.dirty = True
 
     def store(self) -> Optional[cinematic.Store[Any]]:
-        """The store of the screen the app shows (Detail, else the current tab's)."""
+        """The store the panel travels (the app store)."""
         return self.app.debug_store()
 
-    def entries(self, store: cinematic.Store[Any]) -> List[wire.HistoryEntry]:
-        """The store's history, oldest first (empty once the store is closed)."""
-        try:
-            return store.history
-        except cinematic.ClosedError:
-            return []
-
-    def selected(self, store: cinematic.Store[Any], entries: List[wire.HistoryEntry]) -> int:
-        """The index of the entry the screen shows: the pinned one, else the latest."""
-        pin = self.pin
-        if pin is not None and pin.store is store and entries and pin.latest == entries[-1]["seq"]:
-            for index, entry in enumerate(entries):
-                if entry["seq"] == pin.seq:
-                    return index
-        return len(entries) - 1
+    def traveller(self, store: cinematic.Store[Any]) -> TimeTravel:
+        """The time travel of ``store`` (kept while it stays the store shown)."""
+        if self.travel is None or self.travel.store is not store:
+            self.travel = TimeTravel(store)
+        return self.travel
 
     def step(self, delta: int) -> None:
         """Moves ``delta`` entries back (negative) or forward from the shown one."""
         store = self.store()
-        entries = self.entries(store) if store is not None else []
-        if store is None or not entries:
+        entry = self.traveller(store).step(delta) if store is not None else None
+        if store is None or entry is None:
             self.app.prompt = "no intents to step through yet"
             return
-        index = max(0, min(len(entries) - 1, self.selected(store, entries) + delta))
-        self.go(store, entries, index)
-
-    def go(self, store: cinematic.Store[Any], entries: List[wire.HistoryEntry], index: int) -> None:
-        """Time travel: the store takes the state after ``entries[index]``."""
-        entry = entries[index]
-        try:
-            store.revert(entry["seq"])
-        except cinematic.InvalidError:
-            self.app.prompt = f"#{entry['seq']} is no longer in the history"
-            return
-        latest = entries[-1]["seq"]
-        self.pin = None if entry["seq"] == latest else Pin(store, entry["seq"], latest)
         self.app.reverted(store, entry)
 
     # ------------------------------------------------------------------ keys
@@ -179,8 +113,8 @@ class DebugPanel:
         for y in range(top, bottom):
             self.app.put(y, 0, " " * cols)  # over whatever the view drew there
         store = self.store()
-        entries = self.entries(store) if store is not None else []
-        index = self.selected(store, entries) if store is not None else -1
+        entries = self.traveller(store).entries() if store is not None else []
+        index = self.traveller(store).selected(entries) if store is not None else -1
         self.draw_header(top, cols, store, entries, index)
         self.app.put(top + 1, 1, HEADER_KEYS, curses.A_DIM)
         self.draw_entries(top + 2, bottom - top - 2, cols, entries, index)

@@ -1,0 +1,118 @@
+"""What every host of the movie app does the same way before it draws anything: the same
+options (``--favorites``, ``--catalog``, ``--record``, ``--live``, ``--state-file``,
+``--fresh``), the runtime they describe, the movie API behind ``--live`` and the app store
+with its state file. A host adds its own options, then::
+
+    parser = argparse.ArgumentParser(prog="cinematic-desktop")
+    add_app_options(parser, "desktop")
+    args = parser.parse_args()
+    try:
+        opened = open_app(args, "desktop")
+    except HostStartError as error:
+        print(f"cinematic-desktop: {error}", file=sys.stderr)
+        return error.status
+    with opened:                                 # closes the provider and the runtime
+        draw(opened.app)
+
+Files: a default location (``cinematic.places``) gets its folder made; a path the person
+named must already have its folder (the library says so otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+from . import places
+from .errors import CinematicError, LibraryNotFoundError
+from .features import AppStore
+from .runtime import Runtime
+
+__all__ = ["HostStartError", "OpenedApp", "add_app_options", "open_app"]
+
+
+class HostStartError(Exception):
+    """Why the app cannot start, in one line, and the exit status to use (1, or 2 for a
+    bad option)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_app_options(parser: argparse.ArgumentParser, app: str) -> None:
+    """Adds the options every host of the app takes; ``app`` names its default state file
+    (``$XDG_STATE_HOME/cinematic/<app>.json``)."""
+    parser.add_argument("--favorites", help="favorites database (default: $XDG_DATA_HOME/cinematic/favorites.sqlite)")
+    parser.add_argument("--catalog", help="a catalog index built by cinematic-index (default: the library's own)")
+    parser.add_argument("--record", metavar="FILE",
+                        help="record the session to FILE (complete when the app exits; replay: python -m cinematic.replay FILE)")
+    parser.add_argument("--live", metavar="URL",
+                        help="take the catalog from a movie API (examples/catalog-server), with the library's offline cache")
+    parser.add_argument("--state-file", metavar="PATH",
+                        help=f"where the app resumes from and saves to (default: $XDG_STATE_HOME/cinematic/{app}.json)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start anew instead of where the state file left off (the next save replaces it)")
+
+
+class OpenedApp:
+    """A runtime, its app store and the movie API provider behind ``--live``: closed
+    together (the library then writes the state file's last save and completes a recording)."""
+
+    def __init__(self, runtime: Runtime, app: AppStore, provider: Optional[Any]) -> None:
+        self.runtime, self.app, self.provider = runtime, app, provider
+
+    def close(self) -> None:
+        """Closes the provider, then the runtime (and the app store with it)."""
+        if self.provider is not None:
+            self.provider.close()
+        self.runtime.close()
+
+    def __enter__(self) -> "OpenedApp":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_app(args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]] = None) -> OpenedApp:
+    """The runtime and app store ``args`` (from :func:`add_app_options`) describe, with
+    ``config`` added to the runtime config (the host's delivery, history, clock). Raises
+    :class:`HostStartError` saying why it cannot open."""
+    favorites = Path(args.favorites) if args.favorites else places.favorites_path()
+    state_file = Path(args.state_file) if args.state_file else places.state_path(app)
+    runtime_config: Dict[str, Any] = {"favorites": str(favorites), **(config or {})}
+    if args.catalog:
+        runtime_config["catalog"] = {"path": args.catalog}
+    if args.record:
+        runtime_config["record"] = args.record
+    if args.live:
+        from .http_provider import catalog_config
+        runtime_config["catalog"] = catalog_config(args.live)
+    try:
+        for default, path in ((not args.favorites, favorites), (not args.state_file, state_file)):
+            if default:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        runtime = Runtime(runtime_config)
+    except OSError as error:
+        raise HostStartError(f"cannot start: cannot create {error.filename}: {error.strerror}") from None
+    except (LibraryNotFoundError, CinematicError) as error:
+        raise HostStartError(f"cannot start: {error}") from None
+    provider = None
+    try:
+        if args.live:
+            from .http_provider import HttpCatalogProvider
+            try:
+                provider = HttpCatalogProvider(runtime, args.live, timeout=5.0)
+            except ValueError as error:      # not an http:// URL
+                raise HostStartError(f"--live: {error}", status=2) from None
+            runtime.set_provider(provider)
+        store = runtime.app({"stateFile": str(state_file), "fresh": bool(args.fresh)})
+    except CinematicError as error:          # e.g. a state file path the library refuses
+        OpenedApp(runtime, None, provider).close()  # type: ignore[arg-type]
+        raise HostStartError(f"cannot start: {error}") from None
+    except BaseException:
+        OpenedApp(runtime, None, provider).close()  # type: ignore[arg-type]
+        raise
+    return OpenedApp(runtime, store, provider)

@@ -1,0 +1,103 @@
+"""Stepping through a store's history: the model of a debug panel's time travel, the same in
+every host (the terminal app's panel, the desktop app's dock).
+
+    travel = TimeTravel(app)          # app: a store opened with history (runtime config "history")
+    travel.step(-1)                   # one intent back: the store takes that state (one revert)
+    travel.selected()                 # the index of the entry shown, in travel.entries()
+    travel.step(+1)                   # forward again; the newest entry un-pins the view
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, List, Mapping, Optional, Tuple
+
+from . import wire
+from .errors import ClosedError, InvalidError
+from .store import Store
+
+__all__ = ["TimeTravel", "entry_line", "summarize"]
+
+
+class TimeTravel:
+    """Where a person is in ``store``'s history: the entry shown (the newest, or one they
+    travelled back to, which stays shown until a newer intent arrives) and the steps to
+    another."""
+
+    def __init__(self, store: "Store[Any]") -> None:
+        self.store = store
+        #: The entry travelled to and the newest entry at that moment; None: the newest.
+        self._pin: Optional[Tuple[int, int]] = None
+
+    def entries(self) -> List[wire.HistoryEntry]:
+        """The store's history, oldest first (empty once the store is closed)."""
+        try:
+            return list(self.store.history)
+        except ClosedError:
+            return []
+
+    def selected(self, entries: Optional[List[wire.HistoryEntry]] = None) -> int:
+        """The index of the entry shown: the one travelled to while no newer intent came,
+        else the newest (-1 when the history is empty)."""
+        entries = self.entries() if entries is None else entries
+        if self._pin is not None and entries and self._pin[1] == entries[-1]["seq"]:
+            for index, entry in enumerate(entries):
+                if entry["seq"] == self._pin[0]:
+                    return index
+        return len(entries) - 1
+
+    def step(self, delta: int) -> Optional[wire.HistoryEntry]:
+        """Travels ``delta`` entries back (negative) or forward from the one shown; the entry
+        now shown, or None when there is nothing to step through."""
+        entries = self.entries()
+        if not entries:
+            return None
+        return self.go(max(0, min(len(entries) - 1, self.selected(entries) + delta)), entries)
+
+    def go(self, index: int, entries: Optional[List[wire.HistoryEntry]] = None) -> Optional[wire.HistoryEntry]:
+        """Time travel: the store takes the state after ``entries[index]`` (one revert); the
+        entry, or None when it is no longer in the history (nothing changes)."""
+        entries = self.entries() if entries is None else entries
+        if not 0 <= index < len(entries):
+            return None
+        entry, latest = entries[index], entries[-1]["seq"]
+        try:
+            self.store.revert(entry["seq"])
+        except InvalidError:
+            return None
+        self._pin = None if entry["seq"] == latest else (entry["seq"], latest)
+        return entry
+
+
+def summarize(intent: "Mapping[str, object]") -> str:
+    """An intent's arguments in short: ``query="dune" page=1 movies=[20]``."""
+    parts = []
+    for name, value in intent.items():
+        if name == "type":
+            continue
+        if isinstance(value, str):
+            shown = json.dumps(value, ensure_ascii=False)
+        elif isinstance(value, list):
+            shown = f"[{len(value)}]"
+        elif isinstance(value, dict):
+            shown = "{...}"
+        else:
+            shown = json.dumps(value)
+        parts.append(f"{name}={shown}")
+    return " ".join(parts)
+
+
+def entry_line(entry: wire.HistoryEntry) -> str:
+    """``#seq type changed: a, b  arguments`` for one history entry, the same words in every
+    host; an intent for a part of the app shows as ``part.type`` with the part's intent's
+    arguments (``#5 searchResult.resultsLoaded changed: search  query="dune" page=1 movies=[20]``)."""
+    intent: Mapping[str, object] = entry["intent"]
+    name = str(intent.get("type", "?"))
+    inner = intent.get("intent")
+    if isinstance(inner, dict):
+        name += f".{inner.get('type', '?')}"
+        intent = {**{k: v for k, v in intent.items() if k != "intent"}, **inner}
+    changed = ", ".join(entry["changed"]) or "nothing"
+    line = f"#{entry['seq']} {name} changed: {changed}"
+    arguments = summarize(intent)
+    return f"{line}  {arguments}" if arguments else line
