@@ -14,8 +14,8 @@ with its state file. A host adds its own options, then::
     with opened:                                 # closes the provider and the runtime
         draw(opened.app)
 
-Files: a default location (``cinematic.places``) gets its folder made; a path the person
-named must already have its folder (the library says so otherwise).
+Files: the state file's folder is made (0700); the favorites' default folder too, but a
+favorites path the person named must already have its folder (the library says so otherwise).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from . import places
-from .errors import CinematicError, LibraryNotFoundError
+from ._native import LibraryNotFoundError
+from .errors import CinematicError
 from .features import AppStore
 from .runtime import Runtime
 
@@ -91,9 +92,11 @@ def open_app(args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]
         from .http_provider import catalog_config
         runtime_config["catalog"] = catalog_config(args.live)
     try:
-        for default, path in ((not args.favorites, favorites), (not args.state_file, state_file)):
-            if default:
-                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # The state file is the app's own: its folder is made (0700). The favorites are the
+        # person's: a folder they named must exist (the library says so otherwise).
+        state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not args.favorites:
+            favorites.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         runtime = Runtime(runtime_config)
     except OSError as error:
         raise HostStartError(f"cannot start: cannot create {error.filename}: {error.strerror}") from None

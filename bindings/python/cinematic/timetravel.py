@@ -29,6 +29,13 @@ class TimeTravel:
         #: The entry travelled to and the newest entry at that moment; None: the newest.
         self._pin: Optional[Tuple[int, int]] = None
 
+    @property
+    def in_the_past(self) -> bool:
+        """True while an entry older than the newest is shown (until a newer intent arrives
+        or the newest is travelled to)."""
+        entries = self.entries()
+        return self._pin is not None and bool(entries) and self._pin[1] == entries[-1]["seq"]
+
     def entries(self) -> List[wire.HistoryEntry]:
         """The store's history, oldest first (empty once the store is closed)."""
         try:

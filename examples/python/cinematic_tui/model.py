@@ -148,5 +148,5 @@ class Model:
     def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None:
         """After a time-travel step (the app delivers that state like any other): an earlier
         state has no search coming (its debounce ran then), until a key sends something."""
-        self.showing_past = self.debug.pin is not None
+        self.showing_past = self.debug.travel is not None and self.debug.travel.in_the_past
         self.dirty = True
