@@ -63,7 +63,7 @@ def test_a_terminal_app_session_becomes_a_passing_test_that_fails_when_an_answer
     text = generate(recording, test)
     # The app store of the session, its host intents as sends (the heart through the shown
     # Detail's child handle: the app's intent) and its effect results as receives.
-    for expected in ["app = rt.store('app', {})", "app.send({'type': 'task'}",
+    for expected in ["app = rt.store('app'", "app.send({'type': 'task'}",
                      "app.send({'type': 'queryChanged', 'query': 'dune'}", "app.receive('searchResult'",
                      "app.send({'type': 'opened', 'movieId': 15249}",
                      "app.send({'type': 'detail', 'intent': {'type': 'favoriteToggled'}}",

@@ -102,14 +102,21 @@ def as_encoded(value: Any) -> Any:
 def refusable(snapshot: Dict[str, Any]) -> bool:
     """True for a schema-valid snapshot the library may refuse for limits the schema does not
     spell out: a view over 4096 bytes or 8 levels, a query over 1024 UTF-8 bytes, the JSON
-    rules (CINEMATIC_ERR_JSON)."""
+    rules (CINEMATIC_ERR_JSON), a ``library`` over 64 UTF-8 bytes (the schema counts 64
+    characters); an app's query like a search's. A runtime snapshot: its own members (its
+    stores are checked one by one)."""
     if beyond_json_rules(snapshot):
         return True
+    library = snapshot.get("library")
+    if isinstance(library, str) and len(library.encode("utf-8", "surrogatepass")) > 64:
+        return True
+    if "feature" not in snapshot:
+        return False
     view = snapshot.get("view")
     if view is not None and (len(json.dumps(view, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")) > 3500
                              or depth(view) >= 7):
         return True
-    query = snapshot["data"].get("query") if snapshot["feature"] == "search" else None
+    query = snapshot["data"].get("query") if snapshot["feature"] in ("search", "app") else None
     return isinstance(query, str) and len(query.encode("utf-8", "surrogatepass")) > 1024
 
 
@@ -178,9 +185,11 @@ def test_random_runtime_snapshots_restore_all_or_nothing(runtimes, snapshot: Dic
         if store.feature in ("search", "discover"):
             store.settle(20)
     # Bounded work over all the stores at once.
-    searches = sum(1 for entry in snapshot["stores"] if entry["feature"] == "search")
+    # An app restores a Search of its own and its open Details (each loads its film once).
+    searches = sum(1 for entry in snapshot["stores"] if entry["feature"] in ("search", "app"))
     assert sum(n for (op, _), n in catalog.requests.items() if op == "search") <= SEARCH_PAGES * searches
-    details = sum(1 for entry in snapshot["stores"] if entry["feature"] == "detail")
+    details = sum(1 if entry["feature"] == "detail" else len(entry["data"]["details"]) if entry["feature"] == "app"
+                  else 0 for entry in snapshot["stores"])
     for store in stores:
         if store.feature == "detail":
             store.wait_for(lambda state: state["detail"]["phase"] != "loading", 20)
