@@ -543,7 +543,7 @@ int cinematic_runtime_respond(cinematic_runtime *rt, uint64_t request_id, const 
  * once the app has been quiet for 1 s on the runtime's clock (a manual clock: when advanced)
  * and when the store closes; it follows "Files are ours or untouched" (a new temporary file
  * beside the path, fsync, rename over nothing or over a state file of ours; never through a
- * symbolic link); a failed save is a notice. Closing an app store with a state file blocks
+ * symbolic link), mode 0600 (it holds what the person searched); a failed save is a notice. Closing an app store with a state file blocks
  * until its last save is written.
  * A runtime keeps at most 256 stores open (as many as a runtime snapshot carries, so every
  * runtime snapshot restores); close one to open another.

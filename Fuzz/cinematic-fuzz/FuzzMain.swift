@@ -16,6 +16,9 @@ func checkStatus(_ status: Int32) {
 
 /// The target named by CINEMATIC_FUZZ_TARGET.
 nonisolated(unsafe) private let target: (UnsafePointer<UInt8>, Int) -> Int32 = {
+    // Inputs may name files (an app's state file, a recording): relative ones land in a
+    // scratch directory, never in the checkout.
+    precondition(chdir(fuzzDirectory) == 0, "cannot enter \(fuzzDirectory)")
     switch getenv("CINEMATIC_FUZZ_TARGET").map({ String(cString: $0) }) ?? "json" {
     case "index": return IndexFuzz.run
     case "recording": return RecordingFuzz.run

@@ -125,6 +125,9 @@ def swift_read(key: str, prop: Schema, defs: Dict[str, Schema]) -> str:
     if value_type == "String" and "maxLength" in prop:
         return (f'try intent.object.required("{key}").text(maxCharacters: {prop["maxLength"]}, '
                 f'maxBytes: {prop.get("x-maxBytes", 4 * prop["maxLength"])})')
+    if value_type == "Int" and prop.get("format") != "int64" and ("minimum" in prop or "maximum" in prop):
+        return (f'try intent.object.required("{key}").int(minimum: {prop.get("minimum", "Int.min")}, '
+                f'maximum: {prop.get("maximum", "Int.max")})')
     return read
 
 

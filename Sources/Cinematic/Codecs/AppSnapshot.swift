@@ -9,9 +9,15 @@ extension AppCodec {
     /// the open Details with their rows, the positions and the undo stack.
     static func snapshot(of state: AppState, origin: StoreOrigin) -> Snapshot {
         let search = SearchCodec.snapshot(of: state.search, origin: origin)
+        // A save while a restore still reloads keeps what is being restored, not the pages
+        // that arrived so far.
+        let sections = DiscoverCodec.snapshot(of: state.discover, origin: origin).sections.map { saved in
+            let restoring = state.discover[saved.section]?.restoringPages ?? 0
+            return DiscoverRestoredSection(section: saved.section, pages: max(saved.pages, restoring))
+        }
         return Snapshot(
-            tab: state.tab, section: state.section, query: search.query, searchPages: search.pagesLoaded,
-            sections: DiscoverCodec.snapshot(of: state.discover, origin: origin).sections,
+            tab: state.tab, section: state.section, query: search.query,
+            searchPages: max(search.pagesLoaded, state.search.restoringPages), sections: sections,
             details: state.details.map { AppDetailSnapshot(movieID: $0.detail.movieID, listing: $0.detail.listing) },
             positions: AppPositions(positions: state.positions), removed: state.removed,
             notice: state.notice.flatMap { $0.expires ? nil : AppSnapshotNotice(kind: $0.kind, text: $0.text, offersUndo: $0.offersUndo) })

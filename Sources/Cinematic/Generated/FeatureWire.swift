@@ -265,7 +265,7 @@ extension AppCodec {
             return .sectionSelected(try DiscoverSection.read(intent.object.required("section")))
         case .moved:
             try intent.object.rejectUnknownKeys(allowing: ["type", "list", "selection", "firstVisible"])
-            return .moved(try AppList.read(intent.object.required("list")), try Int.read(intent.object.required("selection")), try Int.read(intent.object.required("firstVisible")))
+            return .moved(try AppList.read(intent.object.required("list")), try intent.object.required("selection").int(minimum: 0, maximum: 2147483647), try intent.object.required("firstVisible").int(minimum: 0, maximum: 2147483647))
         case .opened:
             try intent.object.rejectUnknownKeys(allowing: ["type", "movieId"])
             return .opened(try Int.read(intent.object.required("movieId")))

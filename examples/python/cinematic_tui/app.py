@@ -24,7 +24,7 @@ Keys (also on the status line and in the help, ?):
 
 It is a renderer of ONE store, the library's "app" (docs/wire.md, "app"): the tab, the lists
 and the places in them, the open Details, the undo stack, the notices, and saving and
-resuming (``--state-file PATH``, default ``$XDG_STATE_HOME/cinematic/session.json``; the
+resuming (``--state-file PATH``, default ``$XDG_STATE_HOME/cinematic/terminal.json``; the
 library writes it after 1 s of quiet and on close, and reopens there; ``--fresh`` starts
 clean) are that store's. The app draws its state and turns keys into its intents.
 
@@ -171,7 +171,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
-    add_app_options(parser, "session")
+    add_app_options(parser, "terminal")
     args = parser.parse_args(argv)
 
     locale.setlocale(locale.LC_ALL, "")
@@ -188,7 +188,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("cinematic-tui: needs a terminal", file=sys.stderr)
         return 2
     try:
-        opened = open_app(args, "session", config)
+        opened = open_app(args, "terminal", config)
     except HostStartError as error:
         print(f"cinematic-tui: {error}", file=sys.stderr)
         return error.status
