@@ -39,6 +39,7 @@ import gzip
 import hashlib
 import os
 import random
+import re
 import sys
 import unicodedata
 
@@ -144,7 +145,7 @@ class Catalog:
                 c = line.rstrip("\n").split("\t")
                 shown = display(c[1])
                 self.films.append({"id": int(c[0]), "title": shown, "year": int(c[2]), "votes": int(c[6]), "genres": [g for g in c[18].split(",") if g],
-                                   "words": words(shown)})
+                                   "words": words(shown), "bare": words(re.sub(r"'s\b", "", shown))})
         self.vocabulary = set()
         self.owner = {}
         for film in self.films:
@@ -155,27 +156,33 @@ class Catalog:
             if best is None or film["votes"] > best["votes"]:
                 self.owner[key] = film
         self.postings = {}
+        self.bare_postings = {}
         self.bags = {}
         for index, film in enumerate(self.films):
             for w in set(film["words"]):
                 self.postings.setdefault(w, set()).add(index)
+            for w in set(film["bare"]):
+                self.bare_postings.setdefault(w, set()).add(index)
             self.bags.setdefault(tuple(sorted(film["words"])), []).append(film)
         self.targets = sorted((f for f in self.films if f["votes"] >= MIN_VOTES and self.owner[core(f["words"])] is f),
                               key=lambda f: f["id"])
 
-    def holding(self, ws):
-        """The films whose words include every one of `ws`."""
-        sets = [self.postings.get(w, set()) for w in set(ws)]
+    def holding(self, ws, bare=False):
+        """The films whose words (or, `bare`, words without a possessive 's) include every one of `ws`."""
+        postings = self.bare_postings if bare else self.postings
+        sets = [postings.get(w, set()) for w in set(ws)]
         if not sets:
             return list(self.films)
         return [self.films[i] for i in sorted(set.intersection(*sets))]
 
     def most_voted(self, predicate, among):
-        best = None
-        for film in among:
-            if predicate(film) and (best is None or film["votes"] > best["votes"]):
-                best = film
-        return best
+        """The most voted film of `among` meeting `predicate`, when it has twice the votes of
+        any other (else which one is meant is a matter of taste, not of construction)."""
+        found = {film["id"]: film for film in among if predicate(film)}
+        ranked = sorted(found.values(), key=lambda film: -film["votes"])
+        if not ranked or len(ranked) > 1 and ranked[0]["votes"] < 2 * ranked[1]["votes"]:
+            return None
+        return ranked[0]
 
     def starting_with(self, name):
         n = len(name)
@@ -183,7 +190,7 @@ class Catalog:
 
     def holding_sequence(self, seq):
         n = len(seq)
-        return lambda f: any(tuple(f["words"][i:i + n]) == seq for i in range(len(f["words"]) - n + 1))
+        return lambda f: any(tuple(ws[i:i + n]) == seq for ws in (f["words"], f["bare"]) for i in range(len(ws) - n + 1))
 
 
 def split_of(key):
@@ -286,11 +293,12 @@ def family_queries(cat, rng):
         if parts:
             main, sub = parts
             mw, sw = core(words(main)), core(words(sub))
-            if mw and any(w not in STOP for w in mw) and cat.most_voted(lambda g: core(g["words"])[:len(mw)] == mw, cat.holding(mw)) is f:
+            if mw and any(w not in STOP for w in mw) and cat.most_voted(lambda g: mw in (core(g["words"])[:len(mw)], core(g["bare"])[:len(mw)]),
+                                                                        cat.holding(mw) + cat.holding(mw, bare=True)) is f:
                 out.append(("subtitle", key, typed(main), f))
             subwords = [w for w in sw if w not in STOP]
             if len(subwords) >= 2 and number_of(subwords[-1]) is None and \
-                    cat.most_voted(cat.holding_sequence(tuple(words(sub))), cat.holding(words(sub))) is f:
+                    cat.most_voted(cat.holding_sequence(tuple(words(sub))), cat.holding(words(sub)) + cat.holding(words(sub), bare=True)) is f:
                 out.append(("subtitle-only", key, typed(sub), f))
         typed_words = typed(t).split()
         # numeral: a number the title carries (after its first word), typed another way.

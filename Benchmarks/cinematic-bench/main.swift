@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
@@ -15,6 +15,13 @@ do {
     try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
     let buildTime = ContinuousClock.now - start
     if wanted("start") { try StartLatency.run(directory: directory); print() }
+    // `relevance` alone: the relevance tables without the latency runs (`search` prints both).
+    if selected.contains("relevance") && !wanted("search") {
+        let catalog = try SQLiteMovieCatalog.open(.index(path: catalogPath))
+        catalog.waitUntilLoaded()
+        try Relevance.run(catalog)
+        print()
+    }
     if wanted("search") { try await SearchLatency.run(catalogPath: catalogPath, directory: directory, buildTime: buildTime); print() }
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }
