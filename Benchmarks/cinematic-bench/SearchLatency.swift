@@ -82,6 +82,19 @@ enum SearchLatency {
         try await paging(catalogPath: path)
     }
 
+    /// Every prefix of each query, typed 5 times into fresh catalogs, with its median time.
+    static func type(indexPath: String, queries: [String]) throws {
+        var runs: [[Duration]] = []
+        for _ in 0..<5 {
+            let catalog = try SQLiteMovieCatalog.open(.index(path: indexPath))
+            catalog.waitUntilLoaded()
+            runs.append(try keystrokeLatency(catalog, keystrokes(queries.map { Case(kind: "", query: $0, title: "", year: 0, k: 0) })))
+            catalog.close()
+        }
+        let typed = keystrokes(queries.map { Case(kind: "", query: $0, title: "", year: 0, k: 0) })
+        for (index, query) in typed.enumerated() { print("\(pad(Report.format(Report.median(runs.map { $0[index] })), 12))\(query)") }
+    }
+
     static func pad(_ text: String, _ width: Int = 11) -> String { text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0) }
 
     static func megabytes(_ path: String) -> String {

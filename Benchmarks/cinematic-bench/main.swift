@@ -6,6 +6,19 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("c
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
 /// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+// `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
+// 5 times, with its median time (to see where a keystroke's time goes).
+// INDEX "embedded": the shipped catalog's index, built first.
+if CommandLine.arguments.dropFirst().first == "type", CommandLine.arguments.count >= 4 {
+    var path = CommandLine.arguments[2]
+    if path == "embedded" {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-type-\(getpid()).idx").path
+        try MovieFile.buildEmbeddedIndex(to: path, libraryVersion: "bench")
+    }
+    defer { if CommandLine.arguments[2] == "embedded" { try? FileManager.default.removeItem(atPath: path) } }
+    try SearchLatency.type(indexPath: path, queries: Array(CommandLine.arguments.dropFirst(3)))
+    exit(0)
+}
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {

@@ -2,107 +2,76 @@
 import Glibc
 #endif
 
-/// What a search query asks for: its words, each with the catalog words it may match and how
-/// well, and a year when it names one ("matrix 1999").
-struct SearchQuery: Sendable {
-    /// One query word and the catalog words it may match.
-    struct Term: Sendable {
-        let text: String
-        /// Catalog word → match quality (1 exact or numeral, 0.8 prefix, 0.65 one edit,
-        /// 0.5 two edits).
-        var alternatives: [String: Double]
-        /// A stopword ("the", "of"): it may be missing from a title.
-        let isStop: Bool
-        /// The years of a year ("1999": 1999...1999) or decade ("80s", "1980s": 1980...1989)
-        /// in a query of several words: it may match the film's year instead of a title word.
-        var years: ClosedRange<Int>?
-        /// A number, roman numeral, year or decade (``SearchFilters/isNumeral(_:after:isLast:)``):
-        /// it may be the word missing from a title of the series the other words name.
-        var isNumeral = false
-        /// The word being typed (the query's last, with no space after it): any title word it
-        /// begins matches as a prefix.
-        var isPrefix = false
-        /// The word's position in the query.
-        var index = 0
-        /// ``alternatives`` keyed by word id, to look title words up.
-        var lookup: [UInt32: Double] = [:]
-        /// For the word being typed: the ids of the vocabulary words it begins (itself aside).
-        var prefixIDs: Range<Int> = 0..<0
-        /// The id of the word itself, when the vocabulary has it.
-        var id: UInt32?
-        /// The word's unicode scalars.
-        var scalars: [UInt32] = []
-        /// A word that lost most of its letters to folding: it matches only itself.
-        var isWhole = false
-    }
-
-    var terms: [Term]
-    /// Adjacent words joined, when the catalog has the joined word: ("goodfellas", 0, 1).
-    var joined: [(word: String, id: UInt32, first: Int, second: Int)] = []
-    /// The order terms are checked in: the rarest required words first, so a title that
-    /// lacks one is dropped after a look or two.
-    var order: [Int] = []
-
-    /// Quality of matches by kind.
-    static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
-
-    /// Which query words a title may lack (stopwords aside, it may always lack those).
-    enum Missing: Sendable {
-        /// None: every word matches (a title word, or the film's year for a year).
-        case none
-        /// Exactly one numeral (number, roman numeral, year or decade), every other word
-        /// matching: the series the other words name ("alien 3" → the Alien films).
-        case numeral
-        /// The fallback when nothing else matched. A complete word of 4 letters or more that
-        /// matches no title word may match one a typo away (as the typo index does for a word
-        /// the catalog lacks: "forest gump" → Forrest Gump). Then at most
-        /// one word may be missing, and either at least two words that are not numerals match
-        /// ("shawshank redemption prison"), or the missing word is the one being typed and
-        /// every other word matches exactly ("the shawshank redep"); never a title sharing a
-        /// single word with the query otherwise, such as "Cast Away" for "spirited away".
-        case word
-    }
-}
-
-/// The documented score behind search ranking (see ``score(_:words:plainCount:coreCount:votes:year:corpus:allowingMissing:)``).
+/// The documented score behind search ranking (see ``score(_:_:corpus:missing:)``).
 enum SearchRanking {
     /// Weights of the score's parts.
     static let matchWeight = 3.0, coverageWeight = 1.0, exactTitleBonus = 1.0, popularityWeight = 0.8
     static let yearBonus = 1.5
+    /// When the title holds the query's words in the query's order, side by side (one word
+    /// between at most): "the final friday" prefers "... The Final Friday" to "Friday the
+    /// 13th: The Final Chapter".
+    static let orderBonus = 0.25
     /// A stopword counts this much in the match quality.
     static let stopWeight = 0.25
+    /// Share of the query (by word weight) a title must cover when nothing matches every word.
+    static let mostShare = 0.5
+
+    /// What the score reads of one title.
+    struct Title {
+        /// Its words as ids: plain words first (`plainCount`), then the other forms it is found by.
+        let words: ArraySlice<UInt32>
+        let plainCount: Int
+        /// Plain words that are not stopwords.
+        let coreCount: Int
+        let votes: Int
+        let year: Int
+        /// Its genres' bits (``SearchFilters/listBits``).
+        let genres: UInt64
+        /// Where its parts begin (``TitleSegments``).
+        let segments: UInt32
+    }
 
     /// The score of one title for `query`, or nil when the title does not match (a word that
-    /// is not a stopword matches none of the title's words, nor the year; `missing` says
-    /// which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
+    /// is not a stopword matches none of the title's words, nor the year or genre; `missing`
+    /// says which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
     /// still lists Star Trek films):
     ///
     ///     score = 3 × match + 1 × coverage + 1 × exactTitle + 0.8 × log10(votes + 1) + 1.5 × yearMatch
     ///
-    /// - match: the mean quality of the query's words (stopwords weigh 0.25): 1 exact or
-    ///   numeral ("2" for "II"), 0.95 joined ("good fellas"), 0.8 prefix of the word being
-    ///   typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
+    /// - match: the mean quality of the query's words (stopwords weigh 0.25; when nothing
+    ///   matches every word, each word weighs its ``SearchQuery/Term/weight``, so the title
+    ///   covering more of the query comes first): 1 exact or numeral ("2" for "II"), 0.97
+    ///   another form ("doctor" for "Dr."), 0.95 joined ("good fellas"), 0.8 prefix of the
+    ///   word being typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
     /// - coverage: the share of the title's words (stopwords aside, `coreCount` of them) the
     ///   query matched, so "alien" prefers "Alien" to "Alien Nation".
-    /// - exactTitle: 1 when every query word matched exactly and covers the whole title.
+    /// - exactTitle: 1 when every query word matched exactly (or as another form of itself,
+    ///   or is a medium word the title lacks) and covers the whole title.
     /// - popularity: log10 of the votes, so a famous prefix match ("star" → Star Wars,
     ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
     ///   popularity against 2 of exactness and coverage), while among comparable films the
     ///   better match wins.
-    /// - yearMatch: 1 when the query names the film's year (or decade).
+    /// - yearMatch: 1 when the query names the film's year (or decade). A genre word matching
+    ///   the film's genre counts as matched, with no bonus.
     /// Ties keep the catalog's order (most votes first).
-    static func score(_ query: SearchQuery, words: ArraySlice<UInt32>, plainCount: Int, coreCount: Int, votes: Int, year: Int,
-                      corpus: SearchCorpus, missing allowance: SearchQuery.Missing = .none) -> Double? {
+    static func score(_ query: SearchQuery, _ title: Title, corpus: SearchCorpus,
+                      missing allowance: SearchQuery.Missing = .none) -> Double? {
         var weighted = 0.0, weights = 0.0
-        var allExact = true
-        var yearMatched = false
-        var missingWords = 0, missingNumerals = 0, matchedWords = 0
-        var missingIsTyped = false, inexact = 0
-        var missingTerm: SearchQuery.Term?
+        var allExact = true, yearMatched = false
+        var missingNumerals = 0, inexact = 0
+        var missing: [Int] = []
+        var coveredWeight = 0.0, saysSomething = false
+        // When most words will do: the query's weight, what is left to look at, and what the
+        // missing words could still bring as typos (a title that cannot reach the share stops).
+        var totalWeight = 0.0
+        if allowance == .most { for term in query.terms { totalWeight += term.weight } }
+        var unseenWeight = totalWeight, missedWeight = 0.0
         var covered = 0
         var used: [UInt32] = []
+        var positions: [(term: Int, position: Int)] = []
         // The title's plain words come first, then the other forms it is found by.
-        let plain = words.prefix(plainCount)
+        let plain = title.words.prefix(title.plainCount)
+        let words = title.words
         for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
             let term = query.terms[index]
             var best = 0.0
@@ -116,10 +85,14 @@ enum SearchRanking {
                     bestWord = word
                 }
             }
-            if let wanted = term.years, wanted.contains(year), best < SearchQuery.exact {
+            if best < SearchQuery.exact, let wanted = term.years, wanted.contains(title.year) {
                 best = SearchQuery.exact
                 bestWord = nil
                 yearMatched = true
+            }
+            if best < SearchQuery.exact, term.genres & title.genres != 0 {
+                best = SearchQuery.exact
+                bestWord = nil
             }
             if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
                 (pair.first == term.index || pair.second == term.index) && words.contains(pair.id)
@@ -127,23 +100,36 @@ enum SearchRanking {
                 best = SearchQuery.joinedWords
                 bestWord = pair.id
             }
+            let weight = allowance == .most ? term.weight : term.isStop ? stopWeight : 1.0
             if best == 0 && !term.isStop {
-                if term.isNumeral { missingNumerals += 1 } else { missingWords += 1 }
-                missingIsTyped = term.isPrefix
-                missingTerm = term
                 switch allowance {
                 case .none: return nil
-                case .numeral: if missingWords > 0 || missingNumerals > 1 { return nil }
-                case .word: if missingWords + missingNumerals > 1 { return nil }
+                case .numeral:
+                    if term.isNumeral { missingNumerals += 1 } else if !term.isMarker { return nil }
+                    if missingNumerals > 1 { return nil }
+                case .most:
+                    missing.append(index)
+                    missedWeight += term.weight
+                    unseenWeight -= term.weight
+                    let typedOnly = missing.count == 1 && term.isPrefix
+                    let rescue = missing.count == 1 ? SearchQuery.oneEdit * missedWeight : 0
+                    if !typedOnly && coveredWeight + unseenWeight + rescue < mostShare * totalWeight {
+                        return nil
+                    }
                 }
-            } else if best > 0 && !term.isStop {
-                if !term.isNumeral { matchedWords += 1 }
-                if best < SearchQuery.exact { inexact += 1 }
+            } else if best > 0 {
+                coveredWeight += term.weight * best
+                unseenWeight -= term.weight
+                // A title word that names the film (not a stopword, medium word or number).
+                if bestWord != nil && !term.isStop && !term.isMedium && !term.isNumeral { saysSomething = true }
+                if best < SearchQuery.form && !term.isStop { inexact += 1 }
             }
-            let weight = term.isStop ? stopWeight : 1.0
             weighted += weight * best
             weights += weight
-            if best < SearchQuery.exact && !term.isStop { allExact = false }
+            if best < SearchQuery.form && !term.isStop && !(term.isMedium && best == 0) { allExact = false }
+            if let word = bestWord, !term.isStop, let position = plain.firstIndex(of: word) {
+                positions.append((term.index, position))
+            }
             if let word = bestWord, !term.isStop, !used.contains(word) {
                 used.append(word)
                 // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
@@ -151,37 +137,75 @@ enum SearchRanking {
                 covered += joinsTwo ? 2 : 1
             }
         }
-        if allowance == .word, missingWords == 1, let term = missingTerm,
-           let (quality, word) = typo(of: term, in: plain, corpus: corpus) {
-            // The one word missing is a typo of a title word ("forest" → "forrest").
-            missingWords = 0
-            missingIsTyped = false
-            matchedWords += 1
-            inexact += 1
-            weighted += quality
-            allExact = false
-            if !used.contains(word) { covered += 1 }
-        }
         switch allowance {
         case .none: break
         case .numeral: if missingNumerals != 1 { return nil }
-        case .word:
-            let typedOnly = missingWords + missingNumerals == 1 && missingIsTyped && inexact == 0 && matchedWords >= 1
-            if matchedWords < 2 && !typedOnly { return nil }
+        case .most:
+            // The one missing word may be a typo of a title word ("forest" → "forrest").
+            for index in missing where missing.count == 1 {
+                let term = query.terms[index]
+                guard let (quality, word) = typo(of: term, in: plain, corpus: corpus) else { continue }
+                missing.removeAll { $0 == index }
+                weighted += term.weight * quality
+                coveredWeight += term.weight * quality
+                inexact += 1
+                saysSomething = true
+                if !used.contains(word) { covered += 1 }
+            }
+            let typedOnly = missing.count == 1 && query.terms[missing[0]].isPrefix && inexact == 0 && saysSomething
+            guard typedOnly || (saysSomething && coveredWeight >= mostShare * totalWeight) else { return nil }
         }
         let match = weights > 0 ? weighted / weights : 0
-        // A joined word ("goodfellas" for "good fellas") covers what the query split.
-        let coverage = coreCount == 0 ? 1 : min(1, Double(covered) / Double(coreCount))
-        let exactTitle = allExact && covered >= coreCount ? 1.0 : 0
+        // A joined word ("goodfellas" for "good fellas") covers what the query split; a
+        // whole part of the title ("outfoxed" of "Outfoxed: Rupert Murdoch's ...") covers it.
+        let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: positions.map(\.position), corpus: corpus)
+        let coverage = title.coreCount == 0 || whole ? 1 : min(1, Double(covered) / Double(title.coreCount))
+        let exactTitle = allExact && whole ? 1.0 : 0
         return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
-            + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
+            + popularityWeight * log10(Double(max(0, title.votes)) + 1) + (yearMatched ? yearBonus : 0)
+            + (inOrder(positions) ? orderBonus : 0)
+    }
+
+    /// True when the query matched every word of one of the title's parts (stopwords aside),
+    /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II").
+    private static func coversPart(_ title: Title, plain: ArraySlice<UInt32>, matched: [Int], corpus: SearchCorpus) -> Bool {
+        guard title.segments != 0, !matched.isEmpty else { return false }
+        var start = plain.startIndex
+        while start < plain.endIndex {
+            var end = start + 1
+            while end < plain.endIndex, end - plain.startIndex >= 32 || title.segments & (1 << UInt32(end - plain.startIndex)) == 0 { end += 1 }
+            let part = start..<end
+            if matched.allSatisfy({ part.contains($0) }),
+               part.allSatisfy({ matched.contains($0) || SearchText.stopwords.contains(corpus.words[Int(plain[$0])]) }) {
+                return true
+            }
+            start = end
+        }
+        return false
+    }
+
+    /// True when two words or more matched title words in the query's order, each at most
+    /// one word after the one before.
+    private static func inOrder(_ positions: [(term: Int, position: Int)]) -> Bool {
+        guard positions.count >= 2 else { return false }
+        let sorted = positions.sorted { $0.term < $1.term }
+        return zip(sorted, sorted.dropFirst()).allSatisfy { $1.position > $0.position && $1.position - $0.position <= 2 }
     }
 
     /// The quality and word of `plain`'s best match a typo away from `term` (see
-    /// ``SearchQuery/Missing/word``): for a complete word of 4 letters or more the catalog
-    /// knows (a word it lacks has its typos already, from the typo index).
+    /// ``SearchQuery/Missing/most``): for a complete word of 4 letters or more the catalog
+    /// knows (a word it lacks has its typos already, from the typo index), or a word of 3
+    /// letters missing one of a 4-letter title word ("daw" for "dawn").
     private static func typo(of term: SearchQuery.Term, in plain: ArraySlice<UInt32>, corpus: SearchCorpus) -> (Double, UInt32)? {
-        guard term.id != nil, !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral else { return nil }
+        guard !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral, !term.isMedium else { return nil }
+        if term.scalars.count == 3 {
+            for word in plain {
+                let candidate = corpus.scalars(of: Int(word))
+                if candidate.count == 4, TypoWalk.commonSubsequence(term.scalars, candidate) == 3 { return (SearchQuery.oneEdit, word) }
+            }
+            return nil
+        }
+        guard term.id != nil else { return nil }
         let edits = allowedEdits(forLength: term.scalars.count)
         guard edits > 0 else { return nil }
         var best: (Double, UInt32)?
