@@ -33,9 +33,14 @@ extension SearchEngine {
             driverWords = query.terms[driver.index].alternatives.sorted { $0.value > $1.value }.map(\.key)
         }
         driverWords += query.joined.map(\.word)
-        // Exact words read `limit` postings; expansions (prefixes, typos) fewer, most popular first.
-        var exactWords: Set<String> = Set(query.joined.map(\.word))
-        for term in query.terms { for (word, quality) in term.alternatives where quality >= SearchQuery.form { exactWords.insert(word) } }
+        // Exact words read `limit` postings; other forms ("dr" for "doctor") a quarter of that,
+        // expansions (prefixes, typos) fewer: most popular first.
+        var exactWords: Set<String> = Set(query.joined.map(\.word)), forms: Set<String> = []
+        for term in query.terms {
+            for (word, quality) in term.alternatives where quality >= SearchQuery.form {
+                if quality >= SearchQuery.exact { exactWords.insert(word) } else { forms.insert(word) }
+            }
+        }
         var scored: [(rank: Int, score: Double)] = []
         var seen: Set<Int> = []
         var isComplete = true
@@ -68,7 +73,8 @@ extension SearchEngine {
             guard let id = corpus.ids[word] else { continue }
             // When most words will do, a word's most popular titles: half as many.
             let exactLimit = allowance == .most ? limit / 2 : limit
-            let wordLimit = exactWords.contains(word) ? exactLimit : max(Self.postingsPerExpansion, limit / 10)
+            let wordLimit = exactWords.contains(word) ? exactLimit
+                : forms.contains(word) ? exactLimit / 4 : max(Self.postingsPerExpansion, limit / 10)
             let postings = corpus.postings(of: id)
             consider(postings.prefix(wordLimit))
             if postings.count >= wordLimit { isComplete = false }

@@ -20,6 +20,8 @@ final class SearchEngine {
     /// Typo lookups of recent words (a word typed earlier in the query is read again at
     /// every keystroke after it), at most `cachedTypos`.
     var typos: [String: [(word: String, quality: Double)]] = [:]
+    /// Recent words' ``WordInfo``, at most `cachedTypos`.
+    var wordInfo: [String: WordInfo] = [:]
 
     /// Most words a query is read for (longer text is cut: work per query is bounded).
     static let maximumWords = 12
@@ -35,7 +37,7 @@ final class SearchEngine {
     static let titlesPerPrefix = 200
     /// Ranked lists kept for paging.
     static let cachedQueries = 32
-    /// Typo lookups kept.
+    /// Typo lookups (and word readings) kept.
     static let cachedTypos = 256
 
     /// The catalog's genre words, for queries made of periods and genres.

@@ -15,22 +15,20 @@ extension SearchEngine {
     func read(_ words: [String], prefixes: Set<Int>, whole: Set<Int>) -> SearchQuery {
         var terms: [SearchQuery.Term] = []
         let namesYear = words.count > 1 && words.contains { $0.count == 4 && Int($0).map { (1890...2030).contains($0) } == true }
-        let films = Double(corpus.count + 1)
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
             let isPrefix = prefixes.contains(index)
             let previous = index > 0 ? words[index - 1] : nil
+            let info = self.info(of: word, after: previous, isLast: isLast)
             var alternatives: [String: Double] = [:]
-            let id = corpus.ids[word]
+            let id = info.id
             if id != nil { alternatives[word] = SearchQuery.exact }
-            if let number = SearchText.romanValue(word), corpus.ids[String(number)] != nil { alternatives[String(number)] = SearchQuery.exact }
+            if let number = info.roman { alternatives[number] = SearchQuery.exact }
             // Other forms of the word: "doctor" for "dr", "3" and "three" for "iii", "fifth" for "5th".
             if !whole.contains(index) {
-                for form in SearchWordForms.alternatives(of: word, after: previous, isLast: isLast) where corpus.ids[form] != nil {
-                    alternatives[form] = max(alternatives[form] ?? 0, SearchQuery.form)
-                }
+                for form in info.forms { alternatives[form] = max(alternatives[form] ?? 0, SearchQuery.form) }
             }
-            let scalars = Array(word.unicodeScalars.map(\.value))
+            let scalars = info.scalars
             var prefixed = false
             var prefixIDs = 0..<0
             if isPrefix {
@@ -55,17 +53,15 @@ extension SearchEngine {
                     alternatives[candidate] = max(alternatives[candidate] ?? 0, quality)
                 }
             }
-            let isStop = SearchText.stopwords.contains(word)
-            var term = SearchQuery.Term(text: word, alternatives: alternatives, isStop: isStop)
+            var term = SearchQuery.Term(text: word, alternatives: alternatives, isStop: info.isStop)
             term.years = words.count > 1 ? SearchFilters.period(of: word) : nil
-            term.genres = words.count > 1 && !isPrefix ? filters.genreBits[word] ?? 0 : 0
+            term.genres = words.count > 1 && !isPrefix ? info.genres : 0
             term.isNumeral = SearchFilters.isNumeral(word, after: previous, isLast: isLast)
                 || (isLast && word != "one" && SearchWordForms.number(word) != nil)
-            term.isMarker = index == words.count - 2 && SearchWordForms.seriesMarkers.contains(word)
+            term.isMarker = index == words.count - 2 && info.isMarker
                 && SearchWordForms.number(words[words.count - 1], after: word) != nil
-            term.isMedium = SearchWordForms.medium.contains(word)
-            let rarity = log(films / Double((id.map { corpus.frequency($0) } ?? 0) + 1))
-            term.weight = rarity * (isStop || term.isMedium ? SearchRanking.stopWeight : 1)
+            term.isMedium = info.isMedium
+            term.weight = info.weight
             term.isPrefix = isPrefix
             term.index = index
             term.lookup = Dictionary(uniqueKeysWithValues: alternatives.map { (corpus.ids[$0.key]!, $0.value) })
@@ -83,6 +79,43 @@ extension SearchEngine {
         return query
     }
 
+    /// What reading a word needs that does not depend on the rest of the query (its id,
+    /// other forms, kind, weight), kept for recent words: a word typed earlier in the query is
+    /// read again at every keystroke after it.
+    struct WordInfo {
+        let id: UInt32?
+        let scalars: [UInt32]
+        /// Its roman numeral's number, when the catalog has it ("2" for "ii").
+        let roman: String?
+        /// Its other forms the catalog has (``SearchWordForms/alternatives(of:after:isLast:)``).
+        let forms: [String]
+        let isStop, isMedium, isMarker: Bool
+        let genres: UInt64
+        /// ``SearchQuery/Term/weight``.
+        let weight: Double
+    }
+
+    /// `word`'s ``WordInfo`` (from the cache, except for "i", "v" and "x", whose reading depends
+    /// on the word before).
+    func info(of word: String, after previous: String?, isLast: Bool) -> WordInfo {
+        let contextual = word == "i" || word == "v" || word == "x"
+        if !contextual, let cached = wordInfo[word] { return cached }
+        let id = corpus.ids[word]
+        let isStop = SearchText.stopwords.contains(word), isMedium = SearchWordForms.medium.contains(word)
+        let rarity = log(Double(corpus.count + 1) / Double((id.map { corpus.frequency($0) } ?? 0) + 1))
+        let roman = SearchText.romanValue(word).map(String.init).flatMap { corpus.ids[$0] != nil ? $0 : nil }
+        let info = WordInfo(
+            id: id, scalars: Array(word.unicodeScalars.map(\.value)), roman: roman,
+            forms: SearchWordForms.alternatives(of: word, after: previous, isLast: isLast).filter { corpus.ids[$0] != nil },
+            isStop: isStop, isMedium: isMedium, isMarker: SearchWordForms.seriesMarkers.contains(word),
+            genres: filters.genreBits[word] ?? 0, weight: rarity * (isStop || isMedium ? SearchRanking.stopWeight : 1))
+        if !contextual {
+            if wordInfo.count >= Self.cachedTypos { wordInfo.removeAll(keepingCapacity: true) }
+            wordInfo[word] = info
+        }
+        return info
+    }
+
     /// The typo index's words for `word` (``TypoWalk``): those within `edits` edits that the
     /// typo index holds, and that deleting letters from each meets (up to `edits` from the
     /// query word, up to the word's own allowance from it: what the former deletion index
@@ -90,18 +123,24 @@ extension SearchEngine {
     /// of 5 to 7 letters with none one edit away may be two edits from a word of its first
     /// letter, when that word is the only one (``shortTwoEditMatches``).
     func typoAlternatives(of word: String, scalars: [UInt32], edits: Int, alone: Bool) -> [(word: String, quality: Double)] {
-        let key = alone ? word + "\u{1}" : word
-        if let cached = typos[key] { return cached }
-        var found = typoWords(near: scalars, edits: edits, own: nil, in: 0..<corpus.words.count)
-        if found.contains(where: { $0.distance == 1 }) { found.removeAll { $0.distance > 1 } }
-        if found.isEmpty && edits == 1 && scalars.count >= 5 {
-            let two = typoWords(near: scalars, edits: 2, own: 2, in: corpus.range(ofPrefix: [scalars[0]]))
-            if !alone || two.count <= Self.shortTwoEditMatches { found = two }
+        let found: [(word: String, quality: Double)]
+        if let cached = typos[word] {
+            found = cached
+        } else {
+            var near = typoWords(near: scalars, edits: edits, own: nil, in: 0..<corpus.words.count)
+            if near.contains(where: { $0.distance == 1 }) { near.removeAll { $0.distance > 1 } }
+            if near.isEmpty && edits == 1 && scalars.count >= 5 {
+                near = typoWords(near: scalars, edits: 2, own: 2, in: corpus.range(ofPrefix: [scalars[0]]))
+            }
+            found = near.map { (corpus.words[$0.id], $0.distance == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits) }
+            if typos.count >= Self.cachedTypos { typos.removeAll(keepingCapacity: true) }
+            typos[word] = found
         }
-        let result = found.map { (corpus.words[$0.id], $0.distance == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits) }
-        if typos.count >= Self.cachedTypos { typos.removeAll(keepingCapacity: true) }
-        typos[key] = result
-        return result
+        // Two edits in a short word alone: only a unique match.
+        if alone && edits == 1 && found.count > Self.shortTwoEditMatches && found.contains(where: { $0.quality < SearchQuery.oneEdit }) {
+            return []
+        }
+        return found
     }
 
     /// The typo-index words of `range` within `edits` of `scalars` that deleting letters meets

@@ -56,179 +56,166 @@ enum SearchRanking {
     /// Ties keep the catalog's order (most votes first).
     static func score(_ query: SearchQuery, _ title: Title, corpus: SearchCorpus,
                       missing allowance: SearchQuery.Missing = .none) -> Double? {
-        var weighted = 0.0, weights = 0.0
-        var allExact = true, yearMatched = false
-        var missingNumerals = 0, inexact = 0
-        var missing: [Int] = []
-        var coveredWeight = 0.0, saysSomething = false
-        // When most words will do: the query's weight, what is left to look at, and what the
-        // missing words could still bring as typos (a title that cannot reach the share stops).
-        var totalWeight = 0.0
-        if allowance == .most { for term in query.terms { totalWeight += term.weight } }
-        var unseenWeight = totalWeight, missedWeight = 0.0
-        var covered = 0
-        var used: [UInt32] = []
-        var positions: [(term: Int, position: Int)] = []
-        // The title's plain words come first, then the other forms it is found by.
-        let plain = title.words.prefix(title.plainCount)
-        let words = title.words
-        for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
-            let term = query.terms[index]
-            var best = 0.0
-            var bestWord: UInt32?
-            for word in words {
-                if let quality = term.lookup[word], quality > best {
-                    best = quality
-                    bestWord = word
-                } else if term.isPrefix, best < SearchQuery.prefix, term.prefixIDs.contains(Int(word)), word != term.id {
-                    best = SearchQuery.prefix
-                    bestWord = word
-                }
+        // The terms are read in place: a title is scored without copying each term (and
+        // retaining its tables) per title.
+        query.terms.withUnsafeBufferPointer { terms -> Double? in
+            var weighted = 0.0, weights = 0.0
+            var allExact = true, yearMatched = false
+            var missingNumerals = 0, inexact = 0
+            // When most words will do: how many words are missing, and the first of them.
+            var missingCount = 0, firstMissing = -1
+            var coveredWeight = 0.0, saysSomething = false
+            // When most words will do: the query's weight, what is left to look at, and what the
+            // missing words could still bring as typos (a title that cannot reach the share stops).
+            var totalWeight = 0.0
+            if allowance == .most { for term in query.terms { totalWeight += term.weight } }
+            var unseenWeight = totalWeight, missedWeight = 0.0
+            var covered = 0
+            // The title words matched so far (at most one per query word: no allocation).
+            var used = InlineArray<12, UInt32>(repeating: 0), usedCount = 0
+            func isUsed(_ word: UInt32) -> Bool {
+                for index in 0..<usedCount where used[index] == word { return true }
+                return false
             }
-            if best < SearchQuery.exact, let wanted = term.years, wanted.contains(title.year) {
-                best = SearchQuery.exact
-                bestWord = nil
-                yearMatched = true
-            }
-            if best < SearchQuery.exact, term.genres & title.genres != 0 {
-                best = SearchQuery.exact
-                bestWord = nil
-            }
-            if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
-                (pair.first == term.index || pair.second == term.index) && words.contains(pair.id)
-            }) {
-                best = SearchQuery.joinedWords
-                bestWord = pair.id
-            }
-            let weight = allowance == .most ? term.weight : term.isStop ? stopWeight : 1.0
-            if best == 0 && !term.isStop {
-                switch allowance {
-                case .none: return nil
-                case .numeral:
-                    if term.isNumeral { missingNumerals += 1 } else if !term.isMarker { return nil }
-                    if missingNumerals > 1 { return nil }
-                case .most:
-                    missing.append(index)
-                    missedWeight += term.weight
-                    unseenWeight -= term.weight
-                    let typedOnly = missing.count == 1 && term.isPrefix
-                    let rescue = missing.count == 1 ? SearchQuery.oneEdit * missedWeight : 0
-                    if !typedOnly && coveredWeight + unseenWeight + rescue < mostShare * totalWeight {
-                        return nil
+            // Where each query word (by its index) matched a plain title word, -1 when it did not.
+            var positions = InlineArray<12, Int16>(repeating: -1)
+            // The title's plain words come first, then the other forms it is found by.
+            let plain = title.words.prefix(title.plainCount)
+            let words = title.words
+            for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
+                let term = terms.baseAddress! + index
+                var best = 0.0
+                var bestWord: UInt32?
+                for word in words {
+                    if let quality = term.pointee.lookup[word], quality > best {
+                        best = quality
+                        bestWord = word
+                    } else if term.pointee.isPrefix, best < SearchQuery.prefix, term.pointee.prefixIDs.contains(Int(word)), word != term.pointee.id {
+                        best = SearchQuery.prefix
+                        bestWord = word
                     }
                 }
-            } else if best > 0 {
-                coveredWeight += term.weight * best
-                unseenWeight -= term.weight
-                // A title word that names the film (not a stopword, medium word or number).
-                if bestWord != nil && !term.isStop && !term.isMedium && !term.isNumeral { saysSomething = true }
-                if best < SearchQuery.form && !term.isStop { inexact += 1 }
+                if best < SearchQuery.exact, let wanted = term.pointee.years, wanted.contains(title.year) {
+                    best = SearchQuery.exact
+                    bestWord = nil
+                    yearMatched = true
+                }
+                if best < SearchQuery.exact, term.pointee.genres & title.genres != 0 {
+                    best = SearchQuery.exact
+                    bestWord = nil
+                }
+                if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
+                    (pair.first == term.pointee.index || pair.second == term.pointee.index) && words.contains(pair.id)
+                }) {
+                    best = SearchQuery.joinedWords
+                    bestWord = pair.id
+                }
+                let weight = allowance == .most ? term.pointee.weight : term.pointee.isStop ? stopWeight : 1.0
+                if best == 0 && !term.pointee.isStop {
+                    switch allowance {
+                    case .none: return nil
+                    case .numeral:
+                        if term.pointee.isNumeral { missingNumerals += 1 } else if !term.pointee.isMarker { return nil }
+                        if missingNumerals > 1 { return nil }
+                    case .most:
+                        missingCount += 1
+                        if missingCount == 1 { firstMissing = index }
+                        missedWeight += term.pointee.weight
+                        unseenWeight -= term.pointee.weight
+                        let typedOnly = missingCount == 1 && term.pointee.isPrefix
+                        let rescue = missingCount == 1 ? SearchQuery.oneEdit * missedWeight : 0
+                        if !typedOnly && coveredWeight + unseenWeight + rescue < mostShare * totalWeight {
+                            return nil
+                        }
+                    }
+                } else if best > 0 {
+                    coveredWeight += term.pointee.weight * best
+                    unseenWeight -= term.pointee.weight
+                    // A title word that names the film (not a stopword, medium word or number).
+                    if bestWord != nil && !term.pointee.isStop && !term.pointee.isMedium && !term.pointee.isNumeral { saysSomething = true }
+                    if best < SearchQuery.form && !term.pointee.isStop { inexact += 1 }
+                }
+                weighted += weight * best
+                weights += weight
+                if best < SearchQuery.form && !term.pointee.isStop && !(term.pointee.isMedium && best == 0) { allExact = false }
+                if let word = bestWord, !term.pointee.isStop, term.pointee.index < 12, let position = plain.firstIndex(of: word) {
+                    positions[term.pointee.index] = Int16(clamping: position - plain.startIndex)
+                }
+                if let word = bestWord, !term.pointee.isStop, !isUsed(word), usedCount < 12 {
+                    used[usedCount] = word
+                    usedCount += 1
+                    // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
+                    let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { corpus.joins($0, $1, into: word) }
+                    covered += joinsTwo ? 2 : 1
+                }
             }
-            weighted += weight * best
-            weights += weight
-            if best < SearchQuery.form && !term.isStop && !(term.isMedium && best == 0) { allExact = false }
-            if let word = bestWord, !term.isStop, let position = plain.firstIndex(of: word) {
-                positions.append((term.index, position))
+            switch allowance {
+            case .none: break
+            case .numeral: if missingNumerals != 1 { return nil }
+            case .most:
+                // The one missing word may be a typo of a title word ("forest" → "forrest").
+                if missingCount == 1, let (quality, word) = typo(of: query.terms[firstMissing], in: plain, corpus: corpus) {
+                    let term = query.terms[firstMissing]
+                    missingCount = 0
+                    weighted += term.weight * quality
+                    coveredWeight += term.weight * quality
+                    inexact += 1
+                    saysSomething = true
+                    if !isUsed(word) { covered += 1 }
+                }
+                let typedOnly = missingCount == 1 && query.terms[firstMissing].isPrefix && inexact == 0 && saysSomething
+                guard typedOnly || (saysSomething && coveredWeight >= mostShare * totalWeight) else { return nil }
             }
-            if let word = bestWord, !term.isStop, !used.contains(word) {
-                used.append(word)
-                // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
-                let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { corpus.joins($0, $1, into: word) }
-                covered += joinsTwo ? 2 : 1
-            }
+            let match = weights > 0 ? weighted / weights : 0
+            // A joined word ("goodfellas" for "good fellas") covers what the query split; a
+            // whole part of the title ("outfoxed" of "Outfoxed: Rupert Murdoch's ...") covers it.
+            let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: positions, corpus: corpus)
+            let coverage = title.coreCount == 0 || whole ? 1 : min(1, Double(covered) / Double(title.coreCount))
+            let exactTitle = allExact && whole ? 1.0 : 0
+            return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
+                + popularityWeight * log10(Double(max(0, title.votes)) + 1) + (yearMatched ? yearBonus : 0)
+                + (inOrder(positions, count: query.terms.count) ? orderBonus : 0)
         }
-        switch allowance {
-        case .none: break
-        case .numeral: if missingNumerals != 1 { return nil }
-        case .most:
-            // The one missing word may be a typo of a title word ("forest" → "forrest").
-            for index in missing where missing.count == 1 {
-                let term = query.terms[index]
-                guard let (quality, word) = typo(of: term, in: plain, corpus: corpus) else { continue }
-                missing.removeAll { $0 == index }
-                weighted += term.weight * quality
-                coveredWeight += term.weight * quality
-                inexact += 1
-                saysSomething = true
-                if !used.contains(word) { covered += 1 }
-            }
-            let typedOnly = missing.count == 1 && query.terms[missing[0]].isPrefix && inexact == 0 && saysSomething
-            guard typedOnly || (saysSomething && coveredWeight >= mostShare * totalWeight) else { return nil }
-        }
-        let match = weights > 0 ? weighted / weights : 0
-        // A joined word ("goodfellas" for "good fellas") covers what the query split; a
-        // whole part of the title ("outfoxed" of "Outfoxed: Rupert Murdoch's ...") covers it.
-        let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: positions.map(\.position), corpus: corpus)
-        let coverage = title.coreCount == 0 || whole ? 1 : min(1, Double(covered) / Double(title.coreCount))
-        let exactTitle = allExact && whole ? 1.0 : 0
-        return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
-            + popularityWeight * log10(Double(max(0, title.votes)) + 1) + (yearMatched ? yearBonus : 0)
-            + (inOrder(positions) ? orderBonus : 0)
     }
 
     /// True when the query matched every word of one of the title's parts (stopwords aside),
     /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II").
-    private static func coversPart(_ title: Title, plain: ArraySlice<UInt32>, matched: [Int], corpus: SearchCorpus) -> Bool {
-        guard title.segments != 0, !matched.isEmpty else { return false }
-        var start = plain.startIndex
-        while start < plain.endIndex {
-            var end = start + 1
-            while end < plain.endIndex, end - plain.startIndex >= 32 || title.segments & (1 << UInt32(end - plain.startIndex)) == 0 { end += 1 }
-            let part = start..<end
-            if matched.allSatisfy({ part.contains($0) }),
-               part.allSatisfy({ matched.contains($0) || SearchText.stopwords.contains(corpus.words[Int(plain[$0])]) }) {
-                return true
-            }
-            start = end
+    /// `matched`: the plain word each query word matched (its offset in the title), or -1.
+    private static func coversPart(_ title: Title, plain: ArraySlice<UInt32>, matched: InlineArray<12, Int16>,
+                                   corpus: SearchCorpus) -> Bool {
+        guard title.segments != 0 else { return false }
+        var low = Int.max, high = -1
+        var mask: UInt64 = 0   // the matched offsets below 64
+        for index in matched.indices where matched[index] >= 0 {
+            let offset = Int(matched[index])
+            low = min(low, offset)
+            high = max(high, offset)
+            if offset < 64 { mask |= 1 << UInt64(offset) }
         }
-        return false
+        guard high >= 0, high < 32 else { return false }
+        // The part holding the first match: it must hold the last one too.
+        var start = low
+        while start > 0 && title.segments & (1 << UInt32(start)) == 0 { start -= 1 }
+        var end = low + 1
+        while end < plain.count && (end >= 32 || title.segments & (1 << UInt32(end)) == 0) { end += 1 }
+        guard high < end else { return false }
+        for offset in start..<end where mask & (1 << UInt64(offset)) == 0 {
+            guard corpus.isStop(plain[plain.startIndex + offset]) else { return false }
+        }
+        return true
     }
 
     /// True when two words or more matched title words in the query's order, each at most
     /// one word after the one before.
-    private static func inOrder(_ positions: [(term: Int, position: Int)]) -> Bool {
-        guard positions.count >= 2 else { return false }
-        let sorted = positions.sorted { $0.term < $1.term }
-        return zip(sorted, sorted.dropFirst()).allSatisfy { $1.position > $0.position && $1.position - $0.position <= 2 }
-    }
-
-    /// The quality and word of `plain`'s best match a typo away from `term` (see
-    /// ``SearchQuery/Missing/most``): for a complete word of 4 letters or more the catalog
-    /// knows (a word it lacks has its typos already, from the typo index), or a word of 3
-    /// letters missing one of a 4-letter title word ("daw" for "dawn").
-    private static func typo(of term: SearchQuery.Term, in plain: ArraySlice<UInt32>, corpus: SearchCorpus) -> (Double, UInt32)? {
-        guard !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral, !term.isMedium else { return nil }
-        if term.scalars.count == 3 {
-            for word in plain {
-                let candidate = corpus.scalars(of: Int(word))
-                if candidate.count == 4, TypoWalk.commonSubsequence(term.scalars, candidate) == 3 { return (SearchQuery.oneEdit, word) }
-            }
-            return nil
+    private static func inOrder(_ positions: InlineArray<12, Int16>, count: Int) -> Bool {
+        var previous: Int16 = -1, matched = 0
+        for index in 0..<min(count, 12) where positions[index] >= 0 {
+            let position = positions[index]
+            if matched > 0 && (position <= previous || position - previous > 2) { return false }
+            previous = position
+            matched += 1
         }
-        guard term.id != nil else { return nil }
-        let edits = allowedEdits(forLength: term.scalars.count)
-        guard edits > 0 else { return nil }
-        var best: (Double, UInt32)?
-        let letters = letterMask(term.scalars)
-        for word in plain {
-            let candidate = corpus.scalars(of: Int(word))
-            guard candidate.count >= 4, abs(candidate.count - term.scalars.count) <= edits else { continue }
-            // Each edit brings at most one letter the other word lacks (a cheap bound first).
-            let other = letterMask(candidate)
-            guard (letters & ~other).nonzeroBitCount <= edits, (other & ~letters).nonzeroBitCount <= edits else { continue }
-            let found = distance(term.scalars, candidate, limit: edits)
-            guard found <= edits else { continue }
-            let quality = found == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits
-            if quality > (best?.0 ?? 0) { best = (quality, word) }
-        }
-        return best
-    }
-
-    /// The set of a word's letters, each as bit `scalar % 64`.
-    private static func letterMask<C: Collection<UInt32>>(_ scalars: C) -> UInt64 {
-        var mask: UInt64 = 0
-        for scalar in scalars { mask |= 1 << UInt64(scalar & 63) }
-        return mask
+        return matched >= 2
     }
 
     /// A film found by its period or genre alone, in a query made only of years, decades and
@@ -247,38 +234,4 @@ enum SearchRanking {
 
     /// The match quality of a film found by its period or genre alone.
     static let periodMatch = 0.9
-
-    /// The optimal-string-alignment Damerau–Levenshtein distance between `a` and `b` (a
-    /// transposition of adjacent letters is one edit), or `limit + 1` once it exceeds `limit`.
-    static func distance(_ a: String, _ b: String, limit: Int) -> Int {
-        distance(Array(a.unicodeScalars.map(\.value)), Array(b.unicodeScalars.map(\.value))[...], limit: limit)
-    }
-
-    /// ``distance(_:_:limit:)`` over unicode scalar values.
-    static func distance(_ s: [UInt32], _ b: ArraySlice<UInt32>, limit: Int) -> Int {
-        let t = Array(b)
-        if abs(s.count - t.count) > limit { return limit + 1 }
-        var previous2 = [Int](repeating: 0, count: t.count + 1)
-        var previous = Array(0...t.count)
-        var current = [Int](repeating: 0, count: t.count + 1)
-        for i in 1...max(1, s.count) where !s.isEmpty {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...max(1, t.count) where !t.isEmpty {
-                let cost = s[i - 1] == t[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] { value = min(value, previous2[j - 2] + 1) }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return limit + 1 }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        if s.isEmpty { return t.count }
-        return previous[t.count]
-    }
-
-    /// How many edits a word of `length` letters may be from what was typed: 0 below 4
-    /// letters, 1 from 4, 2 from 8.
-    static func allowedEdits(forLength length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 }
