@@ -19,7 +19,11 @@ struct RelevanceSetTests {
 
     static func cases(_ split: String) throws -> [RelevanceSets.Case] {
         let generated = RelevanceSets.parse(try read("generated-\(split).tsv"), split: split)
-        return generated + RelevanceSets.parse(try read("queries.tsv")).filter { $0.split == split }
+        // The hand-written suite's kinds, apart from the generated families of the same name.
+        let suite = RelevanceSets.parse(try read("queries.tsv")).filter { $0.split == split }.map {
+            RelevanceSets.Case(family: "suite:" + $0.family, query: $0.query, title: $0.title, year: $0.year, k: $0.k, split: $0.split)
+        }
+        return generated + suite
     }
 
     /// Both sets are what tools/relevance-sets.py generates: a few hundred queries of every family.
@@ -52,5 +56,5 @@ struct RelevanceSetTests {
     }
 
     /// The development set's hit@1 floor, raised as the engine improves.
-    static let developmentFloor = 0.5
+    static let developmentFloor = 0.97
 }

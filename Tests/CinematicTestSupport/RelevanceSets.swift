@@ -9,29 +9,43 @@ public enum RelevanceSets {
     public struct Case: Sendable {
         /// The family (generated) or kind (hand-written).
         public let family: String
+        /// The text searched, as typed.
         public let query: String
         /// The expected title, or "-" when no film may match.
         public let title: String
+        /// The expected film's year (0 when no film may match).
         public let year: Int
         /// Within how many results the hand-written suite wants it (generated: 1).
         public let k: Int
         /// "dev" or "test".
         public let split: String
+
+        /// Creates a case.
+        public init(family: String, query: String, title: String, year: Int, k: Int, split: String) {
+            (self.family, self.query, self.title, self.year, self.k, self.split) = (family, query, title, year, k, split)
+        }
     }
 
     /// The scores of one family.
     public struct Score: Sendable {
+        /// The family scored ("all" for a total).
         public var family: String
+        /// Queries.
         public var count = 0
+        /// Queries whose film came first.
         public var top1 = 0
+        /// Queries whose film came in the first three.
         public var top3 = 0
         /// Sum of 1/position (first page), for the mean reciprocal rank.
         public var reciprocal = 0.0
         /// The misses at the top: query, expected, what came first (never printed for the test set).
         public var misses: [String] = []
 
+        /// Share of queries whose film came first.
         public var hit1: Double { count == 0 ? 0 : Double(top1) / Double(count) }
+        /// Share of queries whose film came in the first three.
         public var hit3: Double { count == 0 ? 0 : Double(top3) / Double(count) }
+        /// Mean reciprocal rank over the first page.
         public var mrr: Double { count == 0 ? 0 : reciprocal / Double(count) }
     }
 
