@@ -76,9 +76,10 @@ struct SearchQuery: Sendable {
         /// one a typo away ("forest gump" → Forrest Gump). A title must then cover at least
         /// half of the query, each word counting its ``Term/weight`` ("waking life full
         /// movie", "shawshank redemption prison"; never "Cast Away" for "spirited away",
-        /// where the rarer word is missing), with a word that is neither a stopword nor a
-        /// medium word; or lack only the word being typed, every other word matching
-        /// exactly ("the shawshank redep").
+        /// where the rarer word is missing), or a third of it when the query holds the whole
+        /// title, of two words or more ("star wars a new hope" holds Star Wars), with a word
+        /// that is neither a stopword nor a medium word; or lack only the word being typed,
+        /// every other word matching exactly ("the shawshank redep").
         case most
     }
 }

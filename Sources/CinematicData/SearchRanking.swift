@@ -15,6 +15,9 @@ enum SearchRanking {
     static let stopWeight = 0.25
     /// Share of the query (by word weight) a title must cover when nothing matches every word.
     static let mostShare = 0.5
+    /// ... or, when the query holds the whole title (two words of it or more: "star wars a new
+    /// hope" holds Star Wars), this share.
+    static let wholeTitleShare = 1.0 / 3
 
     /// What the score reads of one title.
     struct Title {
@@ -124,7 +127,7 @@ enum SearchRanking {
                         unseenWeight -= term.pointee.weight
                         let typedOnly = missingCount == 1 && term.pointee.isPrefix
                         let rescue = missingCount == 1 ? SearchQuery.oneEdit * missedWeight : 0
-                        if !typedOnly && coveredWeight + unseenWeight + rescue < mostShare * totalWeight {
+                        if !typedOnly && coveredWeight + unseenWeight + rescue < wholeTitleShare * totalWeight {
                             return nil
                         }
                     }
@@ -164,7 +167,8 @@ enum SearchRanking {
                     if !isUsed(word) { covered += 1 }
                 }
                 let typedOnly = missingCount == 1 && query.terms[firstMissing].isPrefix && inexact == 0 && saysSomething
-                guard typedOnly || (saysSomething && coveredWeight >= mostShare * totalWeight) else { return nil }
+                let holdsTitle = covered >= max(2, title.coreCount) && coveredWeight >= wholeTitleShare * totalWeight
+                guard typedOnly || (saysSomething && (coveredWeight >= mostShare * totalWeight || holdsTitle)) else { return nil }
             }
             let match = weights > 0 ? weighted / weights : 0
             // A joined word ("goodfellas" for "good fellas") covers what the query split; a

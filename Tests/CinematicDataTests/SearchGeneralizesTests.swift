@@ -54,6 +54,8 @@ struct SearchGeneralizesTests {
         #expect(try first("europa full movie") == "Europa (1991)")
         #expect(try first("the candidate uncut") == "The Candidate (1972)")
         #expect(try first("shawshank redemption prison") == "The Shawshank Redemption (1994)")
+        // A query holding a whole title of two words or more needs to cover only a third of it.
+        #expect(try first("star wars a new hope") == "Star Wars (1977)")
         #expect(try catalog.search("spirited away").isEmpty)
         #expect(try catalog.search("xyzzy away").isEmpty)
     }
