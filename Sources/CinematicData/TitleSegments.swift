@@ -13,6 +13,8 @@ struct TitleSegments: Sendable {
         rows.titleBytes.withUnsafeBufferPointer { bytes in
             for index in starts.indices {
                 let low = Int(rows.titleStarts[index]), high = Int(rows.titleStarts[index + 1])
+                // Most titles have no ":" nor "-": nothing to read word by word.
+                guard UnsafeBufferPointer(rebasing: bytes[low..<high]).contains(where: { $0 == 0x3A || $0 == 0x2D }) else { continue }
                 var mask: UInt32 = 0
                 var word = -1, length = 0
                 var separated = false
