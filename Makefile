@@ -137,9 +137,11 @@ generate:
 	python3 tools/wiregen.py
 
 ## test-generated: the generated files are what the schema says (run `make generate` if not),
-## and docs/wire.md's examples validate against the schema.
+## docs/wire.md's examples validate against the schema, and the relevance sets are what
+## tools/relevance-sets.py generates (docs/relevance.md).
 test-generated:
 	python3 tools/wiregen.py --check
+	python3 tools/relevance-sets.py --check
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
 ## test-adding-a-feature: follows docs/adding-a-feature.md in a scratch copy (a Watchlist

@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "cinematic-demo", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"], swiftSettings: strict),
         // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic", "CSQLite"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
-        .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
+        .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite", "CinematicTestSupport"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
 
         // Helpers shared by the test targets: bounded waits, recorders, catalog doubles.
         .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),

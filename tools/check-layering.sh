@@ -37,8 +37,8 @@ ALLOWED = {
     # Programs.
     "cinematic-demo": {"CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"} | PLATFORM,
     "cinematic-fuzz": {"Cinematic", "CSQLite"} | PLATFORM,
-    "cinematic-bench": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite"}
-                       | PLATFORM | {"Foundation"},
+    "cinematic-bench": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite",
+                        "CinematicTestSupport"} | PLATFORM | {"Foundation"},
     # Tests.
     "CinematicTestSupport": {"CinematicDomain", "MVIKit", "Synchronization", "Testing"},
     "MVIKitTests": {"MVIKit", "CinematicThreads"} | TESTING,

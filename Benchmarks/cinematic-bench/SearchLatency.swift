@@ -2,8 +2,8 @@ import CinematicData
 import CinematicDomain
 import Foundation
 
-/// Search inside the catalog: relevance (hit@1 and hit@3 per kind over the relevance suite),
-/// keystroke latency (every prefix of every suite query, as typed), paging depth (page 100
+/// Search inside the catalog: relevance (hit@1, hit@3 and MRR per family over the development
+/// and the frozen test set, and their gap: ``Relevance``), keystroke latency (every prefix of every suite query, as typed), paging depth (page 100
 /// against page 1, for Search and for Discover), the index build, size and load, and the
 /// same keystroke latency over a synthetic 1,000,000-film catalog whose vocabulary grows
 /// with it (``SyntheticCatalog``).
@@ -13,7 +13,7 @@ enum SearchLatency {
         let year, k: Int
     }
 
-    /// Tests/relevance/queries.tsv.
+    /// Tests/relevance/queries.tsv (the hand-written suite, whose prefixes are the keystrokes).
     static func suite() throws -> [Case] {
         try String(contentsOfFile: "Tests/relevance/queries.tsv", encoding: .utf8).split(separator: "\n")
             .filter { !$0.hasPrefix("#") }
@@ -43,23 +43,7 @@ enum SearchLatency {
         let catalog = try SQLiteMovieCatalog.open(.index(path: path))
         catalog.waitUntilLoaded()
 
-        print("relevance suite: \(cases.count) queries (Tests/relevance/queries.tsv), hit@1 / hit@3 by kind")
-        var hits: [String: (n: Int, one: Int, three: Int)] = [:]
-        for c in cases {
-            let results = try catalog.search(c.query)
-            // Title "-": no film may match (the empty list is the hit).
-            let position = c.title == "-" ? (results.isEmpty ? 0 : nil) : results.firstIndex { $0.title == c.title && $0.year == c.year }
-            var entry = hits[c.kind] ?? (0, 0, 0)
-            entry.n += 1
-            if position == 0 { entry.one += 1 }
-            if let position, position < 3 { entry.three += 1 }
-            hits[c.kind] = entry
-        }
-        for (kind, entry) in hits.sorted(by: { $0.key < $1.key }) {
-            print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) n=\(entry.n)  hit@1 \(percent(entry.one, entry.n))  hit@3 \(percent(entry.three, entry.n))")
-        }
-        let total = hits.values.reduce((0, 0, 0)) { ($0.0 + $1.n, $0.1 + $1.one, $0.2 + $1.three) }
-        print("  all          n=\(total.0)  hit@1 \(percent(total.1, total.0))  hit@3 \(percent(total.2, total.0))  (the suite's k: 100%)")
+        try Relevance.run(catalog)
 
         let typed = keystrokes(cases)
         let fresh = try SQLiteMovieCatalog.open(.index(path: path))
@@ -96,6 +80,19 @@ enum SearchLatency {
         if vocabulary > 0 { print("  (synthetic: \(vocabulary) distinct title words; invented words, typos and continuations grow it with the catalog)") }
 
         try await paging(catalogPath: path)
+    }
+
+    /// Every prefix of each query, typed 5 times into fresh catalogs, with its median time.
+    static func type(indexPath: String, queries: [String]) throws {
+        var runs: [[Duration]] = []
+        for _ in 0..<5 {
+            let catalog = try SQLiteMovieCatalog.open(.index(path: indexPath))
+            catalog.waitUntilLoaded()
+            runs.append(try keystrokeLatency(catalog, keystrokes(queries.map { Case(kind: "", query: $0, title: "", year: 0, k: 0) })))
+            catalog.close()
+        }
+        let typed = keystrokes(queries.map { Case(kind: "", query: $0, title: "", year: 0, k: 0) })
+        for (index, query) in typed.enumerated() { print("\(pad(Report.format(Report.median(runs.map { $0[index] })), 12))\(query)") }
     }
 
     static func pad(_ text: String, _ width: Int = 11) -> String { text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0) }

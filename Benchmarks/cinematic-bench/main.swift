@@ -5,7 +5,20 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+// `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
+// 5 times, with its median time (to see where a keystroke's time goes).
+// INDEX "embedded": the shipped catalog's index, built first.
+if CommandLine.arguments.dropFirst().first == "type", CommandLine.arguments.count >= 4 {
+    var path = CommandLine.arguments[2]
+    if path == "embedded" {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-type-\(getpid()).idx").path
+        try MovieFile.buildEmbeddedIndex(to: path, libraryVersion: "bench")
+    }
+    defer { if CommandLine.arguments[2] == "embedded" { try? FileManager.default.removeItem(atPath: path) } }
+    try SearchLatency.type(indexPath: path, queries: Array(CommandLine.arguments.dropFirst(3)))
+    exit(0)
+}
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
@@ -15,6 +28,13 @@ do {
     try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
     let buildTime = ContinuousClock.now - start
     if wanted("start") { try StartLatency.run(directory: directory); print() }
+    // `relevance` alone: the relevance tables without the latency runs (`search` prints both).
+    if selected.contains("relevance") && !wanted("search") {
+        let catalog = try SQLiteMovieCatalog.open(.index(path: catalogPath))
+        catalog.waitUntilLoaded()
+        try Relevance.run(catalog)
+        print()
+    }
     if wanted("search") { try await SearchLatency.run(catalogPath: catalogPath, directory: directory, buildTime: buildTime); print() }
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }

@@ -40,6 +40,8 @@ final class SearchCorpus: Sendable {
     let display: MovieRows
     /// The most frequent words of any prefix range (``PrefixTopWords``).
     let topWords: PrefixTopWords
+    /// The ids of the stopwords (``SearchText/stopwords``) the vocabulary holds.
+    private let stopIDs: Set<UInt32>
 
     /// Bit of ``flags``: the word is in the typo index.
     static let typoFlag: UInt8 = 1
@@ -82,7 +84,11 @@ final class SearchCorpus: Sendable {
         var frequencies = [UInt32](repeating: 0, count: words.count)
         for index in words.indices { frequencies[index] = postingStarts[index + 1] - postingStarts[index] }
         topWords = PrefixTopWords(frequencies: frequencies)
+        stopIDs = Set(SearchText.stopwords.compactMap { ids[$0] })
     }
+
+    /// True when word `id` is a stopword.
+    func isStop(_ id: UInt32) -> Bool { stopIDs.contains(id) }
 
     /// Number of titles.
     var count: Int { votes.count }

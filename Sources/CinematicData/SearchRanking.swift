@@ -2,209 +2,224 @@
 import Glibc
 #endif
 
-/// What a search query asks for: its words, each with the catalog words it may match and how
-/// well, and a year when it names one ("matrix 1999").
-struct SearchQuery: Sendable {
-    /// One query word and the catalog words it may match.
-    struct Term: Sendable {
-        let text: String
-        /// Catalog word → match quality (1 exact or numeral, 0.8 prefix, 0.65 one edit,
-        /// 0.5 two edits).
-        var alternatives: [String: Double]
-        /// A stopword ("the", "of"): it may be missing from a title.
-        let isStop: Bool
-        /// The years of a year ("1999": 1999...1999) or decade ("80s", "1980s": 1980...1989)
-        /// in a query of several words: it may match the film's year instead of a title word.
-        var years: ClosedRange<Int>?
-        /// A number, roman numeral, year or decade (``SearchFilters/isNumeral(_:after:isLast:)``):
-        /// it may be the word missing from a title of the series the other words name.
-        var isNumeral = false
-        /// The word being typed (the query's last, with no space after it): any title word it
-        /// begins matches as a prefix.
-        var isPrefix = false
-        /// The word's position in the query.
-        var index = 0
-        /// ``alternatives`` keyed by word id, to look title words up.
-        var lookup: [UInt32: Double] = [:]
-        /// For the word being typed: the ids of the vocabulary words it begins (itself aside).
-        var prefixIDs: Range<Int> = 0..<0
-        /// The id of the word itself, when the vocabulary has it.
-        var id: UInt32?
-        /// The word's unicode scalars.
-        var scalars: [UInt32] = []
-        /// A word that lost most of its letters to folding: it matches only itself.
-        var isWhole = false
-    }
-
-    var terms: [Term]
-    /// Adjacent words joined, when the catalog has the joined word: ("goodfellas", 0, 1).
-    var joined: [(word: String, id: UInt32, first: Int, second: Int)] = []
-    /// The order terms are checked in: the rarest required words first, so a title that
-    /// lacks one is dropped after a look or two.
-    var order: [Int] = []
-
-    /// Quality of matches by kind.
-    static let exact = 1.0, prefix = 0.8, oneEdit = 0.65, twoEdits = 0.5, joinedWords = 0.95
-
-    /// Which query words a title may lack (stopwords aside, it may always lack those).
-    enum Missing: Sendable {
-        /// None: every word matches (a title word, or the film's year for a year).
-        case none
-        /// Exactly one numeral (number, roman numeral, year or decade), every other word
-        /// matching: the series the other words name ("alien 3" → the Alien films).
-        case numeral
-        /// The fallback when nothing else matched. A complete word of 4 letters or more that
-        /// matches no title word may match one a typo away (as the typo index does for a word
-        /// the catalog lacks: "forest gump" → Forrest Gump). Then at most
-        /// one word may be missing, and either at least two words that are not numerals match
-        /// ("shawshank redemption prison"), or the missing word is the one being typed and
-        /// every other word matches exactly ("the shawshank redep"); never a title sharing a
-        /// single word with the query otherwise, such as "Cast Away" for "spirited away".
-        case word
-    }
-}
-
-/// The documented score behind search ranking (see ``score(_:words:plainCount:coreCount:votes:year:corpus:allowingMissing:)``).
+/// The documented score behind search ranking (see ``score(_:_:corpus:missing:)``).
 enum SearchRanking {
     /// Weights of the score's parts.
     static let matchWeight = 3.0, coverageWeight = 1.0, exactTitleBonus = 1.0, popularityWeight = 0.8
     static let yearBonus = 1.5
+    /// When the title holds the query's words in the query's order, side by side (one word
+    /// between at most): "the final friday" prefers "... The Final Friday" to "Friday the
+    /// 13th: The Final Chapter".
+    static let orderBonus = 0.25
     /// A stopword counts this much in the match quality.
     static let stopWeight = 0.25
+    /// Share of the query (by word weight) a title must cover when nothing matches every word.
+    static let mostShare = 0.5
+    /// ... or, when the query holds the whole title (two words of it or more: "star wars a new
+    /// hope" holds Star Wars), this share.
+    static let wholeTitleShare = 1.0 / 3
+
+    /// What the score reads of one title.
+    struct Title {
+        /// Its words as ids: plain words first (`plainCount`), then the other forms it is found by.
+        let words: ArraySlice<UInt32>
+        let plainCount: Int
+        /// Plain words that are not stopwords.
+        let coreCount: Int
+        let votes: Int
+        let year: Int
+        /// Its genres' bits (``SearchFilters/listBits``).
+        let genres: UInt64
+        /// Where its parts begin (``TitleSegments``).
+        let segments: UInt32
+    }
 
     /// The score of one title for `query`, or nil when the title does not match (a word that
-    /// is not a stopword matches none of the title's words, nor the year; `missing` says
-    /// which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
+    /// is not a stopword matches none of the title's words, nor the year or genre; `missing`
+    /// says which words may lack a match (``SearchQuery/Missing``), scoring 0: so "star trek 7"
     /// still lists Star Trek films):
     ///
     ///     score = 3 × match + 1 × coverage + 1 × exactTitle + 0.8 × log10(votes + 1) + 1.5 × yearMatch
     ///
-    /// - match: the mean quality of the query's words (stopwords weigh 0.25): 1 exact or
-    ///   numeral ("2" for "II"), 0.95 joined ("good fellas"), 0.8 prefix of the word being
-    ///   typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
+    /// - match: the mean quality of the query's words (stopwords weigh 0.25; when nothing
+    ///   matches every word, each word weighs its ``SearchQuery/Term/weight``, so the title
+    ///   covering more of the query comes first): 1 exact or numeral ("2" for "II"), 0.97
+    ///   another form ("doctor" for "Dr."), 0.95 joined ("good fellas"), 0.8 prefix of the
+    ///   word being typed, 0.65 one edit, 0.5 two edits (Damerau–Levenshtein).
     /// - coverage: the share of the title's words (stopwords aside, `coreCount` of them) the
     ///   query matched, so "alien" prefers "Alien" to "Alien Nation".
-    /// - exactTitle: 1 when every query word matched exactly and covers the whole title.
+    /// - exactTitle: 1 when every query word matched exactly (or as another form of itself,
+    ///   or is a medium word the title lacks) and covers the whole title.
     /// - popularity: log10 of the votes, so a famous prefix match ("star" → Star Wars,
     ///   134,640 votes) outranks an obscure exact title ("Star!", 290 votes: 2.7 points of
     ///   popularity against 2 of exactness and coverage), while among comparable films the
     ///   better match wins.
-    /// - yearMatch: 1 when the query names the film's year (or decade).
+    /// - yearMatch: 1 when the query names the film's year (or decade). A genre word matching
+    ///   the film's genre counts as matched, with no bonus.
     /// Ties keep the catalog's order (most votes first).
-    static func score(_ query: SearchQuery, words: ArraySlice<UInt32>, plainCount: Int, coreCount: Int, votes: Int, year: Int,
-                      corpus: SearchCorpus, missing allowance: SearchQuery.Missing = .none) -> Double? {
-        var weighted = 0.0, weights = 0.0
-        var allExact = true
-        var yearMatched = false
-        var missingWords = 0, missingNumerals = 0, matchedWords = 0
-        var missingIsTyped = false, inexact = 0
-        var missingTerm: SearchQuery.Term?
-        var covered = 0
-        var used: [UInt32] = []
-        // The title's plain words come first, then the other forms it is found by.
-        let plain = words.prefix(plainCount)
-        for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
-            let term = query.terms[index]
-            var best = 0.0
-            var bestWord: UInt32?
-            for word in words {
-                if let quality = term.lookup[word], quality > best {
-                    best = quality
-                    bestWord = word
-                } else if term.isPrefix, best < SearchQuery.prefix, term.prefixIDs.contains(Int(word)), word != term.id {
-                    best = SearchQuery.prefix
-                    bestWord = word
+    static func score(_ query: SearchQuery, _ title: Title, corpus: SearchCorpus,
+                      missing allowance: SearchQuery.Missing = .none) -> Double? {
+        // The terms are read in place: a title is scored without copying each term (and
+        // retaining its tables) per title.
+        query.terms.withUnsafeBufferPointer { terms -> Double? in
+            var weighted = 0.0, weights = 0.0
+            var allExact = true, yearMatched = false
+            var missingNumerals = 0, inexact = 0
+            // When most words will do: how many words are missing, and the first of them.
+            var missingCount = 0, firstMissing = -1
+            var coveredWeight = 0.0, saysSomething = false
+            // When most words will do: the query's weight, what is left to look at, and what the
+            // missing words could still bring as typos (a title that cannot reach the share stops).
+            var totalWeight = 0.0
+            if allowance == .most { for term in query.terms { totalWeight += term.weight } }
+            var unseenWeight = totalWeight, missedWeight = 0.0
+            var covered = 0
+            // The title words matched so far (at most one per query word: no allocation).
+            var used = InlineArray<12, UInt32>(repeating: 0), usedCount = 0
+            func isUsed(_ word: UInt32) -> Bool {
+                for index in 0..<usedCount where used[index] == word { return true }
+                return false
+            }
+            // Where each query word (by its index) matched a plain title word, -1 when it did not.
+            var positions = InlineArray<12, Int16>(repeating: -1)
+            // The title's plain words come first, then the other forms it is found by.
+            let plain = title.words.prefix(title.plainCount)
+            let words = title.words
+            for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
+                let term = terms.baseAddress! + index
+                var best = 0.0
+                var bestWord: UInt32?
+                for word in words {
+                    if let quality = term.pointee.lookup[word], quality > best {
+                        best = quality
+                        bestWord = word
+                    } else if term.pointee.isPrefix, best < SearchQuery.prefix, term.pointee.prefixIDs.contains(Int(word)), word != term.pointee.id {
+                        best = SearchQuery.prefix
+                        bestWord = word
+                    }
+                }
+                if best < SearchQuery.exact, let wanted = term.pointee.years, wanted.contains(title.year) {
+                    best = SearchQuery.exact
+                    bestWord = nil
+                    yearMatched = true
+                }
+                if best < SearchQuery.exact, term.pointee.genres & title.genres != 0 {
+                    best = SearchQuery.exact
+                    bestWord = nil
+                }
+                if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
+                    (pair.first == term.pointee.index || pair.second == term.pointee.index) && words.contains(pair.id)
+                }) {
+                    best = SearchQuery.joinedWords
+                    bestWord = pair.id
+                }
+                let weight = allowance == .most ? term.pointee.weight : term.pointee.isStop ? stopWeight : 1.0
+                if best == 0 && !term.pointee.isStop {
+                    switch allowance {
+                    case .none: return nil
+                    case .numeral:
+                        if term.pointee.isNumeral { missingNumerals += 1 } else if !term.pointee.isMarker { return nil }
+                        if missingNumerals > 1 { return nil }
+                    case .most:
+                        missingCount += 1
+                        if missingCount == 1 { firstMissing = index }
+                        missedWeight += term.pointee.weight
+                        unseenWeight -= term.pointee.weight
+                        let typedOnly = missingCount == 1 && term.pointee.isPrefix
+                        let rescue = missingCount == 1 ? SearchQuery.oneEdit * missedWeight : 0
+                        if !typedOnly && coveredWeight + unseenWeight + rescue < wholeTitleShare * totalWeight {
+                            return nil
+                        }
+                    }
+                } else if best > 0 {
+                    coveredWeight += term.pointee.weight * best
+                    unseenWeight -= term.pointee.weight
+                    // A title word that names the film (not a stopword, medium word or number).
+                    if bestWord != nil && !term.pointee.isStop && !term.pointee.isMedium && !term.pointee.isNumeral { saysSomething = true }
+                    if best < SearchQuery.form && !term.pointee.isStop { inexact += 1 }
+                }
+                weighted += weight * best
+                weights += weight
+                if best < SearchQuery.form && !term.pointee.isStop && !(term.pointee.isMedium && best == 0) { allExact = false }
+                if let word = bestWord, !term.pointee.isStop, term.pointee.index < 12, let position = plain.firstIndex(of: word) {
+                    positions[term.pointee.index] = Int16(clamping: position - plain.startIndex)
+                }
+                if let word = bestWord, !term.pointee.isStop, !isUsed(word), usedCount < 12 {
+                    used[usedCount] = word
+                    usedCount += 1
+                    // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
+                    let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { corpus.joins($0, $1, into: word) }
+                    covered += joinsTwo ? 2 : 1
                 }
             }
-            if let wanted = term.years, wanted.contains(year), best < SearchQuery.exact {
-                best = SearchQuery.exact
-                bestWord = nil
-                yearMatched = true
-            }
-            if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
-                (pair.first == term.index || pair.second == term.index) && words.contains(pair.id)
-            }) {
-                best = SearchQuery.joinedWords
-                bestWord = pair.id
-            }
-            if best == 0 && !term.isStop {
-                if term.isNumeral { missingNumerals += 1 } else { missingWords += 1 }
-                missingIsTyped = term.isPrefix
-                missingTerm = term
-                switch allowance {
-                case .none: return nil
-                case .numeral: if missingWords > 0 || missingNumerals > 1 { return nil }
-                case .word: if missingWords + missingNumerals > 1 { return nil }
+            switch allowance {
+            case .none: break
+            case .numeral: if missingNumerals != 1 { return nil }
+            case .most:
+                // The one missing word may be a typo of a title word ("forest" → "forrest").
+                if missingCount == 1, let (quality, word) = typo(of: query.terms[firstMissing], in: plain, corpus: corpus) {
+                    let term = query.terms[firstMissing]
+                    missingCount = 0
+                    weighted += term.weight * quality
+                    coveredWeight += term.weight * quality
+                    inexact += 1
+                    saysSomething = true
+                    if !isUsed(word) { covered += 1 }
                 }
-            } else if best > 0 && !term.isStop {
-                if !term.isNumeral { matchedWords += 1 }
-                if best < SearchQuery.exact { inexact += 1 }
+                let typedOnly = missingCount == 1 && query.terms[firstMissing].isPrefix && inexact == 0 && saysSomething
+                let holdsTitle = covered >= max(2, title.coreCount) && coveredWeight >= wholeTitleShare * totalWeight
+                guard typedOnly || (saysSomething && (coveredWeight >= mostShare * totalWeight || holdsTitle)) else { return nil }
             }
-            let weight = term.isStop ? stopWeight : 1.0
-            weighted += weight * best
-            weights += weight
-            if best < SearchQuery.exact && !term.isStop { allExact = false }
-            if let word = bestWord, !term.isStop, !used.contains(word) {
-                used.append(word)
-                // A joined form ("ghostbusters" for "Ghost Busters") covers both words.
-                let joinsTwo = !plain.contains(word) && zip(plain, plain.dropFirst()).contains { corpus.joins($0, $1, into: word) }
-                covered += joinsTwo ? 2 : 1
-            }
+            let match = weights > 0 ? weighted / weights : 0
+            // A joined word ("goodfellas" for "good fellas") covers what the query split; a
+            // whole part of the title ("outfoxed" of "Outfoxed: Rupert Murdoch's ...") covers it.
+            let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: positions, corpus: corpus)
+            let coverage = title.coreCount == 0 || whole ? 1 : min(1, Double(covered) / Double(title.coreCount))
+            let exactTitle = allExact && whole ? 1.0 : 0
+            return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
+                + popularityWeight * log10(Double(max(0, title.votes)) + 1) + (yearMatched ? yearBonus : 0)
+                + (inOrder(positions, count: query.terms.count) ? orderBonus : 0)
         }
-        if allowance == .word, missingWords == 1, let term = missingTerm,
-           let (quality, word) = typo(of: term, in: plain, corpus: corpus) {
-            // The one word missing is a typo of a title word ("forest" → "forrest").
-            missingWords = 0
-            missingIsTyped = false
-            matchedWords += 1
-            inexact += 1
-            weighted += quality
-            allExact = false
-            if !used.contains(word) { covered += 1 }
-        }
-        switch allowance {
-        case .none: break
-        case .numeral: if missingNumerals != 1 { return nil }
-        case .word:
-            let typedOnly = missingWords + missingNumerals == 1 && missingIsTyped && inexact == 0 && matchedWords >= 1
-            if matchedWords < 2 && !typedOnly { return nil }
-        }
-        let match = weights > 0 ? weighted / weights : 0
-        // A joined word ("goodfellas" for "good fellas") covers what the query split.
-        let coverage = coreCount == 0 ? 1 : min(1, Double(covered) / Double(coreCount))
-        let exactTitle = allExact && covered >= coreCount ? 1.0 : 0
-        return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
-            + popularityWeight * log10(Double(max(0, votes)) + 1) + (yearMatched ? yearBonus : 0)
     }
 
-    /// The quality and word of `plain`'s best match a typo away from `term` (see
-    /// ``SearchQuery/Missing/word``): for a complete word of 4 letters or more the catalog
-    /// knows (a word it lacks has its typos already, from the typo index).
-    private static func typo(of term: SearchQuery.Term, in plain: ArraySlice<UInt32>, corpus: SearchCorpus) -> (Double, UInt32)? {
-        guard term.id != nil, !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral else { return nil }
-        let edits = allowedEdits(forLength: term.scalars.count)
-        guard edits > 0 else { return nil }
-        var best: (Double, UInt32)?
-        let letters = letterMask(term.scalars)
-        for word in plain {
-            let candidate = corpus.scalars(of: Int(word))
-            guard candidate.count >= 4, abs(candidate.count - term.scalars.count) <= edits else { continue }
-            // Each edit brings at most one letter the other word lacks (a cheap bound first).
-            let other = letterMask(candidate)
-            guard (letters & ~other).nonzeroBitCount <= edits, (other & ~letters).nonzeroBitCount <= edits else { continue }
-            let found = distance(term.scalars, candidate, limit: edits)
-            guard found <= edits else { continue }
-            let quality = found == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits
-            if quality > (best?.0 ?? 0) { best = (quality, word) }
+    /// True when the query matched every word of one of the title's parts (stopwords aside),
+    /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II").
+    /// `matched`: the plain word each query word matched (its offset in the title), or -1.
+    private static func coversPart(_ title: Title, plain: ArraySlice<UInt32>, matched: InlineArray<12, Int16>,
+                                   corpus: SearchCorpus) -> Bool {
+        guard title.segments != 0 else { return false }
+        var low = Int.max, high = -1
+        var mask: UInt64 = 0   // the matched offsets below 64
+        for index in matched.indices where matched[index] >= 0 {
+            let offset = Int(matched[index])
+            low = min(low, offset)
+            high = max(high, offset)
+            if offset < 64 { mask |= 1 << UInt64(offset) }
         }
-        return best
+        guard high >= 0, high < 32 else { return false }
+        // The part holding the first match: it must hold the last one too.
+        var start = low
+        while start > 0 && title.segments & (1 << UInt32(start)) == 0 { start -= 1 }
+        var end = low + 1
+        while end < plain.count && (end >= 32 || title.segments & (1 << UInt32(end)) == 0) { end += 1 }
+        guard high < end else { return false }
+        for offset in start..<end where mask & (1 << UInt64(offset)) == 0 {
+            guard corpus.isStop(plain[plain.startIndex + offset]) else { return false }
+        }
+        return true
     }
 
-    /// The set of a word's letters, each as bit `scalar % 64`.
-    private static func letterMask<C: Collection<UInt32>>(_ scalars: C) -> UInt64 {
-        var mask: UInt64 = 0
-        for scalar in scalars { mask |= 1 << UInt64(scalar & 63) }
-        return mask
+    /// True when two words or more matched title words in the query's order, each at most
+    /// one word after the one before.
+    private static func inOrder(_ positions: InlineArray<12, Int16>, count: Int) -> Bool {
+        var previous: Int16 = -1, matched = 0
+        for index in 0..<min(count, 12) where positions[index] >= 0 {
+            let position = positions[index]
+            if matched > 0 && (position <= previous || position - previous > 2) { return false }
+            previous = position
+            matched += 1
+        }
+        return matched >= 2
     }
 
     /// A film found by its period or genre alone, in a query made only of years, decades and
@@ -223,38 +238,4 @@ enum SearchRanking {
 
     /// The match quality of a film found by its period or genre alone.
     static let periodMatch = 0.9
-
-    /// The optimal-string-alignment Damerau–Levenshtein distance between `a` and `b` (a
-    /// transposition of adjacent letters is one edit), or `limit + 1` once it exceeds `limit`.
-    static func distance(_ a: String, _ b: String, limit: Int) -> Int {
-        distance(Array(a.unicodeScalars.map(\.value)), Array(b.unicodeScalars.map(\.value))[...], limit: limit)
-    }
-
-    /// ``distance(_:_:limit:)`` over unicode scalar values.
-    static func distance(_ s: [UInt32], _ b: ArraySlice<UInt32>, limit: Int) -> Int {
-        let t = Array(b)
-        if abs(s.count - t.count) > limit { return limit + 1 }
-        var previous2 = [Int](repeating: 0, count: t.count + 1)
-        var previous = Array(0...t.count)
-        var current = [Int](repeating: 0, count: t.count + 1)
-        for i in 1...max(1, s.count) where !s.isEmpty {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...max(1, t.count) where !t.isEmpty {
-                let cost = s[i - 1] == t[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] { value = min(value, previous2[j - 2] + 1) }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return limit + 1 }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        if s.isEmpty { return t.count }
-        return previous[t.count]
-    }
-
-    /// How many edits a word of `length` letters may be from what was typed: 0 below 4
-    /// letters, 1 from 4, 2 from 8.
-    static func allowedEdits(forLength length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 }

@@ -57,28 +57,34 @@ struct CatalogSearchTests {
     /// The relevance suite (Tests/relevance/queries.tsv): real queries of every kind (exact,
     /// article, partial, typo, numerals, punctuation, year, famous vs obscure, a period or
     /// genre alone, a title that is a number, a series with a sequel number), each with the
-    /// film it must find within its top k, and queries no film matches ("üñí", "spirited away"). `make bench` prints hit@1 and hit@3 per kind.
+    /// film it must find within its top k, and queries no film matches ("üñí", "spirited away").
+    /// `make bench` prints hit@1, hit@3 and MRR per kind. Only the development rows' misses are
+    /// printed; the test rows' are counted (docs/relevance.md: nobody tunes on them).
     @Test func theRelevanceSuiteFindsEveryExpectedFilm() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("relevance/queries.tsv")
         let cases = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(cases.count >= 260)
         var misses: [String] = []
+        var testMisses = 0
         for line in cases {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let (query, title, year, k) = (fields[1], fields[2], Int(fields[3])!, Int(fields[4])!)
             let results = try catalog.search(query)
-            if title == "-" {
-                // A query no film matches: an honest empty list.
-                if !results.isEmpty { misses.append("\(fields[0]) \"\(query)\": wanted no film, got \(results.prefix(3).map(\.title))") }
-                continue
-            }
             let position = results.firstIndex { $0.title == title && $0.year == year }
-            if position == nil || position! >= k {
+            // Title "-": a query no film matches, an honest empty list.
+            let hit = title == "-" ? results.isEmpty : position.map { $0 < k } ?? false
+            guard !hit else { continue }
+            if fields.count > 5 && fields[5] == "test" {
+                testMisses += 1
+            } else if title == "-" {
+                misses.append("\(fields[0]) \"\(query)\": wanted no film, got \(results.prefix(3).map(\.title))")
+            } else {
                 misses.append("\(fields[0]) \"\(query)\": wanted \(title) (\(year)) in the top \(k), got \(results.prefix(3).map(\.title))")
             }
         }
-        #expect(misses.isEmpty, "\(misses.count) misses:\n\(misses.joined(separator: "\n"))")
+        #expect(misses.isEmpty, "\(misses.count) development misses:\n\(misses.joined(separator: "\n"))")
+        #expect(testMisses == 0, "\(testMisses) test-set queries miss (not shown: docs/relevance.md)")
     }
 
     @Test func searchPagesGoDeepAtTheCostOfASlice() throws {

@@ -439,7 +439,7 @@ static inline char *state_of(cinematic_store *store) {
 }
 
 /* The end of a search state with no page loaded yet (the paging flags). */
-#define SEARCH_FIRST_PAGE_FLAGS ",\"pagesLoaded\":0,\"isExhausted\":false,\"isLoadingMore\":false,\"loadMoreError\":null}"
+#define SEARCH_FIRST_PAGE_FLAGS ",\"pagesLoaded\":0,\"isExhausted\":false,\"isLoadingMore\":false,\"loadMoreError\":null,\"hint\":null}"
 
 /* Sends {"type":"queryChanged","query":query}; query must need no escaping. */
 static inline int send_query(cinematic_store *store, const char *query) {

@@ -8,7 +8,8 @@ import MVIKit
 /// Intents from hosts: `{"type":"queryChanged","query":"dune"}`, `{"type":"submitted"}`,
 /// `{"type":"loadMore"}`.
 /// State: `{"query":"dune","results":{"phase":"loaded","query":"dune","value":[movie, …]},
-/// "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,"loadMoreError":null}`; every
+/// "pagesLoaded":1,"isExhausted":false,"isLoadingMore":false,"loadMoreError":null,"hint":null}`
+/// (a hint: `{"kind":"person","text":"…"}`, `{"kind":"genre","text":"…"}`); every
 /// phase but idle names the query it answers, and loaded results of a host catalog say
 /// where they came from (`"source":"live"`, or `"source":"cache","cachedAt":…`).
 struct SearchCodec: FeatureCodec {
@@ -66,6 +67,12 @@ struct SearchCodec: FeatureCodec {
             ("isExhausted", .bool(state.isExhausted)),
             ("isLoadingMore", .bool(state.isLoadingMore)),
             ("loadMoreError", .error(state.loadMoreError)),
+            ("hint", state.hint.map(Self.node) ?? .null),
         ]
+    }
+
+    /// A hint as the wire shows it (schema `searchHint`): what it is about and the words to show.
+    static func node(_ hint: SearchHint) -> StateNode {
+        .object([("kind", .string(hint.kind.rawValue)), ("text", .string(hint.text))])
     }
 }

@@ -24,6 +24,10 @@ public struct SearchState: Equatable, Sendable {
     public var loadMoreError: MovieError?
     /// Where the loaded results came from: `.cache` once any shown page is an offline copy.
     public var resultsSource: AnswerSource
+    /// What the catalog cannot answer in the query the results answer (a person's name, a
+    /// genre it lacks: ``SearchHint``), read when their first page arrives; nil otherwise. The
+    /// results still list the titles that match.
+    public var hint: SearchHint?
     /// While a restored search reloads its pages (``SearchIntent/restored(query:pages:)``), how
     /// many it loads, one after another; 0 otherwise (not on the wire).
     public var restoringPages: Int = 0
@@ -31,7 +35,7 @@ public struct SearchState: Equatable, Sendable {
     /// Creates a state; the default is an empty, idle search.
     public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle, resultsQuery: String = "",
                 pagesLoaded: Int = 0, isExhausted: Bool = false, isLoadingMore: Bool = false, loadMoreError: MovieError? = nil,
-                resultsSource: AnswerSource = .local) {
+                resultsSource: AnswerSource = .local, hint: SearchHint? = nil) {
         self.query = query
         self.results = results
         self.resultsQuery = resultsQuery
@@ -40,6 +44,7 @@ public struct SearchState: Equatable, Sendable {
         self.isLoadingMore = isLoadingMore
         self.loadMoreError = loadMoreError
         self.resultsSource = resultsSource
+        self.hint = hint
     }
 }
 
@@ -135,6 +140,7 @@ public struct SearchReducer: Reducer {
             if page == 1 {
                 state.results = .loaded(movies)
                 state.resultsSource = source
+                state.hint = SearchHint.of(query: query, results: movies)
             } else {
                 state.resultsSource = state.resultsSource.combined(with: source)
                 state.results = .loaded((state.results.value ?? []).appendingPage(movies))

@@ -4,6 +4,12 @@
 
     cinematic search dune             # the first page of results, best first
     cinematic search dune --json      # the results as a JSON array of movies
+    cinematic search love --pages 2   # the first two pages
+
+A search also says, on standard error (text output only, so that standard output holds the
+results alone): what the catalog cannot answer in the query (``tom hanks``: the catalog has
+no people; ``horror``: it has no such genre), and, when more results exist than were shown,
+the command that shows them (``--pages N``).
     cinematic discover top_rated      # or topRated, toprated, --section topRated
     cinematic detail 15249
 
@@ -30,8 +36,9 @@ import io
 import json
 import os
 import re
+import shlex
 import sys
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO
 
 from . import wire
 from .errors import CinematicError, InvalidError
@@ -109,7 +116,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cinematic {wire.VERSION}")
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    search = commands.add_parser("search", help="search titles (typos, numerals, years, decades and genres are understood: 1994, 90s comedy)")
+    search = commands.add_parser(
+        "search", help="search titles (typos, numerals, years, decades and genres are understood: 1994, 90s comedy); "
+                       "standard error says what the catalog cannot answer (people, genres it lacks) and when more "
+                       "results exist")
     search.add_argument("query", nargs="+", help="what to search for, e.g. godfather 2")
     search.add_argument("--pages", type=_whole_number(1, MAX_PAGES), default=1, metavar="N",
                         help=f"pages of 20 results to show (default 1, at most {MAX_PAGES})")
@@ -141,7 +151,16 @@ def _json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False) + "\n"
 
 
-def _search(runtime: Runtime, query: str, pages: int, as_json: bool) -> str:
+class _Answer(NamedTuple):
+    """What a command writes: the answer (standard output) and notes on standard error,
+    before it (a search's hint) and after it (more results exist)."""
+    text: str
+    before: str = ""
+    after: str = ""
+
+
+def _search(runtime: Runtime, words: List[str], pages: int, as_json: bool) -> _Answer:
+    query = " ".join(words)
     with runtime.search() as store:
         store.query_changed(query)
         store.submitted()
@@ -156,13 +175,20 @@ def _search(runtime: Runtime, query: str, pages: int, as_json: bool) -> str:
                 raise _Failed(state["loadMoreError"]["code"])
             movies = list(_phase_value(state["results"]) or [])
     if as_json:
-        return _json_text(movies)
+        return _Answer(_json_text(movies))
+    # What the catalog cannot answer ("tom hanks": no people), then whether more results exist.
+    found = state.get("hint")
+    hint = f"note: {found['text']}\n" if found is not None else ""
     if not movies:
-        return f"no movies match {query!r}\n"
-    return "".join(_line(movie) + "\n" for movie in movies)
+        return _Answer(f"no movies match {query!r}\n", hint)
+    more = ""
+    if state["results"]["phase"] == "loaded" and not state["isExhausted"]:
+        command = shlex.join(["cinematic", "search", *words, "--pages", str(state["pagesLoaded"] + 1)])
+        more = f"{len(movies)} shown, more match: {command}\n"
+    return _Answer("".join(_line(movie) + "\n" for movie in movies), hint, more)
 
 
-def _discover(runtime: Runtime, section_id: str, as_json: bool) -> str:
+def _discover(runtime: Runtime, section_id: str, as_json: bool) -> _Answer:
     with runtime.discover() as store:
         store.task()
 
@@ -173,23 +199,23 @@ def _discover(runtime: Runtime, section_id: str, as_json: bool) -> str:
         section = section_of(state)
         movies = list(_phase_value(section["movies"]) or [])
     if as_json:
-        return _json_text(movies)
-    return f"{section['title']}\n" + "".join(_line(movie) + "\n" for movie in movies)
+        return _Answer(_json_text(movies))
+    return _Answer(f"{section['title']}\n" + "".join(_line(movie) + "\n" for movie in movies))
 
 
-def _detail(runtime: Runtime, movie_id: int, as_json: bool) -> str:
+def _detail(runtime: Runtime, movie_id: int, as_json: bool) -> _Answer:
     with runtime.detail(movie_id) as store:
         store.task()
         state = store.wait_for(lambda s: s["detail"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)
         movie = _phase_value(state["detail"])
     if as_json:
-        return _json_text(movie)
+        return _Answer(_json_text(movie))
     text = (f"{movie['title']} ({movie['year']})\n"
             f"  {', '.join(movie['genres']) or 'no genre'}; {movie['runtime']} min; MPAA {movie['mpaa'] or 'unknown'}\n"
             f"  rated {movie['rating']:.1f}/10 by {movie['votes']:,} IMDb users\n")
     if movie.get("budget"):
         text += f"  budget ${movie['budget']:,}\n"
-    return text
+    return _Answer(text)
 
 
 class _Output:
@@ -304,12 +330,16 @@ def _run(argv: List[str], io_: _Output) -> int:
     try:
         with Runtime() as runtime:
             if args.command == "search":
-                text = _search(runtime, " ".join(args.query), args.pages, args.json)
+                answer = _search(runtime, args.query, args.pages, args.json)
             elif args.command == "discover":
-                text = _discover(runtime, args.section, args.json)
+                answer = _discover(runtime, args.section, args.json)
             else:
-                text = _detail(runtime, args.movie_id, args.json)
+                answer = _detail(runtime, args.movie_id, args.json)
     except (LibraryNotFoundError, _Failed, CinematicError) as error:
         io_.say(f"cinematic: {error}\n")
         return next(status for kind, status in _EXIT_STATUS_OF if isinstance(error, kind))
-    return io_.write(text)
+    io_.say(answer.before)
+    status = io_.write(answer.text)
+    if status == EXIT_OK:
+        io_.say(answer.after)
+    return status

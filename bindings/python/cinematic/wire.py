@@ -194,6 +194,13 @@ class SearchState(TypedDict):
     isExhausted: bool
     isLoadingMore: bool
     loadMoreError: Optional[MovieError]
+    hint: Optional[SearchHint]
+
+
+class SearchHint(TypedDict):
+    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host."""
+    kind: Literal["person", "genre"]
+    text: str
 
 
 class Task(TypedDict):

@@ -152,7 +152,7 @@ def search_state(query: str, results: Optional[Dict[str, Any]] = None, **paging:
     """A whole search state: `results` (idle by default) and the paging flags (defaults:
     nothing loaded)."""
     return {"query": query, "results": results or {"phase": "idle"}, "pagesLoaded": 0, "isExhausted": False,
-            "isLoadingMore": False, "loadMoreError": None, **paging}
+            "isLoadingMore": False, "loadMoreError": None, "hint": None, **paging}
 
 
 def echo_movies(request: Dict[str, Any]) -> Dict[str, Any]:

@@ -36,6 +36,31 @@ def test_pages_load_more_results() -> None:
     assert len(json.loads(three)) == 60 and json.loads(three)[:20] == json.loads(one)
 
 
+def test_search_says_when_more_results_exist_and_how_to_get_them() -> None:
+    status, out, err = run("search", "love")
+    assert status == 0 and len(out.splitlines()) == 20
+    assert err == "20 shown, more match: cinematic search love --pages 2\n"
+    status, out, err = run("search", "the", "man", "--pages", "2")
+    assert status == 0 and len(out.splitlines()) == 40
+    assert err == "40 shown, more match: cinematic search the man --pages 3\n"
+    # All of them shown: nothing more to say; JSON output says nothing on standard error.
+    status, out, err = run("search", "godfather part ii")
+    assert status == 0 and "The Godfather: Part II (1974)" in out.splitlines()[0] and len(out.splitlines()) < 20
+    assert err == ""
+    assert run("--json", "search", "love")[2] == ""
+
+
+def test_search_says_what_the_catalog_cannot_answer() -> None:
+    status, out, err = run("search", "tom", "hanks")
+    assert status == 0
+    assert err.startswith("note: \u201cTom Hanks\u201d looks like a person: the catalog knows films by title, year and genre")
+    status, out, err = run("search", "horror")
+    assert status == 0 and "Horror" in out.splitlines()[0]      # the titles holding the word, still listed
+    assert err.startswith("note: The catalog has no horror genre: its genres are Action, Animation, Comedy,")
+    assert err.endswith("more match: cinematic search horror --pages 2\n")
+    assert run("search", "annie", "hall")[2] == ""               # a title, not a person
+
+
 def test_nothing_found_is_an_answer() -> None:
     assert run("search", "qqxqqxqqz") == (0, "no movies match 'qqxqqxqqz'\n", "")
 

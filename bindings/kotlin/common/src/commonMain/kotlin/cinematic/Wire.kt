@@ -299,15 +299,29 @@ interface SearchIntent {
 }
 
 /** The wire object SearchState. */
-data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
+data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null, val hint: SearchHint? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson(), "hint" to hint?.toJson())
 
     companion object {
         /** Reads a SearchState from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): SearchState {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchState(query = (map["query"] as String), results = SearchResults.fromJson(map["results"]), pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) })
+            return SearchState(query = (map["query"] as String), results = SearchResults.fromJson(map["results"]), pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) }, hint = map["hint"]?.let { SearchHint.fromJson(it) })
+        }
+    }
+}
+
+/** What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host. */
+data class SearchHint(val kind: String, val text: String) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text)
+
+    companion object {
+        /** Reads a SearchHint from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SearchHint {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SearchHint(kind = (map["kind"] as String), text = (map["text"] as String))
         }
     }
 }

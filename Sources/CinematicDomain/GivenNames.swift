@@ -1,0 +1,47 @@
+/// Given names common among the people a movie fan searches for (actors, directors), to tell
+/// a query that looks like a person's name ("tom hanks") from a title (``SearchHint``). Not a
+/// catalog of people: a first word, nothing more.
+enum GivenNames {
+    /// 436 names, lowercase.
+    static let all: Set<String> = [
+        "aaron", "abigail", "adam", "adrian", "adrien", "agnes", "aidan", "akira", "al", "alan", "albert", "alec",
+        "alejandro", "alex", "alexander", "alexandra", "alfonso", "alfred", "alice", "alicia", "alison", "amanda",
+        "amber", "amy", "ana", "andre", "andrea", "andrew", "andy", "angela", "angelica", "angelina", "anjelica",
+        "ann", "anna", "anne", "annette", "anthony", "antonio", "ari", "ariel", "arnold", "arthur", "ashley",
+        "audrey", "ava", "barbara", "barry", "ben", "benedict", "benicio", "bernard", "bernardo", "bette", "betty",
+        "beverly", "bill", "billy", "bing", "blake", "bob", "bobby", "boris", "brad", "bradley", "brendan", "brian",
+        "bridget", "brigitte", "brooke", "bruce", "bryan", "burt", "cameron", "carl", "carla", "carlos", "carol",
+        "caroline", "carrie", "cary", "casey", "cate", "catherine", "cathy", "cecil", "celine", "charles", "charlie",
+        "charlize", "charlotte", "chevy", "chloe", "chris", "christian", "christina", "christine", "christopher",
+        "chuck", "cillian", "claire", "clark", "claude", "claudia", "cliff", "clint", "colin", "courteney", "craig",
+        "cuba", "cyd", "dakota", "dan", "daniel", "danny", "darren", "dave", "david", "dean", "debbie", "debra",
+        "demi", "denis", "dennis", "denzel", "derek", "diane", "dick", "don", "donald", "doris", "dorothy", "drew",
+        "dustin", "dwayne", "ed", "eddie", "edgar", "edward", "elia", "elijah", "elisabeth", "elizabeth", "ella",
+        "ellen", "elliot", "elvis", "emily", "emma", "eric", "ernest", "errol", "ethan", "eugene", "eva", "ewan",
+        "faye", "federico", "fernando", "frances", "francis", "franco", "francois", "frank", "fred", "freddie",
+        "gary", "gena", "gene", "george", "georgia", "gerard", "gina", "ginger", "glenn", "gloria", "grace", "greg",
+        "gregory", "greta", "guillermo", "gus", "gwen", "gwyneth", "hal", "halle", "hank", "harold", "harrison",
+        "harry", "hayao", "heath", "heather", "helen", "helena", "henry", "hilary", "holly", "howard", "hugh",
+        "humphrey", "ian", "ingmar", "ingrid", "isabella", "isabelle", "jack", "jackie", "jacques", "jake", "james",
+        "jamie", "jane", "janet", "jason", "javier", "jay", "jean", "jeff", "jennifer", "jenny", "jeremy", "jerry",
+        "jessica", "jet", "jim", "jimmy", "joan", "joaquin", "jodie", "joe", "joel", "john", "johnny", "jon",
+        "jonathan", "jose", "joseph", "josh", "judd", "jude", "judi", "judy", "julia", "julian", "julianne", "julie",
+        "juliette", "justin", "kate", "katharine", "katherine", "kathleen", "kathy", "katie", "keanu",
+        "keira", "keith", "kelly", "ken", "kenneth", "kevin", "kim", "kirk", "kirsten", "kristen", "kurt", "lana",
+        "larry", "laura", "lauren", "laurence", "lee", "leo", "leonardo", "lili", "lily", "linda", "lindsay", "lisa",
+        "liv", "liz", "lon", "louis", "lucas", "lucille", "lucy", "luis", "luke", "mae", "marcello", "margaret",
+        "maria", "mariah", "marilyn", "mario", "mark", "marlon", "martin", "mary", "matt", "matthew", "maureen",
+        "max", "meg", "mel", "melanie", "meryl", "michael", "michel", "michelle", "mickey", "mike", "mila", "miles",
+        "milla", "monica", "morgan", "naomi", "natalie", "nathan", "neil", "nick", "nicolas", "nicole", "nikita",
+        "noah", "norman", "oliver", "olivia", "omar", "orlando", "orson", "oscar", "owen", "pam", "pamela", "paolo",
+        "pat", "patricia", "patrick", "paul", "paula", "pedro", "penelope", "peter", "phil", "philip", "pierce",
+        "quentin", "rachel", "ralph", "randy", "ray", "rebecca", "reese", "renee", "richard", "rick", "ridley",
+        "rita", "rob", "robert", "robin", "rock", "roger", "roman", "ron", "ronald", "rosario", "rose", "rosie",
+        "roy", "ruby", "russell", "ryan", "sally", "salma", "sam", "samuel", "sandra", "sara", "sarah", "scarlett",
+        "sean", "sergio", "seth", "shirley", "sidney", "sigourney", "simon", "sofia", "sophia", "sophie", "spike",
+        "stanley", "stephen", "steve", "steven", "susan", "sylvester", "taylor", "terry", "thomas", "tim", "timothy",
+        "tina", "toby", "todd", "tom", "tommy", "toni", "tony", "tracy", "uma", "ursula", "val", "vanessa", "victor",
+        "vince", "vincent", "viola", "vivian", "vivien", "walter", "warren", "wes", "whoopi", "will", "willem",
+        "william", "winona", "woody", "yasujiro", "zach", "zoe",
+    ]
+}

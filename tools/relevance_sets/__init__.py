@@ -1,0 +1,1 @@
+"""The relevance sets' generator, in parts (tools/relevance-sets.py, docs/relevance.md)."""
