@@ -29,6 +29,10 @@ CASES: List[List[str]] = [
     ["search", "dune"], ["search", "godfathr", "2"], ["search", "dune", "--json"], ["--json", "search", "dune"],
     ["search", "--pages", "2", "love"], ["search", "--pages=2", "star", "wars"], ["search", "zzzqqqxx"],
     ["search", "it's"], ["search", "--", "-dune"],
+    # Standard error's notes: a hint (a person, a genre the catalog lacks) and "more match" with a
+    # command quoted as a shell reads it (spaces, quotes, non-ASCII, an empty word).
+    ["search", "tom", "hanks"], ["search", "horror"], ["search", "90s", "comedy"], ["search", "love story"],
+    ["search", "amélie"], ["search", "the", "", "man"], ["search", "$HOME", "man"], ["search", "--pages", "3", "the"],
     ["discover"], ["discover", "--section", "topRated"], ["discover", "--section=comedy", "--json"],
     ["detail", "15249"], ["detail", "15249", "--json"], ["--json", "detail", "20545"], ["detail", "99999999"],
     # Sections as people type them: positional or --section, any case, with or without _ or -.
