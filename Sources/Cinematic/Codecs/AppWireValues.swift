@@ -122,8 +122,8 @@ struct AppPositions: WireValue, Equatable, Sendable {
             guard let entry = object.optional(list.wireName) else { continue }
             let position = try entry.object("a position {\"selection\", \"firstVisible\"}")
             try position.rejectUnknownKeys(allowing: ["selection", "firstVisible"])
-            let selection = try position.required("selection").int(minimum: 0, maximum: 1 << 31)
-            let first = try position.required("firstVisible").int(minimum: 0, maximum: 1 << 31)
+            let selection = try position.required("selection").int(minimum: 0, maximum: Int(Int32.max))
+            let first = try position.required("firstVisible").int(minimum: 0, maximum: Int(Int32.max))
             positions[list] = ListPosition(selection: selection, firstVisible: min(first, selection))
         }
         return AppPositions(positions: positions)
