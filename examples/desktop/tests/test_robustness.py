@@ -176,7 +176,7 @@ def run_app(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("option, value, says", [
     ("--record", "{missing}/session.jsonl", "cannot create the recording"),
     ("--record", "{tmp}", "is not a regular file"),
-    ("--favorites", "/proc/cinematic/favorites.sqlite", "cannot create /proc/cinematic"),
+    ("--favorites", "/proc/cinematic/favorites.sqlite", "cannot open the favorites at /proc/cinematic/favorites.sqlite"),
     ("--favorites", "{tmp}", "is not a regular file (a directory)"),
     ("--catalog", "{missing}/catalog.idx", "no catalog index"),
     ("--state-file", "/proc/cinematic/desktop.json", "cannot create /proc/cinematic"),
