@@ -17,7 +17,8 @@ func checkStatus(_ status: Int32) {
 /// The target named by CINEMATIC_FUZZ_TARGET.
 nonisolated(unsafe) private let target: (UnsafePointer<UInt8>, Int) -> Int32 = {
     // Inputs may name files (an app's state file, a recording): relative ones land in a
-    // scratch directory, never in the checkout.
+    // scratch directory, never in the checkout. (libFuzzer's own paths, the corpus and the
+    // artifact prefix, are absolute for that reason: the Makefile passes them so.)
     precondition(chdir(fuzzDirectory) == 0, "cannot enter \(fuzzDirectory)")
     switch getenv("CINEMATIC_FUZZ_TARGET").map({ String(cString: $0) }) ?? "json" {
     case "index": return IndexFuzz.run
@@ -49,7 +50,7 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
 let fuzzDirectory: String = {
     var template = Array("/tmp/cinematic-fuzz-XXXXXX".utf8CString)
     precondition(mkdtemp(&template) != nil, "mkdtemp failed")
-    return String(cString: template)
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }()
 
 /// Writes `bytes` to `path` (replacing it).

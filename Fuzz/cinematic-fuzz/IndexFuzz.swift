@@ -21,7 +21,7 @@ enum IndexFuzz {
     static let columns = ["budget", "rating", "votes", "distribution", "genre_mask", "rank"]
 
     /// A small index of real films (built once, by the library).
-    nonisolated(unsafe) static let base: [UInt8] = {
+    static let base: [UInt8] = {
         let header = "id\ttitle\tyear\tlength\tbudget\trating\tvotes\tr1\tr2\tr3\tr4\tr5\tr6\tr7\tr8\tr9\tr10\tmpaa\tgenres\n"
         let films = [
             "1\tMatrix, The\t1999\t136\t63000000\t8.5\t143853\t0.5\t0.5\t0.5\t0.5\t1.5\t4.5\t14.5\t24.5\t24.5\t24.5\tR\tAction",
@@ -119,7 +119,7 @@ enum IndexFuzz {
             checkStatus(cinematic_store_settle(search, 10_000))
             checkStatus(cinematic_store_send(search, #"{"type":"loadMore"}"#))
             checkStatus(cinematic_store_settle(search, 10_000))
-            readState(search)
+            _ = readState(search)
         }
         let discover = open(runtime, "discover", nil)
         checkStatus(cinematic_store_send(discover, #"{"type":"task"}"#))
@@ -128,7 +128,7 @@ enum IndexFuzz {
             checkStatus(cinematic_store_send(discover, #"{"type":"loadMore","section":"\#(section)"}"#))
             checkStatus(cinematic_store_settle(discover, 10_000))
         }
-        readState(discover)
+        _ = readState(discover)
         for id in 0...9 {
             let detail = open(runtime, "detail", #"{"movieId":\#(id)}"#)
             checkStatus(cinematic_store_send(detail, #"{"type":"task"}"#))

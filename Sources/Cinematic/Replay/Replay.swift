@@ -54,7 +54,13 @@ struct Replay {
         config.recordPath = nil
         let runtime = try Runtime(serial: HandleTable.shared.reserve(), config: config,
                                   substitutes: .init(catalog: catalog, favorites: favorites, sink: collector))
-        defer { runtime.close() }
+        defer {
+            runtime.close()
+            // Requests matched to answers the replay never reached (a cut or failing
+            // recording) would keep their effects suspended for ever.
+            catalog.answers.close()
+            favorites.answers.close()
+        }
         guard let clock = runtime.clock.manual else { throw .misuse("a replay runtime without a manual clock") }
 
         var progress = Progress()

@@ -50,6 +50,18 @@ final class ScriptedAnswers<Request: Equatable & Sendable, Answer: Sendable>: Se
         for early in waiting { early.continuation.resume(returning: .failure(.network("the recording has no such request"))) }
     }
 
+    /// The replay is over: every replayed request still waiting fails, and later ones fail at
+    /// once, so no effect stays suspended (and holds its task) after the replay returns.
+    func close() {
+        let continuations = book.withLock { book in
+            book.finished = true
+            book.unmatched = []
+            defer { book.early = [:]; book.waiting = [:] }
+            return book.early.values.map(\.continuation) + book.waiting.values
+        }
+        for continuation in continuations { continuation.resume(returning: .failure(.network("the replay has ended"))) }
+    }
+
     /// The recorded request with `id`.
     func request(_ id: UInt64) -> Request? { book.withLock { $0.requests[id] } }
 
@@ -70,6 +82,9 @@ final class ScriptedAnswers<Request: Equatable & Sendable, Answer: Sendable>: Se
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, MovieError>, Never>) in
                 let ready = book.withLock { book -> Result<Answer, MovieError>? in
+                    // Cancelled before this body ran: the handler found nothing to resume
+                    // (the flag is set before the handler runs, and both hold the book's lock).
+                    if Task.isCancelled { return .failure(.network("cancelled")) }
                     guard let index = book.unmatched.firstIndex(where: { $0.request == request }) else {
                         guard !book.finished else { return .failure(.network("the recording has no such request")) }
                         book.lastKey += 1
