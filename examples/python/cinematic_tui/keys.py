@@ -33,6 +33,9 @@ class KeyHandling(Model):
         if self.help:
             self.help = False  # any key closes the help
             return
+        if key == curses.KEY_F1:
+            self.help = True
+            return
         if is_toggle(key, code):
             self.esc_pending = False
             self.debug.toggle()

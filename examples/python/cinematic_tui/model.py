@@ -5,10 +5,11 @@ resuming) is the app store's state: the terminal renders it and turns keys into 
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import cinematic
-from cinematic import wire
+from cinematic import wire, wording
 
 from .common import TAB_IDS, Glyphs, movies_of
 
@@ -94,10 +95,26 @@ class Model:
         results = self.state["search"]["results"]
         return results["phase"] == "loaded" and results["query"] == self.query.strip()
 
+    def hint_lines(self, cols: int) -> List[str]:
+        """The search's hint (what the catalog cannot answer: "Tom Hanks looks like a
+        person…"), wrapped to at most 2 lines."""
+        hint = self.state["search"]["hint"]
+        return textwrap.wrap(self.text(hint["text"]), max(10, cols - 4))[:2] if hint else []
+
+    def list_top(self) -> int:
+        """The first row of the tab's list: Discover's starts a row higher; Search's moves
+        down under its source note and its hint."""
+        tab = self.state["tab"]
+        if tab != "search":
+            return 3 if tab == "discover" else 4
+        _, cols = self.screen.getmaxyx()
+        note = bool(wording.source_note(self.state["search"]["results"], self.live_url))
+        return max(4, 3 + (1 if note else 0) + len(self.hint_lines(cols)))
+
     def list_height(self) -> int:
-        """Rows of the tab's list on screen (Discover's starts a row higher)."""
+        """Rows of the tab's list on screen."""
         rows, _ = self.screen.getmaxyx()
-        return max(1, rows - (4 if self.state["tab"] == "discover" else 5))
+        return max(1, rows - self.list_top() - 1)
 
     # ------------------------------------------------------------------ intents
 

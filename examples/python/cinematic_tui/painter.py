@@ -4,12 +4,11 @@ lines, the help, movie rows and phase messages."""
 from __future__ import annotations
 
 import curses
-import time
-from typing import List, Mapping, cast
+from typing import List
 
 from cinematic import wire
 
-from .common import TABS, phase_of
+from .common import TABS
 from .debug import FOOTER_KEYS, TOGGLE_KEYS
 from .model import Model
 
@@ -86,7 +85,7 @@ class Painter(Model):
             "f, r                           Detail: toggle the favorite, retry",
             "q, Esc, Backspace              Detail: back",
             "Ctrl-X                         hide the notice",
-            "?                              this help (any key closes it); in Search only",
+            "F1 or ?                        this help (any key closes it); ? in Search only",
             "                               when the query is empty (else ? is typed)",
             f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
             "Ctrl-Q, or Esc then q          quit",
@@ -124,40 +123,6 @@ class Painter(Model):
             if i >= len(movies):
                 break
             line = self.movie_row(movies[i], width).ljust(width)
+            if i == selection:   # the selected row: reversed, and a pointer (visible without colour)
+                line = self.glyphs.pointer + line[len(self.glyphs.pointer):]
             self.put(top + row, x, line, curses.A_REVERSE if i == selection else 0)
-
-    def source_note(self, phase: Mapping[str, object]) -> str:
-        """Where a loaded value came from, for a live catalog: "live from URL", or the
-        offline note with the time the copy was saved; "" for the embedded catalog."""
-        source = phase.get("source") if phase_of(phase) == "loaded" else None
-        if source == "cache":
-            saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
-            return f"offline, showing saved results from {saved}"
-        if source == "live":
-            return f"live from {self.live_url}" if self.live_url else "live"
-        return ""
-
-    @staticmethod
-    def count_text(count: int, paged: Mapping[str, object]) -> str:
-        """How many movies a list shows: "N movies" once every page is loaded, else "N shown,
-        more available" (the catalog does not say how many there are in all)."""
-        if paged.get("isExhausted"):
-            return f"{count} movie{'s' if count != 1 else ''}"
-        return f"{count} shown, more available"
-
-    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str, retry: str = "") -> bool:
-        """Draws a message for a non-loaded phase; True when it did. ``retry`` (the key that
-        tries again) goes under a failure."""
-        name = phase_of(phase)
-        if name == "loading":
-            self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
-        elif name == "failed":
-            error = cast(wire.FailedPhase, phase)["error"]
-            self.put(y, x, f"Could not load {what}: {error['code']}: {error['message']}")
-            if retry:
-                self.put(y + 1, x, retry, curses.A_BOLD)
-        elif name == "idle":
-            return False
-        else:
-            return False
-        return True
