@@ -3,7 +3,6 @@ how a phase, a source, an error and an amount read, and the window as the pages 
 
 from __future__ import annotations
 
-import time
 from typing import Any, List, Mapping, Optional, Protocol, Tuple, cast
 
 from PySide6.QtCore import Qt, QTimer
@@ -41,18 +40,6 @@ def position_of(state: wire.AppState, name: str) -> Tuple[int, int]:
 
 def money(amount: Optional[int]) -> str:
     return "unknown" if amount is None else f"${amount:,}"
-
-
-def source_note(phase: Mapping[str, object], live_url: Optional[str]) -> str:
-    """Where a loaded value came from (a live catalog): "live from URL", or the offline note
-    "offline, showing saved results from HH:MM"; "" for the embedded catalog."""
-    source = phase.get("source") if phase_of(phase) == "loaded" else None
-    if source == "cache":
-        saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
-        return f"offline, showing saved results from {saved}"
-    if source == "live":
-        return f"live from {live_url}" if live_url else "live"
-    return ""
 
 
 def error_text(error: Mapping[str, Any]) -> str:

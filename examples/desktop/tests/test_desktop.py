@@ -221,7 +221,7 @@ def test_live_catalog_then_saved_results_when_the_server_goes_away(
     qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(window.search_field, "alien")
     qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "nothing saved" in window.search_message.text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Nothing is saved" in window.search_message.text(), timeout=WAIT)
     assert window.search_message.text().startswith("Search failed: network")
     qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(window.search_field, "dune")
