@@ -153,12 +153,25 @@ class MainWindow(QMainWindow):
         self.search_field.setFocus()
         self.search_field.selectAll()
 
-    def open_selected(self) -> None:
-        """Opens the selected film of the list the tab shows."""
+    def shown_list(self) -> Optional[MovieList]:
+        """The list the tab shows (none while a Detail is open)."""
+        if self.state is None or self.state["details"]:
+            return None
         lists = {"search": self.search_list, "discover": self.section_stack.currentWidget(),
                  "favorites": self.favorites_list}
-        shown = lists.get(self.state["tab"]) if self.state else None
-        movie = shown.current_movie() if isinstance(shown, MovieList) else None
+        shown = lists.get(self.state["tab"])
+        return shown if isinstance(shown, MovieList) else None
+
+    def sort_shown(self, column: int) -> None:
+        """Sorts the shown list by ``column`` (title, year, rating, votes), as its header click does."""
+        shown = self.shown_list()
+        if shown is not None:
+            shown.sort_by(column)
+
+    def open_selected(self) -> None:
+        """Opens the selected film of the list the tab shows."""
+        shown = self.shown_list()
+        movie = shown.current_movie() if shown is not None else None
         if movie is not None:
             self.send({"type": "opened", "movieId": movie["id"]})
 

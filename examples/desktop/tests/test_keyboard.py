@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor
 
 import cinematic
@@ -119,3 +119,38 @@ def test_down_past_the_last_row_moves_to_the_first_film_of_the_next_page(qtbot: 
     finally:
         window.close()
         runtime.close()
+
+
+def test_columns_sort_by_title_year_rating_and_votes_and_positions_stay_the_apps(
+        qtbot: Any, make_window: WindowFactory) -> None:
+    window = make_window()
+    qtbot.keyClicks(window.search_field, "star wars")
+    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() >= 5 and window.search_state is not None
+                    and not window.search_state["isLoadingMore"], timeout=WAIT)
+    movies = list(window.search_list.movies)
+    header = window.search_list.header()
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=header.viewport().rect().topLeft() + QPoint(header.sectionPosition(1) + 5, 5))
+    years = [int(item) for item in (window.search_list.topLevelItem(i).text(1)
+                                    for i in range(window.search_list.topLevelItemCount()))]
+    assert years == sorted(m["year"] for m in movies)                       # Year, ascending
+    window.search_list.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    votes = [int(window.search_list.topLevelItem(i).text(3).replace(",", ""))
+             for i in range(window.search_list.topLevelItemCount())]
+    assert votes == sorted(m["votes"] for m in movies)                      # Votes (menu key)
+    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    assert window.search_list.titles()[0] == max(movies, key=lambda m: m["votes"])["title"]   # again: reversed
+    for column, key in ((0, lambda m: m["title"].casefold()), (2, lambda m: m["rating"])):
+        window.sort_shown(column)
+        assert window.search_list.titles() == [m["title"] for m in sorted(movies, key=key)]
+    # The row the person picks is sent as its place in the app's order, and opens that film.
+    qtbot.keyClick(window.search_list, Qt.Key.Key_Home)
+    qtbot.keyClick(window.search_list, Qt.Key.Key_Down)
+    picked = window.search_list.current_movie()
+    assert picked is not None and picked["title"] == window.search_list.titles()[1]
+    qtbot.waitUntil(lambda: window.state is not None and window.state["positions"].get("search", {}).get("selection")
+                    == movies.index(picked), timeout=WAIT)
+    qtbot.keyClick(window.search_list, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail_state is not None and window.detail_state["movieId"] == picked["id"],
+                    timeout=WAIT)
