@@ -114,3 +114,61 @@ def test_a_named_path_in_a_missing_directory_is_one_line_and_nothing_is_created(
         assert not (tmp_path / "nonexistent").exists()
     finally:
         app.close()
+
+
+def list_rows(text: str) -> list:
+    """(title, year) of each movie row on screen, top to bottom."""
+    rows = []
+    for line in text.splitlines()[3:-2]:
+        found = re.match(r"^[ ▶](.{36}) (\d{4})  +\d+\.\d★", line)
+        if found:
+            rows.append((found.group(1).rstrip(), int(found.group(2)), line.startswith("▶")))
+    return rows
+
+
+def test_f2_sorts_the_rows_and_the_selection_stays_the_film(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("star wars")
+    app.wait_for(lambda s: len(list_rows(s)) >= 5 and "searching" not in s, "star wars")
+    app.send("\x1bOQ\x1bOQ")   # F2 twice: by title, then by year
+    text = app.wait_for(lambda s: "sorted by year" in s, "sorted by year")
+    years = [year for _, year, _ in list_rows(text)]
+    assert len(years) >= 5 and years == sorted(years), text
+    app.send("\x1bOQ\x1bOQ\x1bOQ\x1bOQ")   # F2 four times: rating, votes, the app's order, title
+    text = app.wait_for(lambda s: "sorted by title" in s, "sorted by title")
+    titles = [title.casefold() for title, _, _ in list_rows(text)]
+    assert titles == sorted(titles), text
+    app.send(DOWN + DOWN + DOWN)
+    text = app.wait_for(lambda s: [chosen for _, _, chosen in list_rows(s)][:4] == [False, False, False, True],
+                        "the fourth row chosen")
+    title = list_rows(text)[3][0]
+    app.send("\r")
+    app.wait_for(lambda s: "Budget" in s and title.rstrip("…")[:20] in s, "the fourth row's film opened")
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+def test_a_failed_detail_of_a_favorite_can_still_be_unfavorited(tmp_path):
+    favorites = tmp_path / "favorites.sqlite"
+    with cinematic.Runtime(favorites=str(favorites)) as runtime, runtime.detail(15249) as dune:   # Dune (1984)
+        dune.task()
+        dune.wait_for(lambda s: s["detail"]["phase"] == "loaded" and not s["isSaving"], timeout=10)
+        dune.favorite_toggled()
+        dune.wait_for(lambda s: s["isFavorite"] and not s["isSaving"], timeout=10)
+    app = TerminalApp(tmp_path, args=["--favorites", str(favorites), "--live", f"http://127.0.0.1:{free_port()}"],
+                      extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("\t\t")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune in the favorites")
+        app.send("\r")
+        app.wait_for(lambda s: "Could not load the detail: network" in s and "★ Favorite" in s
+                     and line_with(s, "r tries again") is not None, "the failed detail, a favorite")
+        app.send("f")
+        app.wait_for(lambda s: "Not a favorite" in s and "saving" not in s, "unfavorited")
+        app.send("\x1b")
+        app.wait_for(lambda s: "No favorites yet" in s, "the favorites empty")
+        app.send(CTRL_Q)
+        assert app.wait_exit() == 0
+    finally:
+        app.close()

@@ -86,6 +86,7 @@ class Painter(Model):
             "q, Esc, Backspace              Detail: back",
             "Ctrl-X                         hide the notice",
             "F1 or ?                        this help (any key closes it); ? in Search only",
+            "F2                             sort the rows: title, year, rating, votes, then back",
             "                               when the query is empty (else ? is typed)",
             f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
             "Ctrl-Q, or Esc then q          quit",
@@ -112,17 +113,22 @@ class Painter(Model):
 
     def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], x: int = 0) -> None:
         """The tab's list, from its position in the state (scrolled as little as needed to
-        show the selection on a screen smaller than the one that chose it)."""
+        show the selection on a screen smaller than the one that chose it), in the order F2
+        chose (the selection is the app's index, wherever that row is shown)."""
         selection, first = self.position()
         height = max(1, height)
-        shown = min(selection, len(movies) - 1)
+        order = self.shown_order(movies)
+        shown = order.index(selection) if 0 <= selection < len(order) else min(selection, len(movies) - 1)
+        if self.sort is not None:
+            first = shown - height + 1   # the app's first row means nothing in another order
         first = min(max(first, shown - height + 1), max(0, shown), max(0, len(movies) - height))
         width = cols - x
         for row in range(height):
             i = max(0, first) + row
             if i >= len(movies):
                 break
-            line = self.movie_row(movies[i], width).ljust(width)
-            if i == selection:   # the selected row: reversed, and a pointer (visible without colour)
+            line = self.movie_row(movies[order[i]], width).ljust(width)
+            chosen = order[i] == selection
+            if chosen:   # the selected row: reversed, and a pointer (visible without colour)
                 line = self.glyphs.pointer + line[len(self.glyphs.pointer):]
-            self.put(top + row, x, line, curses.A_REVERSE if i == selection else 0)
+            self.put(top + row, x, line, curses.A_REVERSE if chosen else 0)
