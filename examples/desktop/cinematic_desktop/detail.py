@@ -63,14 +63,20 @@ class DetailPage(QWidget):
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignLeft)
         self.retry.hide()
         self.fields = self._fields(layout)
+        # The histogram, in a box of its own: hidden when the detail failed (no empty bars).
+        self.histogram = QWidget()
+        self.histogram.setObjectName("histogram")
+        box = QVBoxLayout(self.histogram)
+        box.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.histogram)
         heading = wrapping(QLabel(wording.HISTOGRAM_HEADING))
         heading.setStyleSheet("font-weight: bold;")
-        layout.addWidget(heading)
-        self.bars, self.shares = self._bars(layout)
+        box.addWidget(heading)
+        self.bars, self.shares = self._bars(box)
         self.histogram_note = wrapping(QLabel(wording.HISTOGRAM_NOTE))
         self.histogram_note.setObjectName("histogramNote")
         self.histogram_note.setStyleSheet("color: gray;")
-        layout.addWidget(self.histogram_note)
+        box.addWidget(self.histogram_note)
         layout.addStretch(1)
         for widget in (self.back, self.heart):
             widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -181,6 +187,9 @@ class DetailPage(QWidget):
         self.message.setVisible(phase in ("loading", "idle", "failed"))
         self.retry.setVisible(phase == "failed")
         self._show_movie(loaded, listing)
+        self.histogram.setVisible(phase != "failed")
+        if phase == "failed":
+            self.fields["Budget"].setText("not loaded")
 
     def _show_movie(self, movie: Optional[wire.MovieDetail], listing: Optional[wire.Movie]) -> None:
         """Every field of the loaded detail; before (or without) it, the film's row."""

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QStackedWidget, 
 
 from cinematic import wire, wording
 
-from .movies import MovieList, Shell, error_text, movies_of, phase_of, position_of
+from .movies import MovieList, Shell, movies_of, phase_of, position_of
 from .states import StateView, wrapping
 
 
@@ -40,7 +40,7 @@ class DiscoverPage(QWidget):
         columns = QHBoxLayout(self)
         self.sections = SectionList(self)
         self.sections.setObjectName("discoverSections")
-        self.sections.setMaximumWidth(200)
+        self.sections.setMaximumWidth(170)
         self.sections.currentRowChanged.connect(self._section_chosen)
         columns.addWidget(self.sections)
         right = QVBoxLayout()
@@ -107,8 +107,8 @@ class DiscoverPage(QWidget):
             return ""
         phase = section["movies"]
         if phase_of(phase) == "failed":
-            return (f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}. "
-                    "Press F5 to try again.")
+            code = cast(wire.FailedPhase, phase)["error"]["code"]   # the panel below says the rest
+            return f"{section['title']}: could not load: {code}. Press F5 to try again."
         if phase_of(phase) == "idle":
             return f"{section['title']}"
         if phase_of(phase) == "loading":

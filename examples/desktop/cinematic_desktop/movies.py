@@ -85,7 +85,9 @@ class MovieList(QTreeWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionsClickable(True)
         header.sectionClicked.connect(self.sort_by)
-        for column, width in ((1, 56), (2, 70), (3, 80), (4, 76), (5, 200)):
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)   # genres share the room with the title
+        header.setMinimumSectionSize(40)
+        for column, width in ((1, 56), (2, 70), (3, 80), (4, 76)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             self.setColumnWidth(column, width)
         self.itemActivated.connect(lambda item, column: self._open(self.indexOfTopLevelItem(item)))
