@@ -76,7 +76,8 @@ class FavoritesPage(QWidget):
                                            "reopening the app")
             self.view.show_message(said, advice, failed=False)
         elif phase_of(favorites) == "loaded":
-            self.view.show_message("No favorites yet.", wording.favorites_empty("F"))
+            heading, _, body = wording.favorites_empty("F").partition(". ")   # "No favorites yet", what to do
+            self.view.show_message(f"{heading}.", body)
         else:
             self.view.show_loading("Loading your favorites…")
         self.remove_button.setEnabled(bool(movies))
