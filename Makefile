@@ -304,7 +304,8 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cinematic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cinematic.pc
 
 ## test-install: install into a scratch DESTDIR, build the example with pkg-config against
-## it, and search the catalog from there with no configuration.
+## it, and search the catalog from there with no configuration; then the README's two ways
+## to run it (LD_LIBRARY_PATH, or an rpath from pkg-config's libdir; neither: the loader fails).
 test-install:
 	rm -rf $(INSTALL_CHECK)
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(INSTALL_CHECK) PREFIX=/opt/cinematic
@@ -319,7 +320,16 @@ test-install:
 	@grep -q '^Dune  *1984' $(INSTALL_CHECK)/out-fallback || { echo "the installed library did not find Dune"; exit 1; }
 	@! test -e $(INSTALL_CHECK)/xdg -o -e $(INSTALL_CHECK)/home || { echo "opening the embedded catalog wrote under HOME or XDG_CACHE_HOME"; exit 1; }
 	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
-	@echo "install check: 3 passed, 0 failed"
+	@# The README's ways to run a program built against the prefix: without either, the loader
+	@# cannot find libcinematic.so.0; with an rpath from pkg-config's libdir, it runs as is.
+	@! env -u LD_LIBRARY_PATH $(INSTALL_CHECK)/cinematic-search dune > /dev/null 2> $(INSTALL_CHECK)/no-rpath || { echo "a program with no rpath ran without LD_LIBRARY_PATH"; exit 1; }
+	@grep -q 'libcinematic.so.0: cannot open shared object file' $(INSTALL_CHECK)/no-rpath || { cat $(INSTALL_CHECK)/no-rpath; exit 1; }
+	export PKG_CONFIG_PATH=$(CURDIR)/$(INSTALL_CHECK)/opt/cinematic/lib/pkgconfig; \
+	  $(CC) -std=c11 -O2 examples/c/cinematic_search.c $$(pkg-config --define-prefix --cflags --libs cinematic jansson) -pthread \
+	    -Wl,-rpath,$$(pkg-config --define-prefix --variable=libdir cinematic) -o $(INSTALL_CHECK)/cinematic-search-rpath
+	env -u LD_LIBRARY_PATH $(INSTALL_CHECK)/cinematic-search-rpath godfather > $(INSTALL_CHECK)/out-rpath
+	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out-rpath || { echo "the rpath build did not find The Godfather"; exit 1; }
+	@echo "install check: 5 passed, 0 failed"
 
 ## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key

@@ -7,8 +7,9 @@ a person would reach them (key presses, the catalog's own answers):
   never touched);
 - detail.png: Dune's detail (it is a favorite: the heart is full).
 
-Each capture checks its state first and fails if it is not there. `make screenshots` writes
-docs/screenshots/; the tests write to a temporary directory.
+Each capture checks its state first and fails if it is not there. Then the states of each
+screen (empty, loading, failed, offline; screenshots_states.py) at two window sizes, into
+states/. `make screenshots` writes docs/screenshots/; the tests write to a temporary directory.
 
     examples/desktop/screenshots.sh [OUT_DIR]     (default: docs/screenshots)
 """
@@ -132,11 +133,23 @@ def distinct_colors(path: Path) -> int:
 
 
 def main(argv: List[str]) -> int:
+    """The four screens, then their states at two sizes (screenshots_states.py); fails when a
+    state picture does not show its words, cuts a label or changed the window's size."""
+    from screenshots_states import capture_states
+
     out = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     for name, shot in capture(out).items():
         print(f"{shot.path}: {QImage(str(shot.path)).width()}x{QImage(str(shot.path)).height()}, "
               f"{distinct_colors(shot.path)} colours; first row: {shot.rows[0] if shot.rows else '-'}")
-    return 0
+    failed = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for state in capture_states(out / "states", Path(scratch)):
+            problems = state.cut + ([f"window {state.shown.toTuple()} instead of {state.size.toTuple()}"]
+                                    if state.shown != state.size else [])
+            failed += bool(problems)
+            print(f"{state.path}: {state.screen}, {state.state}, {state.size.width()}x{state.size.height()}: "
+                  f"{'; '.join(problems) if problems else 'shows ' + repr(state.words)}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

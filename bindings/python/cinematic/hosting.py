@@ -14,8 +14,9 @@ with its state file. A host adds its own options, then::
     with opened:                                 # closes the provider and the runtime
         draw(opened.app)
 
-Files: the state file's folder is made (0700); the favorites' default folder too, but a
-favorites path the person named must already have its folder (the library says so otherwise).
+Files: the default folders of the state file and the favorites are made (0700); a path the
+person named (``--favorites``, ``--state-file``, ``--record``, ``--catalog``) must already have
+its folder: nothing is created for it, and the error says which directory does not exist.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from .errors import CinematicError
 from .features import AppStore
 from .runtime import Runtime
 
-__all__ = ["HostStartError", "OpenedApp", "add_app_options", "open_app"]
+__all__ = ["HostStartError", "OpenedApp", "add_app_options", "missing_folder", "open_app"]
 
 
 class HostStartError(Exception):
@@ -77,6 +78,17 @@ class OpenedApp:
         self.close()
 
 
+def missing_folder(option: str, path: Path) -> Optional[str]:
+    """Why the folder of ``path`` (named with ``option``) cannot hold it, or None: "--favorites
+    /x/f.sqlite: the directory /x does not exist (nothing was created)"."""
+    folder = path.parent
+    if folder.is_dir():
+        return None
+    if folder.exists() or folder.is_symlink():
+        return f"{option} {path}: {folder} is not a directory"
+    return f"{option} {path}: the directory {folder} does not exist (nothing was created; make it first)"
+
+
 def open_app(args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]] = None) -> OpenedApp:
     """The runtime and app store ``args`` (from :func:`add_app_options`) describe, with
     ``config`` added to the runtime config (the host's delivery, history, clock). Raises
@@ -91,10 +103,17 @@ def open_app(args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]
     if args.live:
         from .http_provider import catalog_config
         runtime_config["catalog"] = catalog_config(args.live)
+    # A path the person named is theirs: its folder must exist (nothing is created for it).
+    named = (("--favorites", args.favorites), ("--state-file", args.state_file), ("--record", args.record),
+             ("--catalog", args.catalog))
+    for option, value in named:
+        problem = missing_folder(option, Path(value)) if value else None
+        if problem is not None:
+            raise HostStartError(f"cannot start: {problem}")
     try:
-        # The state file is the app's own: its folder is made (0700). The favorites are the
-        # person's: a folder they named must exist (the library says so otherwise).
-        state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # The default folders are the app's own: made (0700) when missing.
+        if not args.state_file:
+            state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not args.favorites:
             favorites.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         runtime = Runtime(runtime_config)

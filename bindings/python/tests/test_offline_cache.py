@@ -218,7 +218,7 @@ def test_terminal_app_keeps_showing_dune_when_the_server_goes_away(server: Catal
         assert server.url in text
         server.stop()
         app.send("\x15alien\r")                       # Ctrl-U, a search never made before
-        app.wait_for(lambda s: "Search failed (network)" in s and "nothing saved" in s,
+        app.wait_for(lambda s: "Search failed: network" in s and "Nothing is saved" in s,
                      "the failure of a search nobody saved")
         finds_dune_offline(app, "\x15dune\r")
     finally:
@@ -344,7 +344,7 @@ def test_terminal_app_shows_no_saved_results_of_another_server(server: CatalogSe
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
         app.send("dune")
-        screen = app.wait_for(lambda s: "Search failed (network)" in s, "the failure: nothing saved from this server")
+        screen = app.wait_for(lambda s: "Search failed: network" in s, "the failure: nothing saved from this server")
         assert "offline, showing saved results" not in screen and line_with(screen, "Dune", "1984") is None
         app.send("\x11")
         assert app.wait_exit() == 0

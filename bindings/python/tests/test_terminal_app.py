@@ -251,7 +251,7 @@ def test_plain_ascii_terminal_and_a_long_query(tmp_path):
         assert "★" not in detail and "█" not in detail
         assert line_with(detail, "MPAA", "unknown")
         assert re.search(r"^\s*10\*\s+#+", detail, re.M), detail
-        assert "rounds" in detail  # the shares are explained
+        assert "4.5% means 0-10%" in detail  # the shares are explained
         app.send("\x1b")
         app.wait_for(lambda s: "Budget" not in s, "back")
         app.send("x" * 120)

@@ -81,7 +81,7 @@ def test_a_network_error_says_which_key_tries_again_and_that_key_does(tmp_path):
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
         app.send("dune\r")
-        app.wait_for(lambda s: "Search failed (network)" in s and line_with(s, "Enter tries again") is not None,
+        app.wait_for(lambda s: "Search failed: network" in s and line_with(s, "Enter tries again") is not None,
                      "the search failing, with its hint")
         app.send("\t")
         app.wait_for(lambda s: "Could not load Popular: network" in s and line_with(s, "r tries again") is not None,

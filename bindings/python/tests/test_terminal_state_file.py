@@ -126,7 +126,7 @@ def test_an_app_store_refuses_a_bad_state_file_with_one_line(tmp_path, kind):
 @pytest.mark.parametrize("kind", IN_THE_TERMINAL)
 def test_a_bad_state_file_is_a_one_line_note_a_fresh_start_and_left_untouched(tmp_path, kind):
     session = Resumable(tmp_path)
-    session.state.parent.mkdir(parents=True)
+    session.state.parent.mkdir(parents=True, exist_ok=True)
     BAD_FILES[kind](session.state)
     target = tmp_path / "elsewhere"
     before = (snapshot_of(session.state), snapshot_of(target))
@@ -151,7 +151,7 @@ def test_a_bad_state_file_is_a_one_line_note_a_fresh_start_and_left_untouched(tm
 
 def test_fresh_starts_clean_and_replaces_our_file(tmp_path):
     resumable = Resumable(tmp_path)
-    resumable.state.parent.mkdir(parents=True)
+    resumable.state.parent.mkdir(parents=True, exist_ok=True)
     resumable.state.write_text(state_file("alien"))
     try:
         app = resumable.start("--fresh")

@@ -4,7 +4,7 @@ heart (its optimistic state, "saving…", and the rollback message when the writ
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, cast
+from typing import Any, Dict, List, Mapping, Optional, Tuple, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -12,9 +12,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cinematic import wire
+from cinematic import wire, wording
 
-from .movies import Shell, error_text, money, phase_of, source_note
+from .movies import Shell, error_text, money, phase_of
+from .states import wrapping
 
 FIELDS = ("Year", "Runtime", "Genres", "MPAA", "Budget", "Rating", "Votes")
 
@@ -57,16 +58,25 @@ class DetailPage(QWidget):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020; font-weight: bold;")
         self.error.hide()
-        self.note = self._label("detailNote", layout)
-        self.message = self._label("detailMessage", layout)
+        self.note = wrapping(self._label("detailNote", layout))
+        self.message = wrapping(self._label("detailMessage", layout))
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignLeft)
         self.retry.hide()
         self.fields = self._fields(layout)
-        heading = QLabel("Share of votes per star rating (IMDb rounds each share; they need not add up to 100%)")
-        heading.setWordWrap(True)
+        # The histogram, in a box of its own: hidden when the detail failed (no empty bars).
+        self.histogram = QWidget()
+        self.histogram.setObjectName("histogram")
+        box = QVBoxLayout(self.histogram)
+        box.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.histogram)
+        heading = wrapping(QLabel(wording.HISTOGRAM_HEADING))
         heading.setStyleSheet("font-weight: bold;")
-        layout.addWidget(heading)
-        self.bars = self._bars(layout)
+        box.addWidget(heading)
+        self.bars, self.shares = self._bars(box)
+        self.histogram_note = wrapping(QLabel(wording.HISTOGRAM_NOTE))
+        self.histogram_note.setObjectName("histogramNote")
+        self.histogram_note.setStyleSheet("color: gray;")
+        box.addWidget(self.histogram_note)
         layout.addStretch(1)
         for widget in (self.back, self.heart):
             widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -102,19 +112,31 @@ class DetailPage(QWidget):
         return fields
 
     @staticmethod
-    def _bars(layout: QVBoxLayout) -> List[QProgressBar]:
+    def _bars(layout: QVBoxLayout) -> Tuple[List[QProgressBar], List[QLabel]]:
+        """Ten bars (10 stars on top) on a fixed 0–1000 (0–100.0%) range, the share after each."""
         grid = QGridLayout()
         bars: List[QProgressBar] = []
+        shares: List[QLabel] = []
         for i in range(10):
             grid.addWidget(QLabel(f"{10 - i:>2} ★"), i, 0)
             bar = QProgressBar()
+            bar.setObjectName(f"bar{10 - i}")
             bar.setRange(0, 1000)
-            bar.setTextVisible(True)
-            bar.setFormat("")
+            bar.setTextVisible(False)
+            bar.setMaximumHeight(14)
             grid.addWidget(bar, i, 1)
+            share = QLabel()
+            share.setObjectName(f"share{10 - i}")
+            share.setMinimumWidth(48)
+            share.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            grid.addWidget(share, i, 2)
             bars.append(bar)
+            shares.append(share)
+        grid.addWidget(QLabel("0%"), 10, 1, Qt.AlignmentFlag.AlignLeft)
+        grid.addWidget(QLabel("100%"), 10, 1, Qt.AlignmentFlag.AlignRight)
+        grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
-        return bars
+        return bars, shares
 
     # ------------------------------------------------------------------ what the person does
 
@@ -150,17 +172,24 @@ class DetailPage(QWidget):
         if error is not None:
             self.error.setText(f"Could not save the favorite, so it was rolled back: {error_text(error)}")
         self.error.setVisible(error is not None)
-        note = source_note(detail, self.live_url)
+        note = wording.source_note(detail, self.live_url)
         self.note.setText(note)
         self.note.setVisible(bool(note))
-        if phase == "loading":
+        if phase in ("loading", "idle"):
             self.message.setText("Loading the detail…")
         elif phase == "failed":
-            self.message.setText(f"Could not load the detail: {error_text(cast(wire.FailedPhase, detail)['error'])}. "
-                                 "Press F5 to try again.")
-        self.message.setVisible(phase in ("loading", "failed"))
+            said, advice = wording.failure("Could not load the detail", cast(wire.FailedPhase, detail)["error"],
+                                           "F5", self.live_url)
+            if shown is not None:
+                advice += " The heart still works (F)."
+            self.message.setText(f"{said}. {advice}")
+        self.message.setStyleSheet("color: #b00020;" if phase == "failed" else "color: gray;")
+        self.message.setVisible(phase in ("loading", "idle", "failed"))
         self.retry.setVisible(phase == "failed")
         self._show_movie(loaded, listing)
+        self.histogram.setVisible(phase != "failed")
+        if phase == "failed":
+            self.fields["Budget"].setText("not loaded")
 
     def _show_movie(self, movie: Optional[wire.MovieDetail], listing: Optional[wire.Movie]) -> None:
         """Every field of the loaded detail; before (or without) it, the film's row."""
@@ -178,11 +207,8 @@ class DetailPage(QWidget):
             }
         for name, label in self.fields.items():
             label.setText(values[name])
-        distribution = [float(x) for x in movie["ratingDistribution"]] if movie is not None else []
-        scale = 100.0 if distribution and max(distribution) <= 1.0 else 1.0
-        peak = max(distribution) if distribution and max(distribution) > 0 else 1.0
-        for i, bar in enumerate(self.bars):
-            stars = 10 - i
-            share = distribution[stars - 1] if stars - 1 < len(distribution) else None
-            bar.setValue(int(share / peak * 1000) if share is not None else 0)
-            bar.setFormat(f"{share * scale:.1f}%" if share is not None else "")
+        shares = dict(wording.histogram([float(x) for x in movie["ratingDistribution"]]) if movie is not None else [])
+        for i, (bar, label) in enumerate(zip(self.bars, self.shares)):
+            share = shares.get(10 - i)
+            bar.setValue(round(wording.bar_fraction(share) * 1000) if share is not None else 0)
+            label.setText(f"{share:.1f}%" if share is not None else "")

@@ -9,9 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QStackedWidget, QVBoxLayout, QWidget
 
-from cinematic import wire
+from cinematic import wire, wording
 
-from .movies import MovieList, Shell, error_text, movies_of, phase_of, position_of, source_note
+from .movies import MovieList, Shell, movies_of, phase_of, position_of
+from .states import StateView, wrapping
 
 
 class SectionList(QListWidget):
@@ -39,15 +40,16 @@ class DiscoverPage(QWidget):
         columns = QHBoxLayout(self)
         self.sections = SectionList(self)
         self.sections.setObjectName("discoverSections")
-        self.sections.setMaximumWidth(200)
+        self.sections.setMaximumWidth(170)
         self.sections.currentRowChanged.connect(self._section_chosen)
         columns.addWidget(self.sections)
         right = QVBoxLayout()
-        self.info = QLabel()
+        self.info = wrapping(QLabel())
         self.info.setObjectName("sectionInfo")
         right.addWidget(self.info)
         self.stack = QStackedWidget()
-        right.addWidget(self.stack, 1)
+        self.view = StateView("discover", self.stack, lambda: shell.send({"type": "retried"}))
+        right.addWidget(self.view, 1)
         columns.addLayout(right, 1)
         self.lists: Dict[str, MovieList] = {}
 
@@ -81,16 +83,32 @@ class DiscoverPage(QWidget):
                 self.sections.setCurrentRow(shown)
                 self.stack.setCurrentWidget(self.lists[app["section"]])
             self.info.setText(self._info(sections[shown] if shown >= 0 else None))
+            self._show_state(sections[shown] if shown >= 0 else None)
         finally:
             self.rendering = False
+
+    def _show_state(self, section: Optional[wire.DiscoverSection]) -> None:
+        """The section's films, its skeleton while loading, or a panel (failed, empty)."""
+        phase = section["movies"] if section is not None else None
+        name = phase_of(phase)
+        if section is None or name in ("idle", "loading"):
+            self.view.show_loading(f"Loading {section['title'] if section else 'the sections'}…")
+        elif name == "failed":
+            said, advice = wording.failure(f"Could not load {section['title']}",
+                                           cast(wire.FailedPhase, phase)["error"], "F5", self.live_url)
+            self.view.show_message(said, advice, failed=True)
+        elif not movies_of(phase):
+            self.view.show_message(wording.section_empty(section["title"]))
+        else:
+            self.view.show_content()
 
     def _info(self, section: Optional[wire.DiscoverSection]) -> str:
         if section is None:
             return ""
         phase = section["movies"]
         if phase_of(phase) == "failed":
-            return (f"{section['title']}: could not load: {error_text(cast(wire.FailedPhase, phase)['error'])}. "
-                    "Press F5 to try again.")
+            code = cast(wire.FailedPhase, phase)["error"]["code"]   # the panel below says the rest
+            return f"{section['title']}: could not load: {code}. Press F5 to try again."
         if phase_of(phase) == "idle":
             return f"{section['title']}"
         if phase_of(phase) == "loading":
@@ -104,5 +122,5 @@ class DiscoverPage(QWidget):
             info += ", scroll for more"
         if section["loadMoreError"]:
             info += f" (more failed: {section['loadMoreError']['code']}; F5 tries again)"
-        note = source_note(phase, self.live_url)
+        note = wording.source_note(phase, self.live_url)
         return f"{info} ({note})" if note else info

@@ -10,9 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from cinematic import wire
+from cinematic import wire, wording
 
 from .movies import MovieList, Shell, error_text, movies_of, phase_of, position_of
+from .states import StateView, wrapping
 
 
 class FavoritesPage(QWidget):
@@ -22,11 +23,12 @@ class FavoritesPage(QWidget):
         self.shell = shell
         self.state: Optional[wire.FavoritesState] = None
         layout = QVBoxLayout(self)
-        self.header = QLabel("Your favorites")
+        self.header = wrapping(QLabel("Your favorites"))
         self.header.setObjectName("favoritesHeader")
         layout.addWidget(self.header)
         self.list = MovieList("favoritesList", "favorites", shell)
-        layout.addWidget(self.list, 1)
+        self.view = StateView("favorites", self.list)
+        layout.addWidget(self.view, 1)
         row = QHBoxLayout()
         self.remove_button = QPushButton("Remove (Delete)")
         self.remove_button.setObjectName("removeButton")
@@ -65,12 +67,19 @@ class FavoritesPage(QWidget):
         error = state["removalError"]
         if error is not None:
             self.header.setText(f"Could not remove: {error_text(error)}")
-        elif phase_of(favorites) == "failed":
-            self.header.setText(f"Could not load favorites: {error_text(cast(wire.FailedPhase, favorites)['error'])}")
-        elif phase_of(favorites) == "loaded" and not movies:
-            self.header.setText("No favorites yet: open a movie and click the heart (or press F).")
         else:
             self.header.setText("Your favorites")
+        if movies:
+            self.view.show_content()
+        elif phase_of(favorites) == "failed":
+            said, advice = wording.failure("Could not load the favorites", cast(wire.FailedPhase, favorites)["error"],
+                                           "reopening the app")
+            self.view.show_message(said, advice, failed=False)
+        elif phase_of(favorites) == "loaded":
+            heading, _, body = wording.favorites_empty("F").partition(". ")   # "No favorites yet", what to do
+            self.view.show_message(f"{heading}.", body)
+        else:
+            self.view.show_loading("Loading your favorites…")
         self.remove_button.setEnabled(bool(movies))
         undoable = len(app["removed"])
         self.undo_button.setEnabled(undoable > 0)

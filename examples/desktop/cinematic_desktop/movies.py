@@ -3,8 +3,7 @@ how a phase, a source, an error and an amount read, and the window as the pages 
 
 from __future__ import annotations
 
-import time
-from typing import Any, List, Mapping, Optional, Protocol, Tuple, cast
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
@@ -43,29 +42,24 @@ def money(amount: Optional[int]) -> str:
     return "unknown" if amount is None else f"${amount:,}"
 
 
-def source_note(phase: Mapping[str, object], live_url: Optional[str]) -> str:
-    """Where a loaded value came from (a live catalog): "live from URL", or the offline note
-    "offline, showing saved results from HH:MM"; "" for the embedded catalog."""
-    source = phase.get("source") if phase_of(phase) == "loaded" else None
-    if source == "cache":
-        saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
-        return f"offline, showing saved results from {saved}"
-    if source == "live":
-        return f"live from {live_url}" if live_url else "live"
-    return ""
-
-
 def error_text(error: Mapping[str, Any]) -> str:
     return f"{error['code']}: {error['message']}"
 
 
 class MovieList(QTreeWidget):
-    """Movies in columns (title, year, rating, runtime, genres); the title elides. It shows
-    the app's position for its list (``show``) and tells the window what the person did:
+    """Movies in columns (title, year, rating, votes, runtime, genres); the title elides. It
+    shows the app's position for its list (``show``) and tells the window what the person did:
     ``moved`` (a selection change; Down on the last row is a selection one past it, the app
-    loads the next page), ``opened``, and a scroll to the bottom (the part's ``loadMore``)."""
+    loads the next page), ``opened``, and a scroll to the bottom (the part's ``loadMore``).
 
-    COLUMNS = ("Title", "Year", "Rating", "Runtime", "Genres")
+    A click on the Title, Year, Rating or Votes header (or View > Sort) shows the rows in that
+    order, again for the reverse: a way of looking, kept by the list alone. Positions on the
+    wire stay indices in the app's order (``order`` maps a shown row to it)."""
+
+    COLUMNS = ("Title", "Year", "Rating", "Votes", "Runtime", "Genres")
+    #: The columns a click sorts, and what they sort by.
+    SORT_KEYS: Dict[int, Callable[[wire.Movie], Any]] = {
+        0: lambda m: m["title"].casefold(), 1: lambda m: m["year"] or 0, 2: lambda m: m["rating"], 3: lambda m: m["votes"]}
 
     def __init__(self, name: str, list_id: str, shell: Shell, more: Optional[Mapping[str, Any]] = None) -> None:
         super().__init__()
@@ -77,6 +71,8 @@ class MovieList(QTreeWidget):
         self.position = TOP                   # the app's position for this list
         self.applied: Optional[Tuple[int, int]] = None
         self.rendering = False
+        self.sort: Optional[Tuple[int, Qt.SortOrder]] = None   # (column, order), None: the app's order
+        self.order: List[int] = []                               # shown row -> index in ``movies``
         self.setColumnCount(len(self.COLUMNS))
         self.setHeaderLabels(list(self.COLUMNS))
         self.setRootIsDecorated(False)
@@ -87,7 +83,11 @@ class MovieList(QTreeWidget):
         header = self.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((1, 56), (2, 70), (3, 76), (4, 200)):
+        header.setSectionsClickable(True)
+        header.sectionClicked.connect(self.sort_by)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)   # genres share the room with the title
+        header.setMinimumSectionSize(40)
+        for column, width in ((1, 56), (2, 70), (3, 80), (4, 76)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             self.setColumnWidth(column, width)
         self.itemActivated.connect(lambda item, column: self._open(self.indexOfTopLevelItem(item)))
@@ -102,14 +102,16 @@ class MovieList(QTreeWidget):
         self.rendering = True
         try:
             old, new = [m["id"] for m in self.movies], [m["id"] for m in movies]
-            replaced = new != old and not (old and new[: len(old)] == old)
+            replaced = new != old and (self.sort is not None or not (old and new[: len(old)] == old))
             if replaced:
                 self.clear()
                 self.applied = None
-            if new != old:
-                self.addTopLevelItems([self._item(m) for m in movies[len(self.movies) if not replaced else 0:]])
-                QTimer.singleShot(0, self._fill)   # once laid out (one shot, not a polling timer)
             self.movies = movies
+            if new != old:
+                self.order = self._ordered()
+                start = self.topLevelItemCount()
+                self.addTopLevelItems([self._item(movies[i]) for i in self.order[start:]])
+                QTimer.singleShot(0, self._fill)   # once laid out (one shot, not a polling timer)
             if position != self.applied or position != self.position:
                 self.position = position
                 self._apply()
@@ -119,10 +121,10 @@ class MovieList(QTreeWidget):
     def _apply(self) -> None:
         """Selects and scrolls to ``position`` once its rows are there and the list is shown."""
         selection, first = self.position
-        chosen, top = self.topLevelItem(selection), self.topLevelItem(first)
-        if chosen is not None and self.current_row() != selection:
+        chosen, top = self.topLevelItem(self.shown_row(selection)), self.topLevelItem(self.shown_row(first))
+        if chosen is not None and self.current_row() != self.shown_row(selection):
             self.setCurrentItem(chosen)
-        if top is not None and self.first_visible() != first:
+        if top is not None and self.first_visible() != self.shown_row(first):
             self.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
         if chosen is not None:
             self.scrollToItem(chosen)
@@ -151,11 +153,11 @@ class MovieList(QTreeWidget):
     def _item(movie: wire.Movie) -> QTreeWidgetItem:
         minutes = movie["runtime"]
         item = QTreeWidgetItem([
-            movie["title"], str(movie["year"] or ""), f"★ {movie['rating']:.1f}",
+            movie["title"], str(movie["year"] or ""), f"★ {movie['rating']:.1f}", f"{movie['votes']:,}",
             f"{minutes} min" if minutes else "", ", ".join(movie["genres"])])
         item.setToolTip(0, movie["title"])
         item.setData(0, ID_ROLE, movie["id"])
-        for column in (1, 2, 3):
+        for column in (1, 2, 3, 4):
             item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
 
@@ -175,7 +177,47 @@ class MovieList(QTreeWidget):
 
     def current_movie(self) -> Optional[wire.Movie]:
         row = self.current_row()
-        return self.movies[row] if 0 <= row < len(self.movies) else None
+        return self.movies[self.order[row]] if 0 <= row < len(self.order) else None
+
+    # ------------------------------------------------------------------ sorting (a way of looking)
+
+    def sort_by(self, column: int) -> None:
+        """Shows the rows by ``column`` (ascending; again: descending); another column's click
+        sorts by it. Columns that do not sort are ignored."""
+        if column not in self.SORT_KEYS:
+            return
+        ascending = Qt.SortOrder.AscendingOrder
+        descending = Qt.SortOrder.DescendingOrder
+        same = self.sort is not None and self.sort[0] == column and self.sort[1] == ascending
+        self.sort = (column, descending if same else ascending)
+        self.header().setSortIndicatorShown(True)
+        self.header().setSortIndicator(*self.sort)
+        self.rendering = True
+        try:
+            self.clear()
+            self.order = self._ordered()
+            self.addTopLevelItems([self._item(self.movies[i]) for i in self.order])
+            self.applied = None
+            self._apply()
+        finally:
+            self.rendering = False
+
+    def _ordered(self) -> List[int]:
+        indices = list(range(len(self.movies)))
+        if self.sort is None:
+            return indices
+        key = self.SORT_KEYS[self.sort[0]]
+        return sorted(indices, key=lambda i: key(self.movies[i]), reverse=self.sort[1] == Qt.SortOrder.DescendingOrder)
+
+    def shown_row(self, index: int) -> int:
+        """The row showing ``movies[index]`` (``index`` itself past the end: a page to come)."""
+        if self.sort is None or not 0 <= index < len(self.order):
+            return index
+        return self.order.index(index)
+
+    def index_of(self, row: int) -> int:
+        """The index in ``movies`` (the app's order) of the shown ``row``."""
+        return self.order[row] if 0 <= row < len(self.order) else row
 
     # ------------------------------------------------------------------ what the person did
 
@@ -188,12 +230,13 @@ class MovieList(QTreeWidget):
         item = self.topLevelItem(row)
         if not self.rendering and item is not None:
             self.scrollToItem(item)        # what the view does next: then read the row it shows first
-            self.shell.send({"type": "moved", "list": self.list_id, "selection": row,
-                             "firstVisible": min(self.first_visible(), row)})
+            selection = self.index_of(row)
+            self.shell.send({"type": "moved", "list": self.list_id, "selection": selection,
+                             "firstVisible": min(self.index_of(self.first_visible()), selection)})
 
     def _open(self, row: int) -> None:
-        if 0 <= row < len(self.movies):
-            self.shell.send({"type": "opened", "movieId": self.movies[row]["id"]})
+        if 0 <= row < len(self.order):
+            self.shell.send({"type": "opened", "movieId": self.movies[self.order[row]]["id"]})
 
     def _more(self) -> None:
         if self.more is not None and not self.rendering and self.movies:
@@ -219,4 +262,4 @@ class MovieList(QTreeWidget):
         super().keyPressEvent(event)
         if at_end and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_End):
             self.shell.send({"type": "moved", "list": self.list_id, "selection": count,
-                             "firstVisible": self.first_visible()})
+                             "firstVisible": min(self.index_of(self.first_visible()), count)})

@@ -9,9 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from cinematic import wire
+from cinematic import wire, wording
 
-from .movies import MovieList, Shell, error_text, movies_of, phase_of, position_of, source_note
+from .movies import MovieList, Shell, movies_of, phase_of, position_of
+from .states import StateView, wrapping
 
 SEARCH_MORE = {"type": "search", "intent": {"type": "loadMore"}}
 
@@ -52,14 +53,21 @@ class SearchPage(QWidget):
         self.status.setObjectName("searchStatus")
         row.addWidget(self.status)
         layout.addLayout(row)
-        self.note = QLabel()
+        self.note = wrapping(QLabel())
         self.note.setObjectName("searchNote")
         self.note.hide()
         layout.addWidget(self.note)
+        self.hint = wrapping(QLabel())
+        self.hint.setObjectName("searchHint")
+        self.hint.setStyleSheet("font-weight: bold; color: #1f4e99;")
+        self.hint.hide()
+        layout.addWidget(self.hint)
         self.list = MovieList("searchResults", "search", shell, SEARCH_MORE)
-        layout.addWidget(self.list, 1)
-        self.message = QLabel("Type at least two characters to search.")
+        self.view = StateView("search", self.list, lambda: shell.send({"type": "retried"}))
+        layout.addWidget(self.view, 1)
+        self.message = wrapping(QLabel())
         self.message.setObjectName("searchMessage")
+        self.message.hide()
         layout.addWidget(self.message)
         QWidget.setTabOrder(self.field, self.list)
 
@@ -95,21 +103,30 @@ class SearchPage(QWidget):
         self.list.show_movies(movies, position_of(app, "search"))
         query = state["query"].strip()
         self.status.setText(self._status(state, results, phase, len(movies), query))
-        note = source_note(results, self.live_url)
+        note = wording.source_note(results, self.live_url)
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self.note.setStyleSheet("font-weight: bold; color: #a05a00;" if "offline" in note else "color: gray;")
+        hint = state["hint"]
+        self.hint.setText(hint["text"] if hint else "")
+        self.hint.setVisible(hint is not None)
+        if movies:
+            self.view.show_content()
+        elif phase == "failed":
+            said, advice = wording.failure("Search failed", cast(wire.ResultsFailed, results)["error"],
+                                           "Enter or F5", self.live_url)
+            self.view.show_message(said, advice, failed=True)
+        elif phase == "loading" or (len(query) >= 2 and phase != "loaded"):
+            self.view.show_loading(f"Searching for “{query}”…")
+        elif phase == "loaded":
+            self.view.show_message("No films match.", wording.search_empty(cast(wire.ResultsLoaded, results)["query"]))
+        else:
+            self.view.show_message("Search the catalog", wording.SEARCH_IDLE)
         message = ""
-        if phase == "failed":
-            error = cast(wire.ResultsFailed, results)["error"]
-            message = f"Search failed: {error_text(error)}"
-            if self.live_url and error["code"] in ("network", "timeout"):
-                message += " (offline, and nothing saved for this search)"
-            message += ". Press Enter to try again."
-        elif phase == "loaded" and not movies:
-            message = "No movies match."
-        elif len(query) < 2 and not movies:
-            message = "Type at least two characters to search 58,788 films."
+        error = state["loadMoreError"]
+        if error is not None and movies:
+            said, advice = wording.failure("Loading more failed", error, "Enter or F5", self.live_url)
+            message = f"{said}. {advice}"
         self.message.setText(message)
         self.message.setVisible(bool(message))
 

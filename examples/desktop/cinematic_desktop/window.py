@@ -21,11 +21,16 @@ from .debug import DebugDock
 from .detail import DetailPage
 from .discover import DiscoverPage
 from .favorites import FavoritesPage
+from .menus import HelpDialog, build_menus, show_help
 from .movies import MovieList
 from .search import SearchPage
+from .states import shortened, wrapping
 
 ORGANIZATION, APPLICATION = "Cinematic", "cinematic-desktop"
 DEFAULT_SIZE = QSize(960, 640)
+#: The frame the focused widget wears (visible focus, whatever the platform's style).
+FOCUS_STYLE = ("QTreeView:focus, QListWidget:focus, QLineEdit:focus, QPushButton:focus, QScrollArea:focus "
+               "{ border: 2px solid #1f6fd1; }")
 TABS: Tuple[wire.AppTab, ...] = ("search", "discover", "favorites")
 SEARCH, DISCOVER, FAVORITES = range(3)
 
@@ -74,13 +79,16 @@ class MainWindow(QMainWindow):
         # The widgets scripts and tests reach (their objectName says the same).
         self.search_field, self.search_list = self.search_page.field, self.search_page.list
         self.search_status, self.search_note = self.search_page.status, self.search_page.note
-        self.search_message = self.search_page.message
+        self.search_message, self.search_more_message = self.search_page.view.panel, self.search_page.message
         self.sections, self.section_lists = self.discover_page.sections, self.discover_page.lists
         self.section_stack, self.section_info = self.discover_page.stack, self.discover_page.info
         self.favorites_list, self.favorites_header = self.favorites_page.list, self.favorites_page.header
         self.remove_button, self.undo_button = self.favorites_page.remove_button, self.favorites_page.undo_button
         self.detail_scroll = self.detail_page.scroll_area
+        self.help_dialog: Optional[HelpDialog] = None
+        self.menu_actions = build_menus(self)
         self._shortcuts()
+        self.setStyleSheet(FOCUS_STYLE)
         self._restore_size()
         self.app.subscribe(self.draw)
         self.send({"type": "task"})
@@ -89,7 +97,9 @@ class MainWindow(QMainWindow):
         """The notice (the app's words), its Undo when it offers one, and a dismiss button."""
         self.status = self.statusBar()
         self.status.setObjectName("statusBar")
-        self.notice_label = QLabel()
+        self.notice_label = wrapping(QLabel())
+        # At most four lines (a long error is shortened, whole in the tooltip): never taller.
+        self.notice_label.setMaximumHeight(self.notice_label.fontMetrics().lineSpacing() * 4 + 4)
         self.notice_label.setObjectName("noticeLabel")
         self.notice_undo = QPushButton("Undo")
         self.notice_undo.setObjectName("noticeUndo")
@@ -105,14 +115,7 @@ class MainWindow(QMainWindow):
             self.status.addPermanentWidget(button)
 
     def _shortcuts(self) -> None:
-        shortcuts: Sequence[Tuple[str, Callable[[], object]]] = (
-            ("F12", self.toggle_debug), ("Ctrl+D", self.toggle_debug), ("Ctrl+Q", self.close),
-            ("Ctrl+1", lambda: self.show_tab(SEARCH)), ("Ctrl+2", lambda: self.show_tab(DISCOVER)),
-            ("Ctrl+3", lambda: self.show_tab(FAVORITES)), ("Ctrl+F", self.focus_search),
-            ("F5", lambda: self.send({"type": "retried"})),
-        )
-        for sequence, run in shortcuts:
-            QShortcut(QKeySequence(sequence), self).activated.connect(run)
+        """A Detail's own keys (the window-wide ones are the menu bar's actions)."""
         for sequence, action in (("Esc", self.detail_page.go_back), ("Backspace", self.detail_page.go_back),
                                  ("Alt+Left", self.detail_page.go_back), ("F", self.detail_page.toggle_favorite)):
             shortcut = QShortcut(QKeySequence(sequence), self.detail_scroll)
@@ -150,6 +153,32 @@ class MainWindow(QMainWindow):
         self.search_field.setFocus()
         self.search_field.selectAll()
 
+    def shown_list(self) -> Optional[MovieList]:
+        """The list the tab shows (none while a Detail is open)."""
+        if self.state is None or self.state["details"]:
+            return None
+        lists = {"search": self.search_list, "discover": self.section_stack.currentWidget(),
+                 "favorites": self.favorites_list}
+        shown = lists.get(self.state["tab"])
+        return shown if isinstance(shown, MovieList) else None
+
+    def sort_shown(self, column: int) -> None:
+        """Sorts the shown list by ``column`` (title, year, rating, votes), as its header click does."""
+        shown = self.shown_list()
+        if shown is not None:
+            shown.sort_by(column)
+
+    def open_selected(self) -> None:
+        """Opens the selected film of the list the tab shows."""
+        shown = self.shown_list()
+        movie = shown.current_movie() if shown is not None else None
+        if movie is not None:
+            self.send({"type": "opened", "movieId": movie["id"]})
+
+    def show_help(self) -> None:
+        """The help screen (F1 or ?): every action and its keys."""
+        self.help_dialog = show_help(self, self.help_dialog)
+
     def dismiss_notice(self) -> None:
         self.problem = ""
         notice = self.state["notice"] if self.state else None
@@ -160,7 +189,7 @@ class MainWindow(QMainWindow):
 
     def callback_failed(self, error: BaseException) -> None:
         self.problem = f"error: {error}"
-        self.notice_label.setText(self.problem)
+        self._say(self.problem)
         self.notice_dismiss.show()
 
     # ------------------------------------------------------------------ drawing (GUI thread)
@@ -176,7 +205,7 @@ class MainWindow(QMainWindow):
             details = state["details"]
             self.stack.setCurrentWidget(self.detail_scroll if details else self.tabs)
             notice = state["notice"]
-            self.notice_label.setText(notice["text"] if notice else self.problem)
+            self._say(notice["text"] if notice else self.problem)
             self.notice_undo.setVisible(bool(notice and notice["offersUndo"]))
             self.notice_dismiss.setVisible(notice is not None or bool(self.problem))
             screen = ("detail", len(details), details[-1]["movieId"]) if details else ("tab", state["tab"])
@@ -187,6 +216,11 @@ class MainWindow(QMainWindow):
             self.rendering = False
         self.debug_dock.schedule_refresh()
 
+    def _say(self, text: str) -> None:
+        """The status bar's line: wrapped, at most a few lines (the whole text in its tooltip)."""
+        self.notice_label.setText(shortened(text, 240))
+        self.notice_label.setToolTip(text if text != shortened(text, 240) else "")
+
     def _focus(self, state: wire.AppState) -> None:
         """The focus follows the screen shown: the heart (or the page) of a Detail, else the tab's."""
         if state["details"]:
@@ -194,8 +228,8 @@ class MainWindow(QMainWindow):
             (heart if heart.isEnabled() else self.detail_scroll).setFocus()
             return
         focus: Dict[str, QWidget] = {"search": self.search_field, "discover": self.sections,
-                                     "favorites": self.favorites_list}
-        focus[state["tab"]].setFocus()
+                                     "favorites": self.favorites_page.view.focus_target()}
+        focus[state["tab"]].setFocus()   # (no favorites: the panel that says how to add one)
 
     @property
     def notice(self) -> str:

@@ -81,7 +81,8 @@ def test_switching_tabs_as_fast_as_keys_repeat(qtbot: Any, make_window: WindowFa
     pages = [(entry["intent"]["intent"].get("section"), entry["intent"]["intent"].get("page"))
              for entry in window.app.history if entry["intent"]["type"] == "discoverResult"]
     assert pages and len(pages) == len(set(pages)), pages     # no section page loaded twice
-    assert window.focusWidget() is window.favorites_list     # the last key was Ctrl+3
+    # The last key was Ctrl+3: the focus is on the Favorites tab (none yet: the panel saying how to add one).
+    assert window.focusWidget() is window.favorites_page.view.panel
 
 
 def test_closing_the_window_while_answers_are_on_their_way(qtbot: Any, make_window: WindowFactory) -> None:
@@ -157,7 +158,7 @@ def test_a_live_server_down_at_start_says_offline(qtbot: Any, make_window: Windo
     window = make_window(live_url=url)
     qtbot.keyClicks(window.search_field, "dune")
     qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "nothing saved" in window.search_message.text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Nothing is saved" in window.search_message.text(), timeout=WAIT)
     assert window.search_message.text().startswith("Search failed: network")
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: "could not load: network" in window.section_info.text(), timeout=WAIT)
@@ -174,12 +175,16 @@ def run_app(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("option, value, says", [
-    ("--record", "{missing}/session.jsonl", "cannot create the recording"),
+    ("--record", "{missing}/session.jsonl", "the directory {missing} does not exist"),
     ("--record", "{tmp}", "is not a regular file"),
-    ("--favorites", "/proc/cinematic/favorites.sqlite", "cannot open the favorites at /proc/cinematic/favorites.sqlite"),
+    ("--favorites", "/proc/cinematic/favorites.sqlite", "the directory /proc/cinematic does not exist"),
+    ("--favorites", "{missing}/dir/f.sqlite", "the directory {missing}/dir does not exist"),
     ("--favorites", "{tmp}", "is not a regular file (a directory)"),
-    ("--catalog", "{missing}/catalog.idx", "no catalog index"),
-    ("--state-file", "/proc/cinematic/desktop.json", "cannot create /proc/cinematic"),
+    ("--catalog", "{missing}/catalog.idx", "the directory {missing} does not exist"),
+    ("--catalog", "{tmp}/catalog.idx", "no catalog index"),
+    ("--state-file", "/proc/cinematic/desktop.json", "the directory /proc/cinematic does not exist"),
+    ("--state-file", "{missing}/dir/desktop.json", "the directory {missing}/dir does not exist"),
+    ("--record", "{missing}/dir/session.jsonl", "the directory {missing}/dir does not exist"),
 ])
 def test_a_file_that_cannot_be_used_is_one_line_and_status_1(tmp_path: Path, option: str, value: str,
                                                                says: str) -> None:
@@ -187,7 +192,9 @@ def test_a_file_that_cannot_be_used_is_one_line_and_status_1(tmp_path: Path, opt
                    option, value.format(missing=tmp_path / "missing", tmp=tmp_path))
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1 and len(lines) == 1, done.stderr
-    assert lines[0].startswith("cinematic-desktop: cannot start: ") and says in lines[0]
+    assert lines[0].startswith("cinematic-desktop: cannot start: ") and \
+        says.format(missing=tmp_path / "missing") in lines[0], lines[0]
+    assert not (tmp_path / "missing").exists()     # a folder the person named is never created
 
 
 def test_a_live_url_that_is_not_http_is_one_line_and_status_2(tmp_path: Path) -> None:

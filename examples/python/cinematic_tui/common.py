@@ -25,6 +25,9 @@ class Glyphs:
         self.half = "▌" if utf8 else "|"
         self.ellipsis = "…" if utf8 else "..."
         self.line = "─" if utf8 else "-"
+        self.shade = "░" if utf8 else "."      # a skeleton's placeholder
+        self.track = "·" if utf8 else "."      # the rest of a histogram bar's 0–100% track
+        self.pointer = "▶" if utf8 else ">"    # the selected row (visible without colour)
 
 
 def phase_of(value: Optional[Mapping[str, object]]) -> str:

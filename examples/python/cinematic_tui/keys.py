@@ -33,6 +33,13 @@ class KeyHandling(Model):
         if self.help:
             self.help = False  # any key closes the help
             return
+        if key == curses.KEY_F1:
+            self.help = True
+            return
+        if key == curses.KEY_F2:
+            self.cycle_sort()
+            self.prompt = f"Rows sorted by {self.sort} (F2: next order)" if self.sort else "Rows in the app's order (F2 sorts)"
+            return
         if is_toggle(key, code):
             self.esc_pending = False
             self.debug.toggle()

@@ -5,10 +5,11 @@ resuming) is the app store's state: the terminal renders it and turns keys into 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+import textwrap
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 import cinematic
-from cinematic import wire
+from cinematic import wire, wording
 
 from .common import TAB_IDS, Glyphs, movies_of
 
@@ -38,6 +39,7 @@ class Model:
         self.prompt = ""                  # the screen's own line: a question, a key's hint
         self.pending_removal: Optional[wire.Movie] = None   # asked to remove, waiting for "y"
         self.showing_past = False         # the debug panel's time travel shows an earlier state
+        self.sort: Optional[str] = None   # how the rows are shown (F2); None: the app's order
         # Child handles, for the parts' own intents: Search's "search now", the shown heart.
         self.search = app.scope("search", cinematic.SearchStore)
         self.shown = app.scope("detail", cinematic.ShownDetailStore)
@@ -94,22 +96,61 @@ class Model:
         results = self.state["search"]["results"]
         return results["phase"] == "loaded" and results["query"] == self.query.strip()
 
+    def hint_lines(self, cols: int) -> List[str]:
+        """The search's hint (what the catalog cannot answer: "Tom Hanks looks like a
+        person…"), wrapped to at most 2 lines."""
+        hint = self.state["search"]["hint"]
+        return textwrap.wrap(self.text(hint["text"]), max(10, cols - 4))[:2] if hint else []
+
+    def list_top(self) -> int:
+        """The first row of the tab's list: Discover's starts a row higher; Search's moves
+        down under its source note and its hint."""
+        tab = self.state["tab"]
+        if tab != "search":
+            return 3 if tab == "discover" else 4
+        _, cols = self.screen.getmaxyx()
+        note = bool(wording.source_note(self.state["search"]["results"], self.live_url))
+        return max(4, 3 + (1 if note else 0) + len(self.hint_lines(cols)))
+
     def list_height(self) -> int:
-        """Rows of the tab's list on screen (Discover's starts a row higher)."""
+        """Rows of the tab's list on screen."""
         rows, _ = self.screen.getmaxyx()
-        return max(1, rows - (4 if self.state["tab"] == "discover" else 5))
+        return max(1, rows - self.list_top() - 1)
 
     # ------------------------------------------------------------------ intents
 
+    # ------------------------------------------------------------------ sorting (a way of looking)
+
+    #: F2 cycles through these: the app's order, then by title, year, rating, votes.
+    SORTS: Tuple[Optional[str], ...] = (None, "title", "year", "rating", "votes")
+
+    def cycle_sort(self) -> None:
+        """The next order (F2): title and year ascending, rating and votes highest first."""
+        self.sort = self.SORTS[(self.SORTS.index(self.sort) + 1) % len(self.SORTS)]
+
+    def shown_order(self, movies: List[wire.Movie]) -> List[int]:
+        """Indices into ``movies`` (the app's order) in the order the rows are shown."""
+        indices = list(range(len(movies)))
+        if self.sort is None:
+            return indices
+        keys: Dict[str, Callable[[wire.Movie], Any]] = {
+            "title": lambda m: m["title"].casefold(), "year": lambda m: m["year"] or 0,
+            "rating": lambda m: -m["rating"], "votes": lambda m: -m["votes"]}
+        key = keys[self.sort]
+        return sorted(indices, key=lambda i: key(movies[i]))
+
     def move(self, delta: int) -> None:
-        """Moves the selection ``delta`` rows. Down from the last row goes one past it: the
-        app loads the next page and moves on to its first film (or stays, at the end)."""
-        last = len(self.current_list()) - 1
+        """Moves the selection ``delta`` shown rows. Down from the last row goes one past it:
+        the app loads the next page and moves on to its first film (or stays, at the end).
+        Positions sent to the app are indices in its order, whatever the rows are sorted by."""
+        order = self.shown_order(self.current_list())
+        last = len(order) - 1
         selection, _ = self.position()
+        row = order.index(selection) if 0 <= selection < len(order) else min(selection, last)
         if delta > 0:
-            self.move_to(last + 1 if selection >= last else min(selection + delta, last))
-        else:
-            self.move_to(max(0, min(selection, last) + delta))
+            self.move_to(last + 1 if row >= last else order[min(row + delta, last)])
+        elif order:
+            self.move_to(order[max(0, min(row, last) + delta)])
 
     def move_to(self, target: int) -> None:
         """Selects row ``target`` (the row after the last: the next page), scrolling the

@@ -4,12 +4,11 @@ lines, the help, movie rows and phase messages."""
 from __future__ import annotations
 
 import curses
-import time
-from typing import List, Mapping, cast
+from typing import List
 
 from cinematic import wire
 
-from .common import TABS, phase_of
+from .common import TABS
 from .debug import FOOTER_KEYS, TOGGLE_KEYS
 from .model import Model
 
@@ -86,7 +85,8 @@ class Painter(Model):
             "f, r                           Detail: toggle the favorite, retry",
             "q, Esc, Backspace              Detail: back",
             "Ctrl-X                         hide the notice",
-            "?                              this help (any key closes it); in Search only",
+            "F1 or ?                        this help (any key closes it); ? in Search only",
+            "F2                             sort the rows: title, year, rating, votes, then back",
             "                               when the query is empty (else ? is typed)",
             f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
             "Ctrl-Q, or Esc then q          quit",
@@ -113,51 +113,22 @@ class Painter(Model):
 
     def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], x: int = 0) -> None:
         """The tab's list, from its position in the state (scrolled as little as needed to
-        show the selection on a screen smaller than the one that chose it)."""
+        show the selection on a screen smaller than the one that chose it), in the order F2
+        chose (the selection is the app's index, wherever that row is shown)."""
         selection, first = self.position()
         height = max(1, height)
-        shown = min(selection, len(movies) - 1)
+        order = self.shown_order(movies)
+        shown = order.index(selection) if 0 <= selection < len(order) else min(selection, len(movies) - 1)
+        if self.sort is not None:
+            first = shown - height + 1   # the app's first row means nothing in another order
         first = min(max(first, shown - height + 1), max(0, shown), max(0, len(movies) - height))
         width = cols - x
         for row in range(height):
             i = max(0, first) + row
             if i >= len(movies):
                 break
-            line = self.movie_row(movies[i], width).ljust(width)
-            self.put(top + row, x, line, curses.A_REVERSE if i == selection else 0)
-
-    def source_note(self, phase: Mapping[str, object]) -> str:
-        """Where a loaded value came from, for a live catalog: "live from URL", or the
-        offline note with the time the copy was saved; "" for the embedded catalog."""
-        source = phase.get("source") if phase_of(phase) == "loaded" else None
-        if source == "cache":
-            saved = time.strftime("%H:%M", time.localtime(cast(int, phase.get("cachedAt", 0))))
-            return f"offline, showing saved results from {saved}"
-        if source == "live":
-            return f"live from {self.live_url}" if self.live_url else "live"
-        return ""
-
-    @staticmethod
-    def count_text(count: int, paged: Mapping[str, object]) -> str:
-        """How many movies a list shows: "N movies" once every page is loaded, else "N shown,
-        more available" (the catalog does not say how many there are in all)."""
-        if paged.get("isExhausted"):
-            return f"{count} movie{'s' if count != 1 else ''}"
-        return f"{count} shown, more available"
-
-    def draw_phase_message(self, y: int, x: int, phase: Mapping[str, object], what: str, retry: str = "") -> bool:
-        """Draws a message for a non-loaded phase; True when it did. ``retry`` (the key that
-        tries again) goes under a failure."""
-        name = phase_of(phase)
-        if name == "loading":
-            self.put(y, x, f"Loading {what}{self.glyphs.ellipsis}")
-        elif name == "failed":
-            error = cast(wire.FailedPhase, phase)["error"]
-            self.put(y, x, f"Could not load {what}: {error['code']}: {error['message']}")
-            if retry:
-                self.put(y + 1, x, retry, curses.A_BOLD)
-        elif name == "idle":
-            return False
-        else:
-            return False
-        return True
+            line = self.movie_row(movies[order[i]], width).ljust(width)
+            chosen = order[i] == selection
+            if chosen:   # the selected row: reversed, and a pointer (visible without colour)
+                line = self.glyphs.pointer + line[len(self.glyphs.pointer):]
+            self.put(top + row, x, line, curses.A_REVERSE if chosen else 0)

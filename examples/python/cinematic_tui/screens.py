@@ -7,12 +7,13 @@ import curses
 from typing import cast
 
 from cinematic import wire
+from cinematic import wording
 
 from .common import MIN_COLS, MIN_ROWS, money, movies_of, phase_of
-from .painter import Painter
+from .states import StatePainter
 
 
-class Screens(Painter):
+class Screens(StatePainter):
     """Renders the screen: the frame, then the view the app shows."""
 
     def render(self) -> None:
@@ -70,31 +71,32 @@ class Screens(Painter):
         elif stale:
             status = "Enter searches"
         elif phase == "loaded":
-            status = self.count_text(len(movies_of(results)), search)
+            status = wording.count_text(len(movies_of(results)), search)
             if search["isLoadingMore"]:
                 status = f"{len(movies_of(results))} shown, loading{self.glyphs.ellipsis}"
             elif search["loadMoreError"]:
-                status += ", more failed"
+                status += ", more failed (Enter tries again)"
         elif phase == "failed":
             status = f"failed: {cast(wire.FailedPhase, results)['error']['code']}"
         self.put(2, cols - len(status) - 2, status, curses.A_DIM if status.startswith("searching") else 0)
-        note = self.source_note(results)
+        note = self.offline_or_live(results)
         if note:
-            self.put(3, 2, self.clip(note, cols - 4), curses.A_BOLD if "offline" in note else curses.A_DIM)
+            self.put(3, 2, self.clip(note, cols - 4), self.note_attr(note))
+        top = 3 + (1 if note else 0)
+        for i, line in enumerate(self.hint_lines(cols)):
+            self.put(top + i, 2, line, curses.A_BOLD)
+        top = self.list_top()
         movies = movies_of(results)
         if movies:
-            self.draw_movies(4, rows - 5, cols, movies)
+            self.draw_movies(top, rows - top - 1, cols, movies)
         elif phase == "failed":
-            error = cast(wire.FailedPhase, results)["error"]
-            self.put(4, 2, self.clip(f"Search failed ({error['code']}): {error['message']}", cols - 4))
-            offline = bool(self.live_url) and error["code"] in ("network", "timeout")
-            if offline:
-                self.put(5, 2, "offline, and nothing saved for this search")
-            self.put(6 if offline else 5, 2, "Enter tries again", curses.A_BOLD)
+            self.draw_failure(top, 2, cols, "Search failed", cast(wire.FailedPhase, results)["error"], "Enter")
+        elif phase == "loading":
+            self.draw_skeleton(top, 2, cols, rows - top - 2, f"results for “{self.query.strip()}”")
         elif phase == "loaded":
-            self.put(4, 2, "No movies match.")
+            self.empty(top, 2, cols, wording.search_empty(cast(wire.ResultsLoaded, results)["query"]))
         elif not searchable:
-            self.put(4, 2, "Type at least two characters to search 58,788 films.")
+            self.empty(top, 2, cols, wording.SEARCH_IDLE)
 
     def draw_discover(self, rows: int, cols: int) -> None:
         sections = self.state["discover"]["sections"]
@@ -111,38 +113,44 @@ class Screens(Painter):
             return
         movies_phase = section["movies"]
         title = section["title"]
-        info = f"{title}: {self.count_text(len(movies_of(movies_phase)), section)}"
+        phase = phase_of(movies_phase)
+        if phase == "failed":
+            info = f"{title}: could not load"
+        elif phase != "loaded":
+            info = f"{title}: loading{self.glyphs.ellipsis}"
+        else:
+            info = f"{title}: {wording.count_text(len(movies_of(movies_phase)), section)}"
         if section["isLoadingMore"]:
             info += f", loading more{self.glyphs.ellipsis}"
         error = section["loadMoreError"]
         if error:
             info += f", more failed: {error['code']} (r tries again)"
-        note = self.source_note(movies_phase)
+        note = self.offline_or_live(movies_phase)
         if note and "offline" in note:
             info += f" ({note})"
         # From the left edge (the section list starts a row lower): room for the offline note.
         self.put(2, 1, self.clip(info, cols - 2), curses.A_BOLD)
-        if not self.draw_phase_message(4, side + 2, movies_phase, title, retry="r tries again"):
+        if not self.draw_phase(4, side + 2, cols, rows - 6, movies_phase, title, f"Could not load {title}", "r"):
             movies = movies_of(movies_phase)
             if movies:
                 self.draw_movies(3, rows - 4, cols, movies, x=side)
-            elif phase_of(movies_phase) == "idle":
-                self.put(4, side + 2, f"Loading{self.glyphs.ellipsis}")
+            else:
+                self.empty(4, side + 2, cols, wording.section_empty(title))
 
     def draw_favorites(self, rows: int, cols: int) -> None:
         favorites = self.state["favorites"]["favorites"]
         error = self.state["favorites"]["removalError"]
         if error:
-            self.put(2, 1, f"Could not remove: {error['code']}: {error['message']}", curses.A_BOLD)
+            self.put(2, 1, self.clip(f"Could not remove: {error['code']}: {error['message']}", cols - 2), curses.A_BOLD)
         else:
             self.put(2, 1, "Your favorites", curses.A_BOLD)
-        if self.draw_phase_message(4, 2, favorites, "favorites"):
+        if self.draw_phase(4, 2, cols, rows - 6, favorites, "favorites", "Could not load the favorites"):
             return
         movies = self.current_list()
         if movies:
             self.draw_movies(4, rows - 5, cols, movies)
         else:
-            self.put(4, 2, "No favorites yet: open a movie and press f.")
+            self.empty(4, 2, cols, wording.favorites_empty("f"))
 
     def draw_detail(self, rows: int, cols: int) -> None:
         state = self.detail()
@@ -150,9 +158,6 @@ class Screens(Painter):
             return
         detail = state["detail"]
         loaded = cast(wire.DetailLoaded, detail)["value"] if phase_of(detail) == "loaded" else None
-        note = self.source_note(detail)
-        if note and "offline" in note:
-            self.put(rows - 3, 1, self.clip(note, cols - 2), curses.A_BOLD)
         heart = (f"{self.glyphs.star} Favorite" if state["isFavorite"]
                  else f"{self.glyphs.hollow} Not a favorite (f to add)")
         if state["isSaving"]:
@@ -161,44 +166,32 @@ class Screens(Painter):
         # The full title, wrapped (the heart keeps the right of the first line).
         top = 2
         if shown:
-            import textwrap
-            width = max(10, cols - len(heart) - 5)
-            lines = textwrap.wrap(f"{shown['title']} ({shown['year']})", width) or [""]
-            for i, line in enumerate(lines[:3]):
-                self.put(top + i, 1, line, curses.A_BOLD)
-            top += min(3, len(lines)) - 1
+            top += self.wrapped(2, 1, f"{shown['title']} ({shown['year']})", cols - len(heart) - 5, 3, curses.A_BOLD) - 1
+        else:
+            self.put(2, 1, f"Film #{state['movieId']}", curses.A_BOLD)
         self.put(2, cols - len(heart) - 2, heart, curses.A_BOLD if state["isFavorite"] else 0)
+        note = self.offline_or_live(detail)
+        if note and "offline" in note:
+            top += 1
+            self.put(top, 1, self.clip(note, cols - 2), curses.A_BOLD)
         error = state["favoriteError"]
         if error:
             top += 1
-            self.put(top, 1, f"Could not save the favorite: {error['code']}: {error['message']}")
-        if self.draw_phase_message(top + 2, 2, detail, "the detail", retry="r tries again"):
+            self.put(top, 1, self.clip(f"Could not save the favorite: {error['code']}: {error['message']}", cols - 2))
+        if loaded is None and state["listing"] is not None and phase_of(detail) == "failed":
+            # The row the film was opened from, and the heart still works (f).
+            listing = state["listing"]
+            self.put(top + 2, 2, f"Rating   {listing['rating']:.1f}/10 from {listing['votes']:,} votes")
+            top += 2
+        if self.draw_phase(top + 2, 2, cols, rows - top - 4, detail, "the detail", "Could not load the detail", "r"):
             return
         if loaded is None:
             return
         movie = loaded
         genres = ", ".join(movie["genres"]) or "none listed"
         mpaa = movie["mpaa"] or "unknown"   # the catalog does not know it (not "not rated")
-        minutes = movie["runtime"]
         base = top + 2
-        self.put(base, 2, f"Runtime  {minutes} min    Genres  {genres}    MPAA  {mpaa}")
+        self.put(base, 2, self.clip(f"Runtime  {movie['runtime']} min    Genres  {genres}    MPAA  {mpaa}", cols - 4))
         self.put(base + 1, 2, f"Budget   {money(movie['budget'])}")
         self.put(base + 2, 2, f"Rating   {movie['rating']:.1f}/10 from {movie['votes']:,} votes")
-        distribution = [float(x) for x in movie["ratingDistribution"]]
-        self.put(base + 4, 2, "Share of votes per star rating", curses.A_BOLD)
-        self.put(base + 5, 2, "(IMDb rounds each share to x4.5%; they need not add up to 100%)")
-        if not distribution:
-            self.put(base + 6, 2, "no votes")
-            return
-        scale = 100.0 if max(distribution) <= 1.0 else 1.0  # fractions or percentages
-        peak = max(distribution) or 1.0
-        bar_width = max(5, cols - 20)
-        for i, share in enumerate(distribution[:10]):
-            y = base + 6 + (9 - i)  # 10 stars on top
-            if y >= rows - 1:
-                continue
-            cells = share / peak * bar_width
-            bar = self.glyphs.bar * int(cells) + (self.glyphs.half if cells - int(cells) >= 0.5 else "")
-            self.put(y, 2, f"{i + 1:>2}{self.glyphs.star} ")
-            self.put(y, 7, bar)
-            self.put(y, 8 + len(bar), f"{share * scale:.1f}%")
+        self.draw_histogram(base + 4, cols, rows, [float(x) for x in movie["ratingDistribution"]])

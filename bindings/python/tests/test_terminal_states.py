@@ -1,0 +1,174 @@
+"""Every state drawn in the terminal app (issue 34), in a pseudo-terminal as in
+test_terminal_app.py: a failed Discover section says what failed and which key tries again
+(never "0 shown, more available"), an empty search says what to try, the search's hint is on
+screen, the histogram's bars are the share on a fixed 0–100% track, F1 opens the help, Down
+past the last row moves on to the first film of the next page, and a path option whose
+directory does not exist is one line (nothing is created)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import cinematic
+from test_terminal_app import TerminalApp, line_with
+from test_terminal_hints import free_port
+
+CTRL_Q, CTRL_U, F1 = "\x11", "\x15", "\x1bOP"
+DOWN, END = "\x1bOB", "\x1bOF"
+
+
+@pytest.fixture
+def app(tmp_path):
+    terminal = TerminalApp(tmp_path)
+    yield terminal
+    terminal.close()
+
+
+def test_a_failed_section_says_what_failed_and_what_to_do_not_how_many_are_shown(tmp_path):
+    port = free_port()   # nothing listens there
+    app = TerminalApp(tmp_path, args=["--live", f"http://127.0.0.1:{port}"],
+                      extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("\t")
+        text = app.wait_for(lambda s: "Could not load Popular: network" in s and line_with(s, "r tries again") is not None,
+                            "Popular failing")
+        assert "Popular: could not load" in app.screen.lines()[2]
+        assert "shown" not in text and "more available" not in text, text
+        assert line_with(text, f"http://127.0.0.1:{port}", "running") is not None, text   # what to do
+        app.send(CTRL_Q)
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
+
+
+def test_an_empty_search_says_what_to_try_and_the_hint_is_shown(app):
+    app.wait_for(lambda s: "Search:" in s and "Type at least two characters" in s, "the idle sentence")
+    app.send("qqzzqqzz")
+    app.wait_for(lambda s: "No film in the catalog matches" in s and "Try fewer words" in s, "the empty sentence")
+    app.send(CTRL_U + "tom hanks")
+    app.wait_for(lambda s: "looks like a person" in s, "the search's hint")
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+def test_the_histogram_is_the_share_on_a_fixed_scale(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("dune")
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune")
+    app.send("\r")
+    text = app.wait_for(lambda s: "0-100% scale" in s and line_with(s, "1★") is not None, "Dune's histogram")
+    rows = {int(m.group(1)): line for line in text.splitlines() if (m := re.match(r"\s+(\d+)★ ", line))}
+    assert sorted(rows) == list(range(1, 11)), text
+    track = 80 - 16
+    for stars, share in ((6, 14.5), (1, 4.5)):
+        bar = rows[stars][7:7 + track]
+        filled = bar.count("█") + 0.5 * bar.count("▌")
+        assert abs(filled - share / 100 * track) <= 1, (stars, rows[stars])
+        assert f"{share:5.1f}%" in rows[stars]
+    assert "4.5% means 0-10%" in text
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+def test_f1_opens_the_help_even_with_a_query_typed(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("dune" + F1)
+    app.wait_for(lambda s: "this help" in s and "F1" in s, "the help")
+    app.send("x")
+    app.wait_for(lambda s: "dune_" in s and "this help" not in s, "the help closed, nothing typed")
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+def test_down_past_the_last_row_moves_to_the_first_film_of_the_next_page(app, tmp_path):
+    with cinematic.Runtime(favorites=str(tmp_path / "probe.sqlite")) as runtime, runtime.search() as search:
+        search.query_changed("love")
+        search.submitted()
+        search.wait_for(lambda s: s["results"]["phase"] == "loaded", timeout=10)
+        search.load_more()
+        search.wait_for(lambda s: len(s["results"].get("value", [])) > 20 and not s["isLoadingMore"], timeout=10)
+        twenty_first = search.state["results"]["value"][20]["title"]
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("love")
+    app.wait_for(lambda s: "20 shown, more available" in app.screen.lines()[2], "the first page of love")
+    app.send(END + DOWN)
+    selected = app.wait_for(lambda s: "40 shown" in app.screen.lines()[2] and line_with(s, "▶") is not None
+                            and twenty_first[:20] in (line_with(s, "▶") or ""), "the 21st film selected")
+    assert line_with(selected, "▶").startswith("▶" + twenty_first[:20])
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+@pytest.mark.parametrize("option", ["--favorites", "--state-file", "--record"])
+def test_a_named_path_in_a_missing_directory_is_one_line_and_nothing_is_created(tmp_path, option):
+    missing = tmp_path / "nonexistent" / "dir"
+    app = TerminalApp(tmp_path, args=[option, str(missing / "f.sqlite")])
+    try:
+        assert app.wait_exit() == 1
+        said = app.transcript.decode("utf-8", "replace")
+        assert f"cinematic-tui: cannot start: {option} {missing}/f.sqlite: the directory {missing} does not exist" in said
+        assert not (tmp_path / "nonexistent").exists()
+    finally:
+        app.close()
+
+
+def list_rows(text: str) -> list:
+    """(title, year) of each movie row on screen, top to bottom."""
+    rows = []
+    for line in text.splitlines()[3:-2]:
+        found = re.match(r"^[ ▶](.{36}) (\d{4})  +\d+\.\d★", line)
+        if found:
+            rows.append((found.group(1).rstrip(), int(found.group(2)), line.startswith("▶")))
+    return rows
+
+
+def test_f2_sorts_the_rows_and_the_selection_stays_the_film(app):
+    app.wait_for(lambda s: "Search:" in s, "the Search tab")
+    app.send("star wars")
+    app.wait_for(lambda s: len(list_rows(s)) >= 5 and "searching" not in s, "star wars")
+    app.send("\x1bOQ\x1bOQ")   # F2 twice: by title, then by year
+    text = app.wait_for(lambda s: "sorted by year" in s, "sorted by year")
+    years = [year for _, year, _ in list_rows(text)]
+    assert len(years) >= 5 and years == sorted(years), text
+    app.send("\x1bOQ\x1bOQ\x1bOQ\x1bOQ")   # F2 four times: rating, votes, the app's order, title
+    text = app.wait_for(lambda s: "sorted by title" in s, "sorted by title")
+    titles = [title.casefold() for title, _, _ in list_rows(text)]
+    assert titles == sorted(titles), text
+    app.send(DOWN + DOWN + DOWN)
+    text = app.wait_for(lambda s: [chosen for _, _, chosen in list_rows(s)][:4] == [False, False, False, True],
+                        "the fourth row chosen")
+    title = list_rows(text)[3][0]
+    app.send("\r")
+    app.wait_for(lambda s: "Budget" in s and title.rstrip("…")[:20] in s, "the fourth row's film opened")
+    app.send(CTRL_Q)
+    assert app.wait_exit() == 0
+
+
+def test_a_failed_detail_of_a_favorite_can_still_be_unfavorited(tmp_path):
+    favorites = tmp_path / "favorites.sqlite"
+    with cinematic.Runtime(favorites=str(favorites)) as runtime, runtime.detail(15249) as dune:   # Dune (1984)
+        dune.task()
+        dune.wait_for(lambda s: s["detail"]["phase"] == "loaded" and not s["isSaving"], timeout=10)
+        dune.favorite_toggled()
+        dune.wait_for(lambda s: s["isFavorite"] and not s["isSaving"], timeout=10)
+    app = TerminalApp(tmp_path, args=["--favorites", str(favorites), "--live", f"http://127.0.0.1:{free_port()}"],
+                      extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        app.wait_for(lambda s: "Search:" in s, "the Search tab")
+        app.send("\t\t")
+        app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune in the favorites")
+        app.send("\r")
+        app.wait_for(lambda s: "Could not load the detail: network" in s and "★ Favorite" in s
+                     and line_with(s, "r tries again") is not None, "the failed detail, a favorite")
+        app.send("f")
+        app.wait_for(lambda s: "Not a favorite" in s and "saving" not in s, "unfavorited")
+        app.send("\x1b")
+        app.wait_for(lambda s: "No favorites yet" in s, "the favorites empty")
+        app.send(CTRL_Q)
+        assert app.wait_exit() == 0
+    finally:
+        app.close()
