@@ -297,12 +297,14 @@ class TestRuntime:
 
     ``config`` adds or overrides runtime config keys (e.g. ``{"search": {"debounceMs": 100}}``,
     ``{"record": path}``). ``timeout`` bounds every wait (seconds): for an effect's result
-    to arrive, for a request to reach the catalog, for effects to finish.
+    to arrive, for a request to reach the catalog, for effects to finish. It only bounds how
+    long a failing test takes to say so (a passing one never waits it out), so the default,
+    20 s, is generous: a loaded CI machine took over 5 s to hand a request over.
     """
 
     __test__ = False
 
-    def __init__(self, config: Optional[Mapping[str, Any]] = None, *, exhaustive: bool = True, timeout: float = 5.0) -> None:
+    def __init__(self, config: Optional[Mapping[str, Any]] = None, *, exhaustive: bool = True, timeout: float = 20.0) -> None:
         settings: Dict[str, Any] = {"clock": "manual", "catalog": "host", "favorites": ":memory:",
                                     "offlineCache": False, "history": HISTORY}
         settings.update(config or {})
@@ -413,7 +415,7 @@ class TestStore:
     __test__ = False
 
     def __init__(self, feature: str, args: Optional[Mapping[str, Any]] = None, *, runtime: Optional[TestRuntime] = None,
-                 exhaustive: bool = True, config: Optional[Mapping[str, Any]] = None, timeout: float = 5.0) -> None:
+                 exhaustive: bool = True, config: Optional[Mapping[str, Any]] = None, timeout: float = 20.0) -> None:
         self._owns_runtime = runtime is None
         self.test_runtime = runtime if runtime is not None else TestRuntime(config, exhaustive=exhaustive, timeout=timeout)
         self.exhaustive = exhaustive
