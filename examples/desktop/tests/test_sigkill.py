@@ -75,7 +75,7 @@ class App:
     def until(self, what: str, predicate: Callable[[State], bool]) -> State:
         if self.process.poll() is not None:
             raise AssertionError(f"the app exited ({self.process.returncode}): {self.process.communicate()[1]}")
-        return wait_for(lambda: last_state(self.record, predicate), 30, what)
+        return wait_for(lambda: last_state(self.record, predicate), 90, what)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -123,7 +123,7 @@ def test_the_scenario_survives_sigkill(xvfb: Xvfb, tmp_path: Path) -> None:
                            == [film["id"]])
         # Saved after a second of quiet: then the process dies without a chance to save.
         wait_for(lambda: saved(tmp_path / "desktop.json").get("details") == [
-            {"movieId": d["movieId"], "listing": d["listing"]} for d in before["details"]] or None, 30, "the save")
+            {"movieId": d["movieId"], "listing": d["listing"]} for d in before["details"]] or None, 90, "the save")
         app.process.send_signal(signal.SIGKILL)
         assert app.process.wait(timeout=30) == -signal.SIGKILL
     finally:
@@ -140,7 +140,7 @@ def test_the_scenario_survives_sigkill(xvfb: Xvfb, tmp_path: Path) -> None:
                             and s["search"]["query"] == "alien" and s["removed"] == [])
         assert after["details"][0]["listing"] == before["details"][0]["listing"]
         again.keys("Control_L+q")
-        out, err = again.process.communicate(timeout=30)
+        out, err = again.process.communicate(timeout=90)
     finally:
         again.stop()
     assert_clean(subprocess.CompletedProcess(again.process.args, again.process.returncode, out, err))
