@@ -55,10 +55,10 @@ enum CorpusLayout {
             }
         }
 
-        /// Bytes per element.
+        /// Bytes per element (`scalars`: 1 or 4, as its length says: ``SearchCorpus``).
         var stride: Int {
             switch self {
-            case .sharedPrefix, .flags, .displayTitles, .genreLists, .mpaaValues: 1
+            case .scalars, .sharedPrefix, .flags, .displayTitles, .genreLists, .mpaaValues: 1
             case .plainCounts, .coreCounts, .years, .runtimes, .genreIndexes, .mpaaIndexes: 2
             case .ratings: 8
             default: 4

@@ -1,7 +1,20 @@
 import CinematicDomain
 
-/// A run of word ids or scalars read in place.
+/// A run of word ids read in place.
 typealias CorpusSlice = Slice<UnsafeBufferPointer<UInt32>>
+
+/// A word's unicode scalars read in place (one byte or four each: ``SearchCorpus/narrowScalars``),
+/// indexed by their positions in the vocabulary's scalars.
+struct ScalarRun: RandomAccessCollection {
+    let base: UnsafeRawPointer
+    let narrow: Bool
+    let startIndex: Int, endIndex: Int
+
+    /// The scalar at `position` (in `startIndex..<endIndex`).
+    subscript(position: Int) -> UInt32 {
+        narrow ? UInt32(base.load(fromByteOffset: position, as: UInt8.self)) : base.load(fromByteOffset: 4 * position, as: UInt32.self)
+    }
+}
 
 /// Everything a keystroke needs, read where the index lies (``CorpusLayout``): the vocabulary
 /// (sorted by bytes, so the words that start with a prefix are one contiguous range of word
@@ -18,9 +31,13 @@ final class SearchCorpus: @unchecked Sendable {
     let storage: IndexBytes
     /// Number of words and of titles.
     let wordCount: Int, count: Int
-    /// Every word's unicode scalars, one after another; word `i` is
-    /// `scalars[scalarStarts[i]..<scalarStarts[i + 1]]`.
-    let scalars: UnsafeBufferPointer<UInt32>
+    /// Every word's unicode scalars, one after another: one byte each when every scalar of the
+    /// vocabulary is below 256 (``narrowScalars``: the part's length is the scalars' count),
+    /// else four; word `i` is `scalars(of: i)`, positions `scalarStarts[i]..<scalarStarts[i + 1]`.
+    let scalarBytes: UnsafeRawBufferPointer
+    let narrowScalars: Bool
+    /// The number of scalars.
+    let scalarCount: Int
     let scalarStarts: UnsafeBufferPointer<UInt32>
     /// `sharedPrefix[i]`: how many leading scalars word `i` shares with word `i + 1` (at most
     /// 255), so a walk of the sorted vocabulary (``TypoWalk``) knows what it shares with the
@@ -65,8 +82,14 @@ final class SearchCorpus: @unchecked Sendable {
         self.storage = storage
         wordCount = words
         count = films
-        scalars = view(.scalars, UInt32.self)
         scalarStarts = view(.scalarStarts, UInt32.self)
+        scalarBytes = parts[CorpusLayout.Part.scalars.rawValue]
+        let total = Int(scalarStarts.last ?? 0)
+        guard scalarBytes.count == total || scalarBytes.count == 4 * total else {
+            throw .storage("the index is damaged: its words hold \(scalarBytes.count) bytes for \(total) scalars")
+        }
+        narrowScalars = scalarBytes.count == total
+        scalarCount = total
         sharedPrefix = view(.sharedPrefix, UInt8.self)
         postings = view(.postings, UInt32.self)
         postingStarts = view(.postingStarts, UInt32.self)
@@ -106,7 +129,15 @@ final class SearchCorpus: @unchecked Sendable {
     }
 
     /// Word `id`'s scalars.
-    func scalars(of id: Int) -> CorpusSlice { scalars[Int(scalarStarts[id])..<Int(scalarStarts[id + 1])] }
+    func scalars(of id: Int) -> ScalarRun {
+        ScalarRun(base: scalarBytes.baseAddress ?? UnsafeRawPointer(scalarStarts.baseAddress!), narrow: narrowScalars,
+                  startIndex: Int(scalarStarts[id]), endIndex: Int(scalarStarts[id + 1]))
+    }
+
+    /// The scalar at `position` of the vocabulary's scalars.
+    @inline(__always) func scalar(at position: Int) -> UInt32 {
+        narrowScalars ? UInt32(scalarBytes[position]) : scalarBytes.load(fromByteOffset: 4 * position, as: UInt32.self)
+    }
 
     /// Word `id` as a string (decoded now: nothing holds the vocabulary as strings).
     func word(_ id: Int) -> String {

@@ -112,7 +112,8 @@ struct CorpusParts {
         var frequencies = [UInt32](repeating: 0, count: words.count)
         for index in words.indices { frequencies[index] = postingStarts[index + 1] - postingStarts[index] }
         var all = other
-        all[.scalars] = CorpusLayout.bytes(scalars)
+        // One byte a scalar when every scalar fits (the shipped vocabulary is folded to ASCII).
+        all[.scalars] = scalars.allSatisfy { $0 < 256 } ? scalars.map { UInt8($0) } : CorpusLayout.bytes(scalars)
         all[.scalarStarts] = CorpusLayout.bytes(starts)
         all[.sharedPrefix] = shared
         all[.flags] = flags

@@ -17,7 +17,7 @@ struct SearchCorpusCheck {
     func check(_ corpus: SearchCorpus) throws(MovieError) {
         try require(films > 0, "votes", "holds no film")
         let words = corpus.wordCount
-        try checkOffsets(corpus.scalarStarts, name: "word_starts", total: corpus.scalars.count)
+        try checkOffsets(corpus.scalarStarts, name: "word_starts", total: corpus.scalarCount)
         try checkWords(corpus)
         try checkOffsets(corpus.postingStarts, name: "posting_starts", total: corpus.postings.count)
         for word in 0..<words {
@@ -53,7 +53,7 @@ struct SearchCorpusCheck {
     /// are one range, and the typo walk shares rows between neighbours), each sharing with the
     /// next exactly the prefix its shared-prefix count says (at most 255).
     private func checkWords(_ corpus: SearchCorpus) throws(MovieError) {
-        try require(corpus.scalars.allSatisfy { Unicode.Scalar($0) != nil }, "words", "hold a value that is no unicode scalar")
+        try require((0..<corpus.scalarCount).allSatisfy { Unicode.Scalar(corpus.scalar(at: $0)) != nil }, "words", "hold a value that is no unicode scalar")
         for index in 0..<corpus.wordCount {
             let word = corpus.scalars(of: index)
             try require(!word.isEmpty, "words", "hold an empty word at \(index)")

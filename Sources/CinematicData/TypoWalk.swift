@@ -20,7 +20,7 @@ enum TypoWalk {
         let m = query.count, width = m + 1
         let infinity = UInt8(limit + 1)
         var found: [(id: Int, distance: Int)] = []
-        let scalars = corpus.scalars, starts = corpus.scalarStarts, shared = corpus.sharedPrefix
+        let starts = corpus.scalarStarts, shared = corpus.sharedPrefix
         query.withUnsafeBufferPointer { q in
             var depthCapacity = 32
             var rows = [UInt8](repeating: infinity, count: (depthCapacity + 1) * width)
@@ -44,7 +44,7 @@ enum TypoWalk {
                 var skipped = false
                 rows.withUnsafeMutableBufferPointer { table in
                     while depth < length {
-                        let letter = scalars[start + depth]
+                        let letter = corpus.scalar(at: start + depth)
                         let previousLetter = depth > 0 ? path[depth - 1] : 0
                         depth += 1
                         let row = depth * width, above = row - width, above2 = row - 2 * width

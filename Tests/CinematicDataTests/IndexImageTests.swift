@@ -85,4 +85,24 @@ struct IndexImageTests {
         #expect(throws: MovieError.storage("the index is damaged: its id_ranks names a rank past the films")) { try damaged(.idRanks, 0) }
         _ = try IndexImage(good.withUnsafeBytes { IndexBytes(copying: $0) }, checking: true)
     }
+
+    /// A vocabulary of ASCII words takes a byte a scalar; one with a scalar past 255 takes four,
+    /// and there a value that is no unicode scalar (a surrogate) is refused.
+    @Test func scalarsTakeOneByteUnlessAWordNeedsFour() throws {
+        let narrow = try Self.image(at: try Self.buildIndex("narrow"))
+        #expect(narrow.corpus.narrowScalars && narrow.corpus.scalarBytes.count == narrow.corpus.scalarCount)
+        let path = try Self.buildIndex("wide", movies: CatalogIndexTests.header + CatalogIndexTests.film(1, "東京物語", votes: 90)
+            + CatalogIndexTests.film(2, "Zardoz", votes: 50))
+        let wide = try Self.image(at: path)
+        #expect(!wide.corpus.narrowScalars && wide.corpus.scalarBytes.count == 4 * wide.corpus.scalarCount)
+        #expect(wide.corpus.id(of: "東京物語").map { wide.corpus.word(Int($0)) } == "東京物語")
+        #expect(wide.corpus.id(of: "zardoz") != nil)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let section = Int(bytes.withUnsafeBytes { CorpusLayout.load(UInt64.self, $0, at: bytes.count - 16) })
+        let offset = section + Int(bytes.withUnsafeBytes { CorpusLayout.load(UInt64.self, $0, at: section + CorpusLayout.headerBytes) })
+        withUnsafeBytes(of: UInt32(0xD800).littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+        #expect(throws: MovieError.storage("the index is damaged: its words hold a value that is no unicode scalar")) {
+            _ = try IndexImage(bytes.withUnsafeBytes { IndexBytes(copying: $0) }, checking: true)
+        }
+    }
 }
