@@ -40,6 +40,7 @@ PATCH_EXAMPLE := $(BUILD)/bin/cinematic-patches
 RESUME_EXAMPLE := $(BUILD)/bin/cinematic-resume
 APP_EXAMPLE := $(BUILD)/bin/cinematic-app
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
+CATALOG_HOST := $(BUILD)/bin/catalog-host
 INSTALL_CHECK := $(BUILD)/install-check
 
 .PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
@@ -194,8 +195,10 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(
 
 ## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
 $(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
-## test_index_reader crafts damaged indexes with SQLite directly.
+## test_index_reader crafts damaged indexes with SQLite directly; it and test_index_section
+## share Tests/c/index_files.h.
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
+$(BUILD)/tests/test_index_reader $(BUILD)/tests/test_index_section: Tests/c/index_files.h
 ## test_index_input builds gzip files (a gzip bomb among them) with zlib.
 $(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zlib)
 ## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.
@@ -334,10 +337,15 @@ test-install:
 ## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
 ## (examples/desktop/bench_typing.py, offscreen).
-bench: deps lib $(EXAMPLE)
+bench: deps lib $(EXAMPLE) $(CATALOG_HOST)
 	$(SWIFT) run -c release cinematic-bench
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
 	examples/desktop/bench-typing.sh
+
+## catalog-host: the C host `make bench` times and weighs a catalog with (Benchmarks/c).
+$(CATALOG_HOST): Benchmarks/c/catalog_host.c include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
 ## is not run: on this Linux toolchain it cannot see Synchronization.Mutex and reports every

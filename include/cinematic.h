@@ -87,8 +87,9 @@
  *     request answered or replaced is let go at once, not when its deadline would have
  *     passed), a replay holds one line of its recording at a time.
  *   - The blocking calls, all documented as such: cinematic_runtime_open (opens files and
- *     checks their headers; the catalog's search index is loaded into memory on the
- *     catalog's own thread in 35 ms, searches wait for it there, never the host),
+ *     checks their headers; the catalog is made ready on the catalog's own thread: the
+ *     embedded one is read in place in about a millisecond, a file read and checked once;
+ *     searches wait for it there, never the host),
  *     cinematic_catalog_build_index (builds an index: seconds), cinematic_runtime_close and
  *     cinematic_store_close (wait for a callback of the closed runtime or store running on
  *     another thread, except from inside a callback; see below), cinematic_store_settle (by
@@ -146,13 +147,16 @@
  * hang. What each reader accepts, and what a hostile file gets:
  *   - A catalog index ("catalog": {"path"}): at most 4 GiB; SQLite's header with the index's
  *     application_id ("CIDX") and format, checked before anything else is read (otherwise
- *     CINEMATIC_ERR_IO at open, the file untouched). It is then read whole, once, into
- *     memory the runtime owns, on the catalog's thread: nothing of it is mapped, nothing is
+ *     CINEMATIC_ERR_IO at open, the file untouched). It is then read whole, in one read, into
+ *     memory the library owns (one copy however many runtimes of the process open that same
+ *     file), on the catalog's thread: nothing of it is mapped, nothing is
  *     written or created beside it (a header that says WAL is read as a plain database: no
  *     -wal, no -shm), and rewriting or truncating the file while a runtime uses it changes
- *     nothing that runtime serves. Every array the search reads is validated there (a
- *     sorted vocabulary of non-empty words, postings ascending in range, offsets in range,
- *     ratings finite in 0...10): a damaged or crafted index fails the catalog's load, and
+ *     nothing that runtime serves. Every array the search reads in place is validated there,
+ *     in one pass (the search section's trailer and frame: every part's offset and length
+ *     inside it; a sorted vocabulary of non-empty words, postings ascending in range, offsets
+ *     in range, ratings finite in 0...10): a truncated, damaged or crafted index fails the
+ *     catalog's load, and
  *     cinematic_runtime_catalog_state says {"phase":"failed"} with a message naming the
  *     field ("the index is damaged: its words are not sorted at word 12"); every store then
  *     shows a failed phase. A film whose stored distribution is not ten numbers in 0...100
@@ -254,11 +258,14 @@ void cinematic_free(void *p);
 
 /**
  * CATALOG INDEX. A catalog is searched through its index: the films (for Discover and
- * Detail) and the search corpus (vocabulary, postings in popularity order, each title's
- * words) that a runtime loads into memory, so a keystroke does no SQL. The index is one
- * read-only SQLite file with application_id "CIDX" and user_version = the index format
- * version; its "meta" table stamps the format, the data it was built from (CRC-32 and length
- * of the movie file) and the library version that built it.
+ * Detail) and the search section (vocabulary, postings in popularity order, each title's
+ * words, the rows a result shows), laid out to be searched where it lies, so opening builds
+ * nothing and a keystroke does no SQL. The index is one read-only file: a SQLite database
+ * with application_id "CIDX" and user_version = the index format version (2), whose "meta"
+ * table stamps the format, the data it was built from (CRC-32 and length of the movie file)
+ * and the library version that built it, followed by the search section and a 16-byte
+ * trailer (docs/catalog-index.md has the layout). The embedded index is read in place from
+ * the library's own read-only data; runtimes of one process share one copy of an index.
  *
  * The embedded catalog's index is built by `make lib` (build/bin/cinematic-index
  * --embedded) and compiled into libcinematic.so itself, so it travels with every artifact
@@ -275,9 +282,11 @@ void cinematic_free(void *p);
  * the library alone), nothing has to be found beside it at run time, and it was built by
  * the very library that uses it. docs/catalog-index.md has the format and the reasons.
  *
- * Figures (make bench, this 2-core machine, one run): index build 1.76 s and 9.0 MB for the
- * 58,788 shipped films (51.4 s and 162.3 MB for a synthetic 1,000,000); loaded into memory
- * in 35 ms on the catalog's thread (0.91 s); a keystroke's search p50 40.5 us, p99 625 us
+ * Figures (make bench, this 2-core machine, one run): index build 1.76 s and 10.9 MB for the
+ * 58,788 shipped films (51.4 s and 162.3 MB in format 1 for a synthetic 1,000,000); the
+ * embedded catalog is read in place (cinematic_runtime_open to the first search result
+ * 3.2-3.8 ms, a C host's RSS 15.7 MiB), a file read once per process (RSS 1.05x the index
+ * at 1,000,000 films); a keystroke's search p50 40.5 us, p99 625 us
  * (231 us and 5.03 ms at 1,000,000); process start to the first search result 103 ms cold,
  * 91 ms warm.
  */

@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [catalog] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
 // `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
 // 5 times, with its median time (to see where a keystroke's time goes).
 // INDEX "embedded": the shipped catalog's index, built first.
@@ -36,6 +36,13 @@ do {
         print()
     }
     if wanted("search") { try await SearchLatency.run(catalogPath: catalogPath, directory: directory, buildTime: buildTime); print() }
+    if wanted("catalog") {
+        // The 1,000,000-film index `search` built (or CINEMATIC_BENCH_1M), built here when missing.
+        let big = ProcessInfo.processInfo.environment["CINEMATIC_BENCH_1M"] ?? directory.appendingPathComponent("catalog-1m.idx").path
+        if !FileManager.default.fileExists(atPath: big) { _ = try SyntheticCatalog.writeIndex(count: 1_000_000, to: big) }
+        try CatalogCost.run(directory: directory, bigIndex: big)
+        print()
+    }
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }

@@ -1,10 +1,13 @@
 // The index target (CINEMATIC_FUZZ_TARGET=index): every input becomes a catalog index that a
 // runtime opens, searches, pages and reads details from. The input is, by its first byte:
 //   0  the index file itself (the rest of the input);
-//   1  a small real index with one search blob replaced by the rest of the input;
-//   2  the same index with bytes of one blob flipped (pairs of a 16-bit offset and a mask);
+//   1  a small real index with one part of its search section replaced by the rest of the
+//      input (the section laid out again around it: docs/catalog-index.md);
+//   2  the same index with bytes of one part flipped (triples of a 16-bit offset and a mask);
 //   3  the same index with one value of one film's row (budget, rating, votes, distribution,
-//      genre mask, rank) set to the rest of the input as text.
+//      genre mask, rank) set to the rest of the input as text;
+//   4  the same index with 64-bit words of its section's frame (header, table, trailer)
+//      replaced: pairs of a position byte and 8 bytes of value.
 // Every call must return a status the header names, the catalog must stop loading (loaded or
 // failed), and nothing may crash, trap or hang (libFuzzer's -timeout catches a hang).
 #if FUZZING
@@ -13,10 +16,8 @@ import Cinematic
 import Glibc
 
 enum IndexFuzz {
-    /// The blobs of an index (``SearchCorpusBlobs``).
-    static let blobs = ["words", "postings", "posting_starts", "flags", "title_words", "title_starts", "plain_counts",
-                        "core_counts", "votes", "years", "display_titles", "display_starts", "ids", "runtimes", "ratings",
-                        "genre_indexes", "genre_lists", "mpaa_indexes", "mpaa_values"]
+    /// The parts of an index's search section, in table order (``CorpusLayout``).
+    static let parts = 24
     /// The columns of the `movies` table.
     static let columns = ["budget", "rating", "votes", "distribution", "genre_mask", "rank"]
 
@@ -44,10 +45,11 @@ enum IndexFuzz {
         guard size >= 2 else { return 0 }
         let input = UnsafeRawBufferPointer(start: data, count: size)
         let path = fuzzDirectory + "/input.idx"
-        switch data[0] % 4 {
+        switch data[0] % 5 {
         case 0: writeFile(path, UnsafeRawBufferPointer(rebasing: input[1...]))
-        case 1: edit(path, "UPDATE blobs SET data = ?1 WHERE name = '\(blobs[Int(data[1]) % blobs.count])'", input[2...])
-        case 2: flip(path, blob: blobs[Int(data[1]) % blobs.count], input[2...])
+        case 1: write(path, IndexSection.replacing(part: Int(data[1]) % parts, with: Array(input[2...]), in: base))
+        case 2: write(path, IndexSection.flipping(part: Int(data[1]) % parts, Array(input[2...]), in: base))
+        case 4: write(path, IndexSection.reframing(Array(input[1...]), in: base))
         default:
             guard size >= 3 else { return 0 }
             edit(path, "UPDATE movies SET \(columns[Int(data[1]) % columns.count]) = CAST(?1 AS TEXT) WHERE rank = \(Int(data[2]) % 9)",
@@ -74,31 +76,8 @@ enum IndexFuzz {
         sqlite3_close(db)
     }
 
-    /// A copy of the base index at `path` with bytes of `blob` flipped: each 3 input bytes are
-    /// an offset (16 bits, modulo the blob's length) and a mask.
-    private static func flip(_ path: String, blob: String, _ edits: Slice<UnsafeRawBufferPointer>) {
-        base.withUnsafeBytes { writeFile(path, $0) }
-        var db: OpaquePointer?
-        precondition(sqlite3_open(path, &db) == SQLITE_OK)
-        defer { sqlite3_close(db) }
-        var select: OpaquePointer?
-        precondition(sqlite3_prepare_v2(db, "SELECT data FROM blobs WHERE name = '\(blob)'", -1, &select, nil) == SQLITE_OK)
-        var bytes: [UInt8] = []
-        if sqlite3_step(select) == SQLITE_ROW, let data = sqlite3_column_blob(select, 0) {
-            bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(sqlite3_column_bytes(select, 0))))
-        }
-        sqlite3_finalize(select)
-        guard !bytes.isEmpty else { return }
-        let edits = Array(edits)
-        for start in stride(from: 0, to: edits.count - 2, by: 3) {
-            let offset = (Int(edits[start]) << 8 | Int(edits[start + 1])) % bytes.count
-            bytes[offset] ^= edits[start + 2]
-        }
-        var update: OpaquePointer?
-        precondition(sqlite3_prepare_v2(db, "UPDATE blobs SET data = ?1 WHERE name = '\(blob)'", -1, &update, nil) == SQLITE_OK)
-        _ = bytes.withUnsafeBytes { sqlite3_bind_blob(update, 1, $0.baseAddress, Int32($0.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
-        _ = sqlite3_step(update)
-        sqlite3_finalize(update)
+    private static func write(_ path: String, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeFile(path, $0) }
     }
 
     /// Opens a runtime on the index at `path` and uses every feature over it.

@@ -1,9 +1,13 @@
+import CSQLite
 import CinematicCatalogData
 import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A catalog index: one read-only SQLite file (or image) holding the films (`movies`, for
-/// Discover and Detail), the search corpus (`blobs`, loaded into memory: ``SearchCorpus``)
-/// and its stamp (`meta`).
+/// A catalog index: one read-only file (or image) holding a SQLite database, with the films
+/// (`movies`, for Discover and Detail) and its stamp (`meta`), followed by the search section
+/// (``CorpusLayout``), searched where it lies (``SearchCorpus``).
 ///
 /// What makes a file a cinematic index, checked before SQLite opens it (so a file that is
 /// not one is refused byte for byte untouched): SQLite's header with application id
@@ -14,9 +18,9 @@ import CinematicDomain
 public enum CatalogIndex {
     /// SQLite `application_id` of an index: "CIDX".
     public static let applicationID: Int32 = 0x4349_4458
-    /// The index format's version: bump it whenever the tables, the blobs or the search
-    /// words (``SearchText``) change, so an index built by another format is refused.
-    public static let formatVersion: Int32 = 1
+    /// The index format's version: bump it whenever the tables, the search section or the
+    /// search words (``SearchText``) change, so an index built by another format is refused.
+    public static let formatVersion: Int32 = 2
 
     /// What an index was built from and by.
     public struct Stamp: Equatable, Sendable {
@@ -44,8 +48,16 @@ public enum CatalogIndex {
 
     /// The stamp the index compiled into the library must carry.
     public static func expectedEmbeddedStamp(libraryVersion: String) -> Stamp {
-        Stamp(data: dataHash(EmbeddedCatalog.movieFile), library: libraryVersion)
+        Stamp(data: embeddedDataHash, library: libraryVersion)
     }
+
+    /// The data hash of the movie file compiled into the library: read once per process, then
+    /// its pages are given back (``EmbeddedCatalog/release(_:)``), so a host holds none of it.
+    static let embeddedDataHash: String = {
+        let hash = dataHash(EmbeddedCatalog.movieFile)
+        EmbeddedCatalog.release(EmbeddedCatalog.movieFile)
+        return hash
+    }()
 
     /// Builds at `path` an index of the rows `load` reads, stamped with its stamp
     /// (``StagedFile``): `path` is checked first (nothing, an empty file or an index of ours;
@@ -63,27 +75,52 @@ public enum CatalogIndex {
         let (rows, stamp) = try load()
         let connection = try SQLiteConnection(path: staged.temporary)
         defer { connection.close() }
-        try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        let corpus = try fill(connection, rows: rows, stamp: stamp, progress: progress)
         connection.close()
+        try appendSection(corpus, to: staged.temporary)
         try staged.publish()
         progress(1)
     }
 
-    /// Builds an index of `rows` into `connection` (an empty database: a temporary file or
-    /// memory).
-    @discardableResult
+    /// Builds the database of an index of `rows` into `connection` (an empty database: a
+    /// temporary file or memory); returns the search section's parts, which follow it.
     static func fill(_ connection: SQLiteConnection, rows: [CatalogRow], stamp: Stamp,
-                     progress: (Double) -> Void = { _ in }) throws(MovieError) -> SearchCorpus {
+                     progress: (Double) -> Void = { _ in }) throws(MovieError) -> CorpusParts {
         guard !rows.isEmpty else { throw .storage("the movie file has no films") }
         let (ranked, corpus) = try SearchCorpusBuilder.build(rows, progress: progress)
         try CatalogSchema.create(in: connection)
-        try CatalogSchema.insert(ranked, corpus: corpus, stamp: stamp, into: connection)
+        try CatalogSchema.insert(ranked, stamp: stamp, into: connection)
         progress(0.99)
         return corpus
     }
 
+    /// The whole index of `rows` in memory (an embedded catalog built at first use).
+    static func image(rows: [CatalogRow], stamp: Stamp, progress: (Double) -> Void) throws(MovieError) -> IndexImage {
+        let connection = try SQLiteConnection(path: ":memory:")
+        defer { connection.close() }
+        let corpus = try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        let database = try connection.serialize()
+        defer { sqlite3_free(UnsafeMutableRawPointer(mutating: database.baseAddress)) }
+        let bytes = Array(database) + corpus.section(offset: database.count)
+        return try IndexImage(bytes.withUnsafeBytes { IndexBytes(copying: $0) }, checking: false)
+    }
+
+    /// Appends the search section after the SQLite database just written at `path` (ours: the
+    /// build's temporary file).
+    private static func appendSection(_ corpus: CorpusParts, to path: String) throws(MovieError) {
+        let descriptor = FileIO.open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw .storage("cannot write the catalog index \(path): \(FileIO.message(errno))") }
+        defer { Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .storage("cannot write the catalog index \(path): \(FileIO.message(errno))") }
+        let section = corpus.section(offset: Int(info.st_size))
+        if let code = section.withUnsafeBytes({ FileIO.writeAll(descriptor, $0, path: path) }) {
+            throw .storage("cannot write the catalog index \(path): \(FileIO.message(code))")
+        }
+    }
+
     /// The largest index file opened: 4 GiB (an index of 1,000,000 films is about 210 MB).
-    /// A user's index is read whole into memory (``SQLiteConnection/deserializeCopy(of:)``).
+    /// A user's index is read whole into memory, in one read (``IndexBytes``).
     public static let maximumFileBytes = 1 << 32
 
     /// Opens the index file at `path` for reading (``ReadableFile``: a FIFO, a device or a
@@ -144,6 +181,17 @@ enum EmbeddedCatalog {
     static var index: UnsafeRawBufferPointer? {
         let count = catalog_index_length()
         return count == 0 ? nil : UnsafeRawBufferPointer(start: catalog_index_bytes(), count: count)
+    }
+
+    /// Gives back the resident pages of `bytes`, static data of the library never written (a
+    /// later read faults them in again from the library's file): only whole pages inside it,
+    /// never a neighbour's.
+    static func release(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + page - 1) / page * page, end = (Int(bitPattern: base) + bytes.count) / page * page
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
     }
 
     /// Every film of the embedded movie file.

@@ -4,18 +4,19 @@ import CinematicDomain
 /// catalog's lock.
 final class CatalogQueries: @unchecked Sendable {
     private let connection: SQLiteConnection
+    /// The index the connection and the corpus read in place (kept alive here).
+    private let image: IndexImage
     private let engine: SearchEngine
     private let byRank: SQLiteStatement
     private let discover: DiscoverPages
-    /// Movie id → rank, made at the first detail asked for.
-    private var ranks: [UInt32: Int]?
 
     /// Closes the connection and its statements.
     func close() { connection.close() }
 
-    init(_ connection: SQLiteConnection, corpus: SearchCorpus) throws(MovieError) {
+    init(_ connection: SQLiteConnection, image: IndexImage) throws(MovieError) {
         self.connection = connection
-        engine = SearchEngine(corpus)
+        self.image = image
+        engine = SearchEngine(image.corpus)
         byRank = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
         discover = try DiscoverPages(connection, columns: "rank")
     }
@@ -39,13 +40,7 @@ final class CatalogQueries: @unchecked Sendable {
     }
 
     func detail(id: Int) throws(MovieError) -> MovieDetail {
-        if ranks == nil {
-            var ranks: [UInt32: Int] = [:]
-            ranks.reserveCapacity(engine.corpus.count)
-            for (index, id) in engine.corpus.display.ids.enumerated() where ranks[id] == nil { ranks[id] = index + 1 }
-            self.ranks = ranks
-        }
-        guard let key = UInt32(exactly: id), let rank = ranks?[key] else { throw .notFound }
+        guard let key = UInt32(exactly: id), let rank = engine.corpus.rank(ofMovie: key) else { throw .notFound }
         try byRank.bind([.int(rank)])
         defer { byRank.reset() }
         guard try byRank.step() else { throw .notFound }

@@ -5,7 +5,7 @@ import CinematicDomain
 /// `movies.rank` (the primary key) is the film's popularity rank, 1 = most votes, the rank
 /// the search corpus posts (``SearchCorpus``). `movies` holds only what Discover selects on
 /// and what Detail adds (budget, rating distribution); every field of a list row is in the
-/// corpus (``MovieRows``, stored in `blobs`, see ``SearchCorpusBlobs``), read from memory.
+/// search section that follows the database (``MovieRows``, ``CorpusLayout``), read in place.
 /// `meta` holds the stamp (``CatalogIndex``).
 enum CatalogSchema {
     static func create(in connection: SQLiteConnection) throws(MovieError) {
@@ -26,9 +26,9 @@ enum CatalogSchema {
             """)
     }
 
-    /// Loads `ranked` (rows in rank order, as ``SearchCorpusBuilder`` returns them), the
-    /// corpus and the stamp.
-    static func insert(_ ranked: [CatalogRow], corpus: SearchCorpus, stamp: CatalogIndex.Stamp,
+    /// Loads `ranked` (rows in rank order, as ``SearchCorpusBuilder`` returns them) and the
+    /// stamp.
+    static func insert(_ ranked: [CatalogRow], stamp: CatalogIndex.Stamp,
                        into connection: SQLiteConnection) throws(MovieError) {
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
@@ -44,7 +44,6 @@ enum CatalogSchema {
             let meta = try connection.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)", persistent: false)
             defer { meta.finalize() }
             for (key, value) in stamp.entries + [("films", "\(ranked.count)")] { try meta.run([.text(key), .text(value)]) }
-            try SearchCorpusBlobs.write(corpus, into: connection)
         }
         try connection.execute("""
             CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC, rank) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);

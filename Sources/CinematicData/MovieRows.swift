@@ -1,24 +1,25 @@
 import CinematicDomain
 
-/// The result rows of a catalog, in memory and in popularity order, so that a page of search
-/// results is built without SQL: titles as one UTF-8 buffer, figures as arrays, genre lists
-/// and MPAA ratings as indexes into their few distinct values.
-struct MovieRows: Sendable {
+/// The result rows of a catalog in popularity order, read where the index lies, so that a page
+/// of search results is built without SQL: titles as one UTF-8 buffer, figures as arrays,
+/// genre lists and MPAA ratings as indexes into their few distinct values (decoded when the
+/// corpus is opened). A row's strings are decoded only when it is shown.
+struct MovieRows: @unchecked Sendable {
     /// Every display title's bytes, one after another; title `r` (1-based rank) is
     /// `titleBytes[titleStarts[r - 1]..<titleStarts[r]]`.
-    let titleBytes: [UInt8]
-    let titleStarts: [UInt32]
-    let ids: [UInt32]
-    let years: [UInt16]
-    let runtimes: [UInt16]
-    let ratings: [Double]
-    let votes: [UInt32]
+    let titleBytes: UnsafeBufferPointer<UInt8>
+    let titleStarts: UnsafeBufferPointer<UInt32>
+    let ids: UnsafeBufferPointer<UInt32>
+    let years: UnsafeBufferPointer<UInt16>
+    let runtimes: UnsafeBufferPointer<UInt16>
+    let ratings: UnsafeBufferPointer<Double>
+    let votes: UnsafeBufferPointer<UInt32>
     /// Index into ``genreLists`` per title.
-    let genreIndexes: [UInt16]
+    let genreIndexes: UnsafeBufferPointer<UInt16>
     /// The distinct genre lists ("Comedy,Drama"), in order of first appearance.
     let genreLists: [String]
     /// Index into ``mpaaValues`` per title; 0 is "no rating".
-    let mpaaIndexes: [UInt16]
+    let mpaaIndexes: UnsafeBufferPointer<UInt16>
     /// The distinct MPAA ratings; the first is "" (none).
     let mpaaValues: [String]
 
@@ -32,12 +33,27 @@ struct MovieRows: Sendable {
                      rating: ratings[index], votes: Int(votes[index]),
                      genres: genres.split(separator: ",").map(String.init), mpaa: mpaa.isEmpty ? nil : mpaa)
     }
+
+    /// Strings stored each ended by a newline (genre lists, ratings); `.storage` naming `name`
+    /// when the last one is not ended.
+    static func strings(_ bytes: UnsafeRawBufferPointer, _ name: String) throws(MovieError) -> [String] {
+        guard bytes.isEmpty || bytes.last == UInt8(ascii: "\n") else { throw .storage("the index is damaged: its \(name) is not newline-ended") }
+        return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Strings as ``strings(_:_:)`` reads them.
+    static func joined(_ strings: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for string in strings { bytes += string.utf8; bytes.append(UInt8(ascii: "\n")) }
+        return bytes
+    }
 }
 
-/// Collects ``MovieRows`` title by title, in rank order.
+/// Collects the result rows title by title, in rank order, as the search section's parts.
 struct MovieRowsBuilder {
     private var titleBytes: [UInt8] = [], titleStarts: [UInt32] = [0], ids: [UInt32] = []
-    private var years: [UInt16] = [], runtimes: [UInt16] = [], ratings: [Double] = [], votes: [UInt32] = []
+    private var runtimes: [UInt16] = [], ratings: [Double] = []
     private var genreIndexes: [UInt16] = [], genreLists: [String] = [], genreIndex: [String: UInt16] = [:]
     private var mpaaIndexes: [UInt16] = [], mpaaValues: [String] = [""], mpaaIndex: [String: UInt16] = ["": 0]
 
@@ -46,10 +62,8 @@ struct MovieRowsBuilder {
         titleBytes.append(contentsOf: display.utf8)
         titleStarts.append(UInt32(titleBytes.count))
         ids.append(UInt32(clamping: row.id))
-        years.append(UInt16(clamping: row.year))
         runtimes.append(UInt16(clamping: row.runtime))
         ratings.append(row.rating)
-        votes.append(UInt32(clamping: row.votes))
         genreIndexes.append(try Self.index(of: row.genres.joined(separator: ","), in: &genreLists, &genreIndex))
         mpaaIndexes.append(try Self.index(of: row.mpaa ?? "", in: &mpaaValues, &mpaaIndex))
     }
@@ -63,10 +77,16 @@ struct MovieRowsBuilder {
         return new
     }
 
-    /// The rows collected.
-    func rows() -> MovieRows {
-        MovieRows(titleBytes: titleBytes, titleStarts: titleStarts, ids: ids, years: years, runtimes: runtimes,
-                  ratings: ratings, votes: votes, genreIndexes: genreIndexes, genreLists: genreLists,
-                  mpaaIndexes: mpaaIndexes, mpaaValues: mpaaValues)
+    /// The rows' parts of the search section (years and votes are the corpus's own).
+    func parts() -> [CorpusLayout.Part: [UInt8]] {
+        // The ranks by movie id (then rank), for a Detail's lookup.
+        let idRanks = ids.indices.sorted { (ids[$0], $0) < (ids[$1], $1) }.map { UInt32($0 + 1) }
+        return [
+            .displayTitles: titleBytes, .displayStarts: CorpusLayout.bytes(titleStarts), .ids: CorpusLayout.bytes(ids),
+            .idRanks: CorpusLayout.bytes(idRanks), .runtimes: CorpusLayout.bytes(runtimes), .ratings: CorpusLayout.bytes(ratings),
+            .genreIndexes: CorpusLayout.bytes(genreIndexes), .genreLists: MovieRows.joined(genreLists),
+            .mpaaIndexes: CorpusLayout.bytes(mpaaIndexes), .mpaaValues: MovieRows.joined(mpaaValues),
+            .titleParts: CorpusLayout.bytes(TitleSegments.starts(titleBytes: titleBytes, titleStarts: titleStarts)),
+        ]
     }
 }

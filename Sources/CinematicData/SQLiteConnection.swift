@@ -102,39 +102,6 @@ final class SQLiteConnection {
         }
     }
 
-    /// Replaces this (in-memory) connection's database with a private copy of `file`, read
-    /// whole in one pass into memory SQLite owns (freed when the connection closes), read-only.
-    /// Nothing is mapped and nothing is written beside the file: a copy whose header says WAL
-    /// is read as a rollback-journal database (its bytes 18-19 are set to 1 in the copy), so no
-    /// `-wal` or `-shm` is ever looked for or created; a file rewritten or truncated later
-    /// changes nothing here. Returns the copy's first 100 bytes (its header, as read).
-    func deserializeCopy(of file: borrowing ReadableFile) throws(MovieError) -> [UInt8] {
-        guard file.size > 0, let memory = sqlite3_malloc64(UInt64(file.size)) else {
-            throw .storage(file.size == 0 ? "the \(file.what) \(file.path) is empty" : "out of memory reading the \(file.what) \(file.path)")
-        }
-        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: file.size)
-        let read: Int
-        do throws(MovieError) {
-            read = try file.read(into: buffer)
-        } catch {
-            sqlite3_free(memory)
-            throw error
-        }
-        guard read == file.size else {
-            sqlite3_free(memory)
-            throw .storage("the \(file.what) \(file.path) changed while it was read (\(file.size) bytes, then \(read))")
-        }
-        let header = Array(buffer.prefix(100))
-        if file.size >= 20, buffer[18] == 2 || buffer[19] == 2 { buffer[18] = 1; buffer[19] = 1 }
-        let flags = UInt32(SQLITE_DESERIALIZE_READONLY | SQLITE_DESERIALIZE_FREEONCLOSE)
-        let status = sqlite3_deserialize(handle, "main", memory.assumingMemoryBound(to: UInt8.self), Int64(file.size), Int64(file.size), flags)
-        guard status == SQLITE_OK else {
-            noteFailure(status)
-            throw .storage("cannot read the \(file.what) \(file.path): \(lastError)")
-        }
-        return header
-    }
-
     /// A copy of this connection's database as one SQLite image (`sqlite3_serialize`), in
     /// memory SQLite allocated: the caller owns it (never freed here).
     func serialize() throws(MovieError) -> UnsafeRawBufferPointer {

@@ -7,8 +7,9 @@ import Synchronization
 /// (``Source/index(path:)``).
 ///
 /// Opening checks what the index is (header and stamp, a few reads, nothing written) and
-/// returns at once; the search corpus is loaded into memory on the catalog's own
-/// ``WorkerThread``, and queries queue behind it. A library built without an index
+/// returns at once; the index is made ready on the catalog's own ``WorkerThread`` (the
+/// embedded one is read in place; a file is read in one read and checked in one pass), and
+/// queries queue behind it. A library built without an index
 /// (`swift build`, the tests) builds the embedded catalog in memory there instead, reporting
 /// ``loadProgress``; nothing is written anywhere.
 ///
@@ -48,27 +49,36 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         switch source {
         case let .index(path):
             // The header is checked here (a few bytes), the whole file read and checked again
-            // on the worker (it may have been replaced in between).
+            // on the worker (it may have been replaced in between): once per process while a
+            // runtime holds it (``SharedCatalog``).
             try CatalogIndex.checkHeader(at: path)
             catalog.load { _ throws(MovieError) in
-                let connection = try Self.openIndex(at: path)
+                let image: IndexImage
                 do throws(MovieError) {
-                    return try CatalogQueries(connection, corpus: SearchCorpusBlobs.read(from: connection))
+                    let file = try CatalogIndex.openFile(at: path)
+                    image = try SharedCatalog.image(of: file)
+                } catch {
+                    throw error.message.hasPrefix(path) ? error : .storage("\(path): \(error.message)")
+                }
+                let connection = try image.connect()
+                do throws(MovieError) {
+                    let stamp = try CatalogIndex.stamp(of: connection)
+                    guard stamp.format == CatalogIndex.formatVersion else {
+                        throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")
+                    }
+                    return try CatalogQueries(connection, image: image)
                 } catch {
                     connection.close()
-                    throw .storage("\(path): \(error.message)")
+                    throw error
                 }
             }
         case let .embedded(version):
-            // The compiled-in image's stamp is checked here; the image and corpus are shared
-            // by every runtime of the process (``SharedCatalog``), made on the first one's
-            // catalog thread.
-            if let image = EmbeddedCatalog.index { try Self.openEmbedded(image, version: version).close() }
+            // The compiled-in image's stamp is checked here; the image is shared by every
+            // runtime of the process (``SharedCatalog``), read in place.
+            if let image = EmbeddedCatalog.index { try Self.checkEmbedded(image, version: version) }
             catalog.load { report throws(MovieError) in
                 let shared = try SharedCatalog.embedded(version: version, progress: report)
-                let connection = try SQLiteConnection(path: ":memory:")
-                try connection.deserializeReadOnly(shared.image.bytes)
-                return try CatalogQueries(connection, corpus: shared.corpus)
+                return try CatalogQueries(shared.connect(), image: shared)
             }
         }
         return catalog
@@ -76,41 +86,20 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
 
     private init() {}
 
-    /// The index file at `path`, read whole into a private in-memory copy (so nothing is
-    /// written beside it and a file rewritten under a running runtime changes nothing), after
-    /// checking the copy's header and its stamp's format.
-    private static func openIndex(at path: String) throws(MovieError) -> SQLiteConnection {
-        let file = try CatalogIndex.openFile(at: path)
-        try CatalogIndex.checkHeader(file.read(count: 100), path: path)
-        let connection = try SQLiteConnection(path: ":memory:")
-        let stamp: CatalogIndex.Stamp
-        do throws(MovieError) {
-            try CatalogIndex.checkHeader(connection.deserializeCopy(of: file), path: path)
-            stamp = try CatalogIndex.stamp(of: connection)
-        } catch {
-            connection.close()
-            throw error
-        }
-        guard stamp.format == CatalogIndex.formatVersion else {
-            connection.close()
-            throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")
-        }
-        return connection
-    }
-
-    /// The index compiled into the library, read in place, after checking that its stamp is
-    /// this library's (format, data, version).
-    private static func openEmbedded(_ image: UnsafeRawBufferPointer, version: String) throws(MovieError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try connection.deserializeReadOnly(image)
+    /// Checks that the index compiled into the library carries this library's stamp (format,
+    /// data, version), reading it in place.
+    private static func checkEmbedded(_ image: UnsafeRawBufferPointer, version: String) throws(MovieError) {
         let expected = CatalogIndex.expectedEmbeddedStamp(libraryVersion: version)
-        let stamp = try? CatalogIndex.stamp(of: connection)
+        let connection = try SQLiteConnection(path: ":memory:")
+        defer { connection.close() }
+        var stamp: CatalogIndex.Stamp?
+        if let database = try? CorpusLayout.split(image).database, (try? connection.deserializeReadOnly(database)) != nil {
+            stamp = try? CatalogIndex.stamp(of: connection)
+        }
         guard stamp == expected else {
-            connection.close()
             let found = stamp.map { "format \($0.format), data \($0.data), library \($0.library)" } ?? "no stamp"
             throw .storage("the catalog index compiled into this library is not its own (\(found); expected format \(expected.format), data \(expected.data), library \(expected.library))")
         }
-        return connection
     }
 
     /// Runs `body` on the worker to make the queries; until it has run, queries wait behind it.

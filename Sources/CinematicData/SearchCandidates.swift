@@ -53,7 +53,7 @@ extension SearchEngine {
                 let title = SearchRanking.Title(
                     words: corpus.titleWords(ofRank: rank), plainCount: Int(corpus.plainCounts[index]),
                     coreCount: Int(corpus.coreCounts[index]), votes: Int(corpus.votes[index]), year: Int(corpus.years[index]),
-                    genres: listBits[Int(genreLists[index])], segments: segments.starts[index])
+                    genres: listBits[Int(genreLists[index])], segments: corpus.titleParts[index])
                 if let score = SearchRanking.score(query, title, corpus: corpus, missing: allowance) {
                     scored.append((rank, score))
                 }
@@ -70,7 +70,7 @@ extension SearchEngine {
             isComplete = false
         }
         for word in driverWords {
-            guard let id = corpus.ids[word] else { continue }
+            guard let id = self.id(of: word) else { continue }
             // When most words will do, a word's most popular titles: half as many.
             let exactLimit = allowance == .most ? limit / 2 : limit
             let wordLimit = exactWords.contains(word) ? exactLimit
@@ -124,7 +124,7 @@ extension SearchEngine {
     private func weight(_ term: SearchQuery.Term) -> Int {
         guard !term.alternatives.isEmpty else { return Int.max }
         var total = 0
-        for word in term.alternatives.keys { total += corpus.ids[word].map { corpus.frequency($0) } ?? 0 }
+        for id in term.lookup.keys { total += corpus.frequency(id) }
         return total
     }
 }

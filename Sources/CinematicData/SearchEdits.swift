@@ -5,7 +5,7 @@ extension SearchRanking {
     /// ``SearchQuery/Missing/most``): for a complete word of 4 letters or more the catalog
     /// knows (a word it lacks has its typos already, from the typo index), or a word of 3
     /// letters missing one of a 4-letter title word ("daw" for "dawn").
-    static func typo(of term: SearchQuery.Term, in plain: ArraySlice<UInt32>, corpus: SearchCorpus) -> (Double, UInt32)? {
+    static func typo(of term: SearchQuery.Term, in plain: CorpusSlice, corpus: SearchCorpus) -> (Double, UInt32)? {
         guard !term.isPrefix, !term.isStop, !term.isWhole, !term.isNumeral, !term.isMedium else { return nil }
         if term.scalars.count == 3 {
             for word in plain {
@@ -47,7 +47,7 @@ extension SearchRanking {
     }
 
     /// ``distance(_:_:limit:)`` over unicode scalar values.
-    static func distance(_ s: [UInt32], _ b: ArraySlice<UInt32>, limit: Int) -> Int {
+    static func distance<B: Collection<UInt32>>(_ s: [UInt32], _ b: B, limit: Int) -> Int {
         let t = Array(b)
         if abs(s.count - t.count) > limit { return limit + 1 }
         var previous2 = [Int](repeating: 0, count: t.count + 1)

@@ -1,6 +1,6 @@
 import CinematicDomain
 
-/// Runs searches against the in-memory ``SearchCorpus``: reads the query into a
+/// Runs searches against the ``SearchCorpus`` (read where the index lies): reads the query into a
 /// ``SearchQuery`` (exact, prefix, typo, other forms and joined words: SearchQueryReader.swift),
 /// gathers candidates from postings and scores them (SearchCandidates.swift,
 /// ``SearchRanking``), understands a series ("die hard 3": SearchSeries.swift), and keeps the
@@ -22,6 +22,11 @@ final class SearchEngine {
     var typos: [String: [(word: String, quality: Double)]] = [:]
     /// Recent words' ``WordInfo``, at most `cachedTypos`.
     var wordInfo: [String: WordInfo] = [:]
+    /// The ids of words recent searches read (`UInt32.max`: not a word), at most
+    /// `cachedWordIDs`: a word met by its id (an expansion, a typo) is noted as it is decoded,
+    /// so it is never searched for in the vocabulary (whose binary search reads a page a step).
+    private var wordIDs: [String: UInt32] = [:]
+    static let cachedWordIDs = 4096
 
     /// Most words a query is read for (longer text is cut: work per query is bounded).
     static let maximumWords = 12
@@ -42,13 +47,10 @@ final class SearchEngine {
 
     /// The catalog's genre words, for queries made of periods and genres.
     let filters: SearchFilters
-    /// Where the titles' parts begin.
-    let segments: TitleSegments
 
     init(_ corpus: SearchCorpus) {
         self.corpus = corpus
-        filters = SearchFilters(corpus.display)
-        segments = TitleSegments(corpus.display)
+        filters = SearchFilters(genreLists: corpus.display.genreLists)
     }
 
     /// The ranks of the films matching `text`, best first: at least `needed` of them when
@@ -126,7 +128,7 @@ final class SearchEngine {
             var series = query
             if let word = titleWords.last(where: { $0 < numeral }), !whole.contains(word) {
                 for plural in [words[word] + "s", words[word] + "es"] {
-                    guard let id = corpus.ids[plural], series.terms[word].lookup[id] == nil else { continue }
+                    guard let id = self.id(of: plural), series.terms[word].lookup[id] == nil else { continue }
                     series.terms[word].alternatives[plural] = SearchQuery.prefix
                     series.terms[word].lookup[id] = SearchQuery.prefix
                 }
@@ -158,6 +160,26 @@ final class SearchEngine {
     func rank(_ query: SearchQuery, limit: Int, missing allowance: SearchQuery.Missing = .none) -> Ranked {
         let found = scored(query, limit: limit, missing: allowance)
         return Ranked(ranks: Self.ordered(found.scored), limit: limit, isComplete: found.isComplete)
+    }
+
+    /// The id of `word` (``SearchCorpus/id(of:)``, remembered).
+    func id(of word: String) -> UInt32? {
+        if let known = wordIDs[word] { return known == UInt32.max ? nil : known }
+        let id = corpus.id(of: word)
+        remember(word, id ?? UInt32.max)
+        return id
+    }
+
+    /// Word `id` as a string (``SearchCorpus/word(_:)``), its id remembered.
+    func word(_ id: Int) -> String {
+        let word = corpus.word(id)
+        remember(word, UInt32(id))
+        return word
+    }
+
+    private func remember(_ word: String, _ id: UInt32) {
+        if wordIDs.count >= Self.cachedWordIDs { wordIDs.removeAll(keepingCapacity: true) }
+        wordIDs[word] = id
     }
 
     /// Ranks by score, best first (ties: most popular first).

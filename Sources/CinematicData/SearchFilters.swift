@@ -24,12 +24,12 @@ struct SearchFilters: Sendable {
         "seventies": 1970, "eighties": 1980, "nineties": 1990,
     ]
 
-    /// The genre words of `rows`' genre lists.
-    init(_ rows: MovieRows) {
+    /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``).
+    init(genreLists: [String]) {
         var bits: [String: UInt64] = [:]
         var next = 0
         var lists: [UInt64] = []
-        for list in rows.genreLists {
+        for list in genreLists {
             var mask: UInt64 = 0
             for name in list.split(separator: ",") {
                 let word = SearchText.words(String(name)).joined()

@@ -38,7 +38,7 @@ extension SearchEngine {
                 // One letter says little: its 20 most frequent words; longer prefixes 40.
                 let expansions = word.count == 1 ? Self.prefixWords / 2 : Self.prefixWords
                 for candidate in corpus.topWords.top(expansions, in: prefixIDs) {
-                    let expansion = corpus.words[candidate]
+                    let expansion = self.word(candidate)
                     alternatives[expansion] = max(alternatives[expansion] ?? 0, SearchQuery.prefix)
                     prefixed = true
                 }
@@ -64,7 +64,7 @@ extension SearchEngine {
             term.weight = info.weight
             term.isPrefix = isPrefix
             term.index = index
-            term.lookup = Dictionary(uniqueKeysWithValues: alternatives.map { (corpus.ids[$0.key]!, $0.value) })
+            term.lookup = Dictionary(uniqueKeysWithValues: alternatives.compactMap { entry in self.id(of: entry.key).map { ($0, entry.value) } })
             term.prefixIDs = prefixIDs
             term.id = id
             term.scalars = scalars
@@ -74,7 +74,7 @@ extension SearchEngine {
         var query = SearchQuery(terms: terms)
         for index in words.indices.dropLast() {
             let joined = words[index] + words[index + 1]
-            if let id = corpus.ids[joined] { query.joined.append((joined, id, index, index + 1)) }
+            if let id = self.id(of: joined) { query.joined.append((joined, id, index, index + 1)) }
         }
         return query
     }
@@ -100,13 +100,13 @@ extension SearchEngine {
     func info(of word: String, after previous: String?, isLast: Bool) -> WordInfo {
         let contextual = word == "i" || word == "v" || word == "x"
         if !contextual, let cached = wordInfo[word] { return cached }
-        let id = corpus.ids[word]
+        let id = self.id(of: word)
         let isStop = SearchText.stopwords.contains(word), isMedium = SearchWordForms.medium.contains(word)
         let rarity = log(Double(corpus.count + 1) / Double((id.map { corpus.frequency($0) } ?? 0) + 1))
-        let roman = SearchText.romanValue(word).map(String.init).flatMap { corpus.ids[$0] != nil ? $0 : nil }
+        let roman = SearchText.romanValue(word).map(String.init).flatMap { self.id(of: $0) != nil ? $0 : nil }
         let info = WordInfo(
             id: id, scalars: Array(word.unicodeScalars.map(\.value)), roman: roman,
-            forms: SearchWordForms.alternatives(of: word, after: previous, isLast: isLast).filter { corpus.ids[$0] != nil },
+            forms: SearchWordForms.alternatives(of: word, after: previous, isLast: isLast).filter { self.id(of: $0) != nil },
             isStop: isStop, isMedium: isMedium, isMarker: SearchWordForms.seriesMarkers.contains(word),
             genres: filters.genreBits[word] ?? 0, weight: rarity * (isStop || isMedium ? SearchRanking.stopWeight : 1))
         if !contextual {
@@ -127,12 +127,12 @@ extension SearchEngine {
         if let cached = typos[word] {
             found = cached
         } else {
-            var near = typoWords(near: scalars, edits: edits, own: nil, in: 0..<corpus.words.count)
+            var near = typoWords(near: scalars, edits: edits, own: nil, in: 0..<corpus.wordCount)
             if near.contains(where: { $0.distance == 1 }) { near.removeAll { $0.distance > 1 } }
             if near.isEmpty && edits == 1 && scalars.count >= 5 {
                 near = typoWords(near: scalars, edits: 2, own: 2, in: corpus.range(ofPrefix: [scalars[0]]))
             }
-            found = near.map { (corpus.words[$0.id], $0.distance == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits) }
+            found = near.map { (self.word($0.id), $0.distance == 1 ? SearchQuery.oneEdit : SearchQuery.twoEdits) }
             if typos.count >= Self.cachedTypos { typos.removeAll(keepingCapacity: true) }
             typos[word] = found
         }
@@ -151,7 +151,7 @@ extension SearchEngine {
             guard corpus.flags[id] & SearchCorpus.typoFlag != 0 else { return false }
             let candidate = corpus.scalars(of: id)
             let common = TypoWalk.commonSubsequence(scalars, candidate)
-            let allowance = own ?? SearchRanking.allowedEdits(forLength: corpus.words[id].count)
+            let allowance = own ?? SearchRanking.allowedEdits(forLength: corpus.word(id).count)
             return candidate.count - common <= allowance && scalars.count - common <= edits
         }
     }

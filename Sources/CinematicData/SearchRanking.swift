@@ -22,7 +22,7 @@ enum SearchRanking {
     /// What the score reads of one title.
     struct Title {
         /// Its words as ids: plain words first (`plainCount`), then the other forms it is found by.
-        let words: ArraySlice<UInt32>
+        let words: CorpusSlice
         let plainCount: Int
         /// Plain words that are not stopwords.
         let coreCount: Int
@@ -185,7 +185,7 @@ enum SearchRanking {
     /// True when the query matched every word of one of the title's parts (stopwords aside),
     /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II").
     /// `matched`: the plain word each query word matched (its offset in the title), or -1.
-    private static func coversPart(_ title: Title, plain: ArraySlice<UInt32>, matched: InlineArray<12, Int16>,
+    private static func coversPart(_ title: Title, plain: CorpusSlice, matched: InlineArray<12, Int16>,
                                    corpus: SearchCorpus) -> Bool {
         guard title.segments != 0 else { return false }
         var low = Int.max, high = -1

@@ -19,12 +19,12 @@ extension SearchEngine {
         let name = Array(query.terms.prefix(before.isMarker ? numeral.index - 1 : numeral.index))
         guard name.contains(where: { !$0.isStop }) else { return nil }
         var members: [(rank: Int, year: Int, number: Int?)] = []
-        var titles: Set<ArraySlice<UInt32>> = []
+        var titles: Set<[UInt32]> = []
         var top = 0
         for rank in candidates.sorted() {   // most votes first
             let index = rank - 1
             let plain = corpus.titleWords(ofRank: rank).prefix(Int(corpus.plainCounts[index]))
-            guard let after = end(of: name, in: plain), titles.insert(plain).inserted else { continue }
+            guard let after = end(of: name, in: plain), titles.insert(Array(plain)).inserted else { continue }
             let votes = Int(corpus.votes[index])
             top = max(top, votes)
             guard votes * 10 >= top else { continue }
@@ -47,11 +47,11 @@ extension SearchEngine {
     /// it: word for word, or, when their first words differ, past a leading article of the
     /// title ("lord of the rings" starts "The Lord of the Rings: ...") and a leading "the",
     /// "a" or "an" of the name. Nil otherwise ("die hard" is no start of "A Hard Day's Night").
-    private func end(of name: [SearchQuery.Term], in plain: ArraySlice<UInt32>) -> Int? {
+    private func end(of name: [SearchQuery.Term], in plain: CorpusSlice) -> Int? {
         guard let first = name.first, var position = plain.indices.first else { return nil }
         var words = name[...]
         if !matches(first, plain[position]) {
-            if SearchText.stopwords.contains(corpus.words[Int(plain[position])]) { position += 1 }
+            if SearchText.stopwords.contains(corpus.word(Int(plain[position]))) { position += 1 }
             if ["the", "a", "an"].contains(first.text) { words = words.dropFirst() }
         }
         for term in words {
@@ -68,12 +68,12 @@ extension SearchEngine {
     /// The number a title carries right after its series name (after "part", "episode", ...
     /// when it says so): "2" of "Die Hard 2", "V" of "Star Trek V: The Final Frontier",
     /// "Eleven" of "Ocean's Eleven".
-    private func carriedNumber(_ plain: ArraySlice<UInt32>, from position: Int) -> Int? {
+    private func carriedNumber(_ plain: CorpusSlice, from position: Int) -> Int? {
         guard position < plain.endIndex else { return nil }
-        var word = corpus.words[Int(plain[position])]
+        var word = corpus.word(Int(plain[position]))
         var marked = false
         if SearchWordForms.seriesMarkers.contains(word), position + 1 < plain.endIndex {
-            word = corpus.words[Int(plain[position + 1])]
+            word = corpus.word(Int(plain[position + 1]))
             marked = true
         }
         if word == "i" && !marked { return nil }

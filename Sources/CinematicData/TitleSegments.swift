@@ -1,18 +1,16 @@
 /// Where each title's parts begin: "Outfoxed: Rupert Murdoch's War on Journalism" and
 /// "Star Wars: Episode V - The Empire Strikes Back" are typed by their parts as often as
 /// whole ("outfoxed", "the empire strikes back"), so a query covering a whole part covers the
-/// title (``SearchRanking``). Read from the display titles when a catalog is loaded: one
-/// pass over their bytes, 4 bytes a title.
-struct TitleSegments: Sendable {
+/// title (``SearchRanking``). Read from the display titles when the index is built (one pass
+/// over their bytes), stored as 4 bytes a title (``SearchCorpus/titleParts``).
+enum TitleSegments {
     /// Per title (rank - 1): bit `i` is set when plain word `i` (1...31) begins a part, after
     /// ": " or " - ".
-    let starts: [UInt32]
-
-    init(_ rows: MovieRows) {
-        var starts = [UInt32](repeating: 0, count: rows.titleStarts.count - 1)
-        rows.titleBytes.withUnsafeBufferPointer { bytes in
+    static func starts(titleBytes: [UInt8], titleStarts: [UInt32]) -> [UInt32] {
+        var starts = [UInt32](repeating: 0, count: titleStarts.count - 1)
+        titleBytes.withUnsafeBufferPointer { bytes in
             for index in starts.indices {
-                let low = Int(rows.titleStarts[index]), high = Int(rows.titleStarts[index + 1])
+                let low = Int(titleStarts[index]), high = Int(titleStarts[index + 1])
                 // Most titles have no ":" nor "-": nothing to read word by word.
                 guard UnsafeBufferPointer(rebasing: bytes[low..<high]).contains(where: { $0 == 0x3A || $0 == 0x2D }) else { continue }
                 var mask: UInt32 = 0
@@ -42,7 +40,7 @@ struct TitleSegments: Sendable {
                 starts[index] = mask
             }
         }
-        self.starts = starts
+        return starts
     }
 
     /// A byte of a word as ``SearchText`` reads titles: ASCII letters and digits, and every

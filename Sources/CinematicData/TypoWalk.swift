@@ -20,9 +20,7 @@ enum TypoWalk {
         let m = query.count, width = m + 1
         let infinity = UInt8(limit + 1)
         var found: [(id: Int, distance: Int)] = []
-        corpus.scalars.withUnsafeBufferPointer { scalars in
-        corpus.scalarStarts.withUnsafeBufferPointer { starts in
-        corpus.sharedPrefix.withUnsafeBufferPointer { shared in
+        let starts = corpus.scalarStarts, shared = corpus.sharedPrefix
         query.withUnsafeBufferPointer { q in
             var depthCapacity = 32
             var rows = [UInt8](repeating: infinity, count: (depthCapacity + 1) * width)
@@ -46,7 +44,7 @@ enum TypoWalk {
                 var skipped = false
                 rows.withUnsafeMutableBufferPointer { table in
                     while depth < length {
-                        let letter = scalars[start + depth]
+                        let letter = corpus.scalar(at: start + depth)
                         let previousLetter = depth > 0 ? path[depth - 1] : 0
                         depth += 1
                         let row = depth * width, above = row - width, above2 = row - 2 * width
@@ -86,9 +84,6 @@ enum TypoWalk {
                 if distance <= limit && distance >= 1 { found.append((id, distance)) }
                 id += 1
             }
-        }
-        }
-        }
         }
         return found
     }

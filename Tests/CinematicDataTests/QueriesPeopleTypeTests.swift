@@ -122,10 +122,8 @@ struct QueriesPeopleTypeTests {
         #expect(!SearchFilters.isNumeral("i", after: "alien", isLast: true))
         #expect(!SearchFilters.isNumeral("alien", after: nil, isLast: false))
         // The shipped catalog's genres (the genre words are read from the catalog's lists).
-        let rows = MovieRows(titleBytes: [], titleStarts: [0], ids: [], years: [], runtimes: [], ratings: [], votes: [],
-                             genreIndexes: [], genreLists: ["Comedy,Drama", "Action", "Short", "Animation,Romance", "Documentary", ""],
-                             mpaaIndexes: [], mpaaValues: [""])
-        let filters = SearchFilters(rows)
+        let genreLists = ["Comedy,Drama", "Action", "Short", "Animation,Romance", "Documentary", ""]
+        let filters = SearchFilters(genreLists: genreLists)
         #expect(filters.filter(of: ["animated", "romantic", "dramas", "documentaries", "shorts"])?.genres.nonzeroBitCount == 5)
         #expect(filters.filter(of: ["90s", "comedy"]) != nil)
         #expect(filters.filter(of: ["comedies", "from", "the", "90s"]) != nil)

@@ -15,9 +15,11 @@ struct SearchStructureTests {
             postings += (1...UInt32(index % 5 + 1)).map { $0 }
             starts.append(UInt32(postings.count))
         }
-        let rows = MovieRowsBuilder().rows()
-        return SearchCorpus(words: words, postings: postings, postingStarts: starts, flags: words.map { _ in 1 },
-                            titleWords: [], titleStarts: [0], plainCounts: [], coreCounts: [], votes: [], years: [], display: rows)
+        var parts = MovieRowsBuilder().parts()
+        parts[.titleStarts] = CorpusLayout.bytes([UInt32(0)])
+        parts[.displayStarts] = CorpusLayout.bytes([UInt32(0)])
+        return try! CorpusParts(words: words, postings: postings, postingStarts: starts, flags: words.map { _ in 1 }, films: 0,
+                                parts: parts).corpus()
     }()
 
     @Test("the trie walk finds exactly the words within the distance", arguments: ["star", "stra", "godfahter", "aliem", "xyz", "matrix", "dunez", "a"])

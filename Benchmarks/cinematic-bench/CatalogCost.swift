@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a catalog costs a C host (build/bin/catalog-host, Benchmarks/c/catalog_host.c, a new
+/// process per run): `cinematic_runtime_open` with the embedded catalog to the first search
+/// result, resident memory then and after typing every suite keystroke, what a second runtime
+/// adds, and at 1,000,000 films resident memory against the index file's size. With
+/// CINEMATIC_BENCH_BEFORE naming a folder holding another libcinematic.so.0, the same host runs
+/// on it too, alternated run by run, side by side (before / after).
+enum CatalogCost {
+    struct Run {
+        var values: [String: String] = [:]
+        func number(_ key: String) -> Double { Double(values[key] ?? "") ?? .nan }
+    }
+
+    static let host = "build/bin/catalog-host"
+
+    static func once(_ arguments: [String], library: String?) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: host)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        if let library { environment["LD_LIBRARY_PATH"] = library }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var run = Run()
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { run.values[String(parts[0])] = String(parts[1]) }
+        }
+        return run
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    static func run(directory: URL, bigIndex: String?) throws {
+        guard FileManager.default.isExecutableFile(atPath: host) else {
+            print("catalog cost: skipped (\(host) is missing: run `make bench`)")
+            return
+        }
+        let keystrokes = directory.appendingPathComponent("keystrokes.txt").path
+        try (SearchLatency.keystrokes(try SearchLatency.suite()).joined(separator: "\n") + "\n").write(toFile: keystrokes, atomically: true, encoding: .utf8)
+        let before = ProcessInfo.processInfo.environment["CINEMATIC_BENCH_BEFORE"]
+        let libraries: [(String, String?)] = (before.map { [("before", Optional($0))] } ?? []) + [("after", nil)]
+        var runs: [String: [Run]] = [:]
+        for round in 0..<7 {
+            for (name, library) in libraries {
+                runs[name, default: []].append(try once(["embedded", "dune"] + (round == 0 ? [keystrokes] : []), library: library))
+            }
+        }
+        print("catalog cost to a C host (\(host), a new process each run; medians of 7, alternated)")
+        print("  library   open -> first result   RSS then    + 2nd runtime   RSS after \(SearchLatency.keystrokes(try SearchLatency.suite()).count) keystrokes   first result")
+        for (name, _) in libraries {
+            let list = runs[name]!
+            let first = median(list.map { $0.number("first_result_us") }) / 1000
+            let rss = median(list.map { $0.number("rss_kib") }) / 1024
+            let second = median(list.map { $0.number("second_runtime_kib") }) / 1024
+            let typed = list[0].number("typed_rss_kib") / 1024
+            print("  \(SearchLatency.pad(name, 10))\(SearchLatency.pad(String(format: "%.1f ms", first), 23))\(SearchLatency.pad(String(format: "%.1f MiB", rss), 12))\(SearchLatency.pad(String(format: "%.1f MiB", second), 16))\(SearchLatency.pad(String(format: "%.1f MiB", typed), 25))\(list[0].values["first_title"] ?? "?")")
+            if name == "after" {
+                print("  verdicts: open -> first result \(first <= 5 ? "PASS" : "FAIL") (\(String(format: "%.1f", first)) ms, target <= 5 ms); RSS \(rss <= 12 ? "PASS" : "FAIL") (\(String(format: "%.1f", rss)) MiB, target <= 12 MiB)")
+            }
+        }
+        guard let bigIndex, let size = (try? FileManager.default.attributesOfItem(atPath: bigIndex)[.size] as? Int) else { return }
+        let big = try once([bigIndex, "love"], library: nil)
+        let rss = big.number("rss_kib") * 1024, ratio = rss / Double(size)
+        print("  1,000,000 films: index \(String(format: "%.1f MB", Double(size) / 1e6)), RSS \(String(format: "%.1f MB", rss / 1e6)) (ratio \(String(format: "%.2f", ratio)); a 2nd runtime adds \(String(format: "%.1f MB", big.number("second_runtime_kib") * 1024 / 1e6))), first result \(String(format: "%.0f ms", big.number("first_result_us") / 1000))")
+        print("  verdict: RSS <= 1.2x the index \(ratio <= 1.2 ? "PASS" : "FAIL")")
+    }
+}
