@@ -321,12 +321,14 @@ test-install:
 	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
 	@echo "install check: 3 passed, 0 failed"
 
-## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
+## bench: search latency over the real catalog (medians and ratios, one run), what
+## `import cinematic` costs over `import ctypes, json` (bindings/python/bench_import.py), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
 ## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE)
 	$(SWIFT) run -c release cinematic-bench
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
 	examples/desktop/bench-typing.sh
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
