@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [relevance] [abi] [recording] [heart] [favorites] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
 // `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
 // 5 times, with its median time (to see where a keystroke's time goes).
 // INDEX "embedded": the shipped catalog's index, built first.
@@ -39,6 +39,7 @@ do {
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }
+    if wanted("favorites") { try FavoritesTapCost.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath); print() }
     if wanted("cache") { try await CachedAnswerLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("delivery") { try DeliveryCost.run(catalogPath: catalogPath, directory: directory); print() }
