@@ -24,8 +24,13 @@ func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name
 do {
     // The embedded catalog's index, as `make lib` builds it, for every benchmark below.
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // CINEMATIC_BENCH_INDEX=FILE: a copy of FILE instead (profiling under valgrind skips the build).
     let start = ContinuousClock.now
-    try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
+    if let prebuilt = ProcessInfo.processInfo.environment["CINEMATIC_BENCH_INDEX"] {
+        try FileManager.default.copyItem(atPath: prebuilt, toPath: catalogPath)
+    } else {
+        try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
+    }
     let buildTime = ContinuousClock.now - start
     if wanted("start") { try StartLatency.run(directory: directory); print() }
     // `relevance` alone: the relevance tables without the latency runs (`search` prints both).
