@@ -28,11 +28,11 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         var nodes: [StateNode] = []
         nodes.reserveCapacity(list.count)
         nodes.append(contentsOf: previous.nodes[..<common])
-        if list.count == previous.list.count + 1, previous.list[common...].elementsEqual(list[(common + 1)...]) {
+        if list.count == previous.list.count + 1, previous.list.suffix(from: common, equals: list, from: common + 1) {
             // One element inserted (a favorite added: at the front): the rest keep their nodes.
             nodes.append(.fragment(JSONFragment(consuming: encode(list[common]))))
             nodes.append(contentsOf: previous.nodes[common...])
-        } else if list.count + 1 == previous.list.count, previous.list[(common + 1)...].elementsEqual(list[common...]) {
+        } else if list.count + 1 == previous.list.count, previous.list.suffix(from: common + 1, equals: list, from: common) {
             // One element removed (a favorite removed): the rest keep their nodes.
             nodes.append(contentsOf: previous.nodes[(common + 1)...])
         } else if common < list.count {
