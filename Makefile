@@ -334,12 +334,14 @@ test-install:
 	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out-rpath || { echo "the rpath build did not find The Godfather"; exit 1; }
 	@echo "install check: 5 passed, 0 failed"
 
-## bench: search latency over the real catalog (medians and ratios, one run), then the desktop
+## bench: search latency over the real catalog (medians and ratios, one run), what
+## `import cinematic` costs over `import ctypes, json` (bindings/python/bench_import.py), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
 ## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE) $(CATALOG_HOST)
 	$(SWIFT) run -c release cinematic-bench
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
 	examples/desktop/bench-typing.sh
 
 ## catalog-host: the C host `make bench` times and weighs a catalog with (Benchmarks/c).

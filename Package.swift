@@ -44,6 +44,8 @@ let package = Package(
         // `make fuzz` only: built with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "cinematic-fuzz", dependencies: ["Cinematic", "CSQLite"], path: "Fuzz/cinematic-fuzz", swiftSettings: strict),
         .executableTarget(name: "cinematic-bench", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite", "CinematicTestSupport"], path: "Benchmarks/cinematic-bench", swiftSettings: strict),
+        // The ABI benchmark's keystrokes without Foundation, for callgrind (Benchmarks/profile-abi.sh).
+        .executableTarget(name: "cinematic-abi-profile", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit"], path: "Benchmarks/abi-profile", swiftSettings: strict),
 
         // Helpers shared by the test targets: bounded waits, recorders, catalog doubles.
         .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),

@@ -39,6 +39,7 @@ ALLOWED = {
     "cinematic-fuzz": {"Cinematic", "CSQLite"} | PLATFORM,
     "cinematic-bench": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit", "CSQLite",
                         "CinematicTestSupport"} | PLATFORM | {"Foundation"},
+    "cinematic-abi-profile": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit"} | PLATFORM,
     # Tests.
     "CinematicTestSupport": {"CinematicDomain", "MVIKit", "Synchronization", "Testing"},
     "MVIKitTests": {"MVIKit", "CinematicThreads"} | TESTING,

@@ -4,7 +4,8 @@
 One source of truth: the schema holds the wire types, the statuses and the version. This
 script writes
 
-  bindings/python/cinematic/wire.py                       TypedDicts, statuses, version
+  bindings/python/cinematic/wire.py                       statuses, version, the wire types
+                                                          (lazily, from _wire_types.py: TypedDicts)
   bindings/python/cinematic/features.py                   per-feature Store classes, their
                                                           intent helpers, the feature list
   bindings/kotlin/common/src/commonMain/kotlin/cinematic/Wire.kt   data classes, statuses,
@@ -29,7 +30,7 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wiregen_lib.schema import ROOT, load  # noqa: E402
-from wiregen_lib.python import python, python_features  # noqa: E402
+from wiregen_lib.python import python, python_features, python_types  # noqa: E402
 from wiregen_lib.kotlin import kotlin, kotlin_features  # noqa: E402
 from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
 
@@ -42,6 +43,7 @@ def outputs() -> Dict[Path, str]:
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
+        ROOT / "bindings" / "python" / "cinematic" / "_wire_types.py": python_types(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "features.py": python_features(schema, defs, meta),
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": kotlin(schema, defs, meta),
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Features.kt": kotlin_features(schema, defs, meta),

@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [catalog] [relevance] [abi] [recording] [heart] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [catalog] [relevance] [abi] [recording] [heart] [favorites] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
 // `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
 // 5 times, with its median time (to see where a keystroke's time goes).
 // INDEX "embedded": the shipped catalog's index, built first.
@@ -24,8 +24,13 @@ func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name
 do {
     // The embedded catalog's index, as `make lib` builds it, for every benchmark below.
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // CINEMATIC_BENCH_INDEX=FILE: a copy of FILE instead (profiling under valgrind skips the build).
     let start = ContinuousClock.now
-    try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
+    if let prebuilt = ProcessInfo.processInfo.environment["CINEMATIC_BENCH_INDEX"] {
+        try FileManager.default.copyItem(atPath: prebuilt, toPath: catalogPath)
+    } else {
+        try MovieFile.buildEmbeddedIndex(to: catalogPath, libraryVersion: "bench")
+    }
     let buildTime = ContinuousClock.now - start
     if wanted("start") { try StartLatency.run(directory: directory); print() }
     // `relevance` alone: the relevance tables without the latency runs (`search` prints both).
@@ -46,6 +51,7 @@ do {
     if wanted("abi") { try await ABIRoundTrip.run(catalogPath: catalogPath); print() }
     if wanted("recording") { try RecordingOverhead.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("heart") { try HeartTapLatency.run(catalogPath: catalogPath, directory: directory); print() }
+    if wanted("favorites") { try FavoritesTapCost.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath); print() }
     if wanted("cache") { try await CachedAnswerLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("delivery") { try DeliveryCost.run(catalogPath: catalogPath, directory: directory); print() }

@@ -15,6 +15,7 @@ final class FavoritesDatabase: @unchecked Sendable {
         let delete: SQLiteStatement
         let exists: SQLiteStatement
         let selectAll: SQLiteStatement
+        let selectOne: SQLiteStatement
         let dataVersion: SQLiteStatement
 
         init(_ connection: SQLiteConnection) throws(MovieError) {
@@ -25,7 +26,10 @@ final class FavoritesDatabase: @unchecked Sendable {
             delete = try connection.prepare("DELETE FROM favorites WHERE movie_id = ?1")
             exists = try connection.prepare("SELECT 1 FROM favorites WHERE movie_id = ?1")
             selectAll = try connection.prepare("""
-                SELECT movie_id, title, year, runtime, rating, votes, genres, mpaa FROM favorites ORDER BY position DESC
+                SELECT position, movie_id, title, year, runtime, rating, votes, genres, mpaa FROM favorites ORDER BY position DESC
+                """)
+            selectOne = try connection.prepare("""
+                SELECT position, movie_id, title, year, runtime, rating, votes, genres, mpaa FROM favorites WHERE movie_id = ?1
                 """)
             dataVersion = try connection.prepare("PRAGMA data_version")
         }
@@ -38,13 +42,13 @@ final class FavoritesDatabase: @unchecked Sendable {
     private var connection: SQLiteConnection
     private var statements: Statements
     private var version: UInt64 = 1
-    private var movies: [Movie] = []
+    private var list = FavoritesList()
     private var lastDataVersion = 0
     private var lastSignature: [Int] = []
     private var unpublished: FavoritesSnapshot?
 
     /// The state found at open: version 1.
-    var snapshot: FavoritesSnapshot { FavoritesSnapshot(version: version, movies: movies) }
+    var snapshot: FavoritesSnapshot { FavoritesSnapshot(version: version, movies: list.movies) }
 
     init(path: String, readOnly: Bool) throws(MovieError) {
         self.path = path
@@ -62,84 +66,8 @@ final class FavoritesDatabase: @unchecked Sendable {
             try Self.configure(connection, kind: kind, path: path)
         }
         statements = try Statements(connection)
-        movies = try readAll()
+        list = try readList()
         lastDataVersion = try readDataVersion()
-    }
-
-    /// Read-only without creating anything: a WAL file whose `-wal` is absent is read as
-    /// immutable (its content is all in the main file); otherwise plain `mode=ro`.
-    private static func openReadOnly(_ path: String, kind: FavoritesFile.Kind) throws(MovieError) -> SQLiteConnection {
-        let isWAL = kind == .ours(isWAL: true) || kind == .legacy(isWAL: true)
-        let query = isWAL && !FileSystem.exists(path + "-wal") ? "mode=ro&immutable=1" : "mode=ro"
-        return try SQLiteConnection(path: FavoritesFile.uri(path, query: query), readOnly: true, uri: true)
-    }
-
-    /// The schema must be exactly ours: the favorites table with our columns, nothing else.
-    private static func verifySchema(_ connection: SQLiteConnection, path: String) throws(MovieError) {
-        let version = try connection.pragmaInteger("user_version")
-        guard version == Int(schemaVersion) else {
-            throw .storage(version > Int(schemaVersion)
-                ? "favorites database schema version \(version) is newer than this library's (\(schemaVersion))"
-                : "\(path) holds no favorites database of schema version \(schemaVersion)")
-        }
-        let tables = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", persistent: false)
-        defer { tables.finalize() }
-        var names: [String] = []
-        try tables.bind([])
-        while try tables.step() { names.append(tables.text(0) ?? "") }
-        let info = try connection.prepare("SELECT name FROM pragma_table_info('favorites')", persistent: false)
-        defer { info.finalize() }
-        var columns: [String] = []
-        try info.bind([])
-        while try info.step() { columns.append(info.text(0) ?? "") }
-        guard names == ["favorites"], columns == Self.columns else {
-            throw .storage("\(path) is not a favorites database of this library (tables \(names)); it was left unchanged")
-        }
-    }
-
-    /// A new file gets its identity and schema in rollback-journal mode, so the header of the
-    /// main file carries them for good, then switches to WAL; a 0.1.0 file is stamped with our
-    /// application id. Full sync on commit.
-    private static func configure(_ connection: SQLiteConnection, kind: FavoritesFile.Kind, path: String) throws(MovieError) {
-        if connection.isReadOnly {
-            // A write-protected file of ours still opens, read-only.
-            guard kind != .new else { throw .storage("cannot create \(path): the file is read-only") }
-            try verifySchema(connection, path: path)
-            return
-        }
-        try connection.transaction { () throws(MovieError) in
-            let version = try connection.pragmaInteger("user_version")
-            let application = try connection.pragmaInteger("application_id")
-            if version == 0 && application == 0 {
-                // `position` is the rowid: each insert gets max + 1, so it orders by time added.
-                try connection.execute("""
-                    CREATE TABLE favorites (
-                        position INTEGER PRIMARY KEY,
-                        movie_id INTEGER NOT NULL UNIQUE,
-                        title TEXT NOT NULL,
-                        year INTEGER NOT NULL,
-                        runtime INTEGER NOT NULL,
-                        rating REAL NOT NULL,
-                        votes INTEGER NOT NULL,
-                        genres TEXT NOT NULL,
-                        mpaa TEXT
-                    );
-                    PRAGMA user_version = \(schemaVersion);
-                    """)
-            } else if version != Int(schemaVersion) {
-                throw .storage(version > Int(schemaVersion)
-                    ? "favorites database schema version \(version) is newer than this library's (\(schemaVersion))"
-                    : "\(path) is not a favorites database of this library; it was left unchanged")
-            }
-            if application != Int(FavoritesFile.applicationID) {
-                try connection.execute("PRAGMA application_id = \(FavoritesFile.applicationID)")
-            }
-        }
-        if path != ":memory:" {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            if case .legacy = kind { try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-        }
-        try connection.execute("PRAGMA synchronous = FULL")
     }
 
     /// From any thread: a write waiting for another connection's lock gives up now.
@@ -153,7 +81,7 @@ final class FavoritesDatabase: @unchecked Sendable {
     }
 
     func remove(id: Int) throws(MovieError) -> FavoriteToggle {
-        try write(id) { () throws(MovieError) in try self.statements.delete.run([.int(id)]) }
+        try write(id) { () throws(MovieError) in try self.delete(id) }
     }
 
     /// Removes `movie` when it is stored, adds it otherwise: one transaction, so the flip
@@ -163,31 +91,60 @@ final class FavoritesDatabase: @unchecked Sendable {
             try self.statements.exists.bind([.int(movie.id)])
             let stored = try self.statements.exists.step()
             try self.statements.exists.bind([])
-            if stored { try self.statements.delete.run([.int(movie.id)]) } else { try self.insert(movie) }
+            return try stored ? self.delete(movie.id) : self.insert(movie)
         }
     }
 
-    private func insert(_ movie: Movie) throws(MovieError) {
+    /// What one write changed in the table.
+    private enum Change {
+        case none
+        case inserted(movieID: Int)
+        case removed(movieID: Int)
+    }
+
+    /// Inserts `movie` unless stored (INSERT OR IGNORE keeps its original position).
+    private func insert(_ movie: Movie) throws(MovieError) -> Change {
         try statements.insert.run([
             .int(movie.id), .text(movie.title), .int(movie.year), .int(movie.runtime),
             .double(movie.rating), .int(movie.votes), .text(Self.encode(movie.genres)),
             movie.mpaa.map { .text($0) } ?? .null,
         ])
+        return connection.changes > 0 ? .inserted(movieID: movie.id) : .none
     }
 
-    /// Runs `change` in a transaction that also reads back the list; when the list differs
-    /// from the last one seen (our change, or another connection's committed just before),
-    /// the version moves on and the snapshot waits in ``takeUnpublished()``. Returns whether
+    private func delete(_ id: Int) throws(MovieError) -> Change {
+        try statements.delete.run([.int(id)])
+        return connection.changes > 0 ? .removed(movieID: id) : .none
+    }
+
+    /// Runs `change` in a transaction and updates the list by what it changed: the one row
+    /// inserted (read back as stored) or removed, or nothing. When another connection
+    /// committed since this instance last looked (`PRAGMA data_version` moved), or the change
+    /// does not apply to the list, the whole table is read instead, as a poll would. A change
+    /// moves the version on and its snapshot waits in ``takeUnpublished()``. Returns whether
     /// `movieID` is stored afterwards, with the version.
-    private func write(_ movieID: Int, _ change: () throws(MovieError) -> Void) throws(MovieError) -> FavoriteToggle {
-        let (list, dataVersion) = try connection.transaction { () throws(MovieError) -> ([Movie], Int) in
+    private func write(_ movieID: Int, _ change: () throws(MovieError) -> Change) throws(MovieError) -> FavoriteToggle {
+        let current = list
+        let (next, dataVersion) = try connection.transaction { () throws(MovieError) -> (FavoritesList?, Int) in
             let dataVersion = try readDataVersion()
-            try change()
-            return (try readAll(), dataVersion)
+            let change = try change()
+            guard dataVersion == lastDataVersion else { return (try readList(), dataVersion) }
+            var next = current
+            switch change {
+            case .none:
+                return (nil, dataVersion)
+            case let .inserted(movieID):
+                guard let row = try readRow(movieID), next.insert(row.movie, position: row.position) else { break }
+                return (next, dataVersion)
+            case let .removed(movieID):
+                guard next.remove(id: movieID) else { break }
+                return (next, dataVersion)
+            }
+            return (try readList(), dataVersion)
         }
         lastDataVersion = dataVersion
-        adopt(list)
-        return FavoriteToggle(isFavorite: list.contains { $0.id == movieID }, version: version)
+        if let next { adopt(next) }
+        return FavoriteToggle(isFavorite: list.contains(id: movieID), version: version)
     }
 
     /// Notices a change another connection committed: nil when there is none (or it changed
@@ -203,12 +160,12 @@ final class FavoritesDatabase: @unchecked Sendable {
                 guard signature != lastSignature else { return nil }
                 // A read-only connection keeps no WAL index: reopen to see the new content.
                 let fresh = try Self.openReadOnly(path, kind: try FavoritesFile.inspect(path))
-                let list: [Movie]
+                let list: FavoritesList
                 do throws(MovieError) {
                     let freshStatements = try Statements(fresh)
                     let old = (connection, statements)
                     (connection, statements) = (fresh, freshStatements)
-                    do throws(MovieError) { list = try readAll() } catch {
+                    do throws(MovieError) { list = try readList() } catch {
                         (connection, statements) = old
                         throw error
                     }
@@ -222,7 +179,7 @@ final class FavoritesDatabase: @unchecked Sendable {
             } else {
                 let dataVersion = try readDataVersion()
                 guard dataVersion != lastDataVersion else { return nil }
-                let list = try readAll()
+                let list = try readList()
                 lastDataVersion = dataVersion
                 adopt(list)
             }
@@ -238,9 +195,9 @@ final class FavoritesDatabase: @unchecked Sendable {
         return unpublished
     }
 
-    private func adopt(_ list: [Movie]) {
-        guard list != movies else { return }
-        movies = list
+    private func adopt(_ next: FavoritesList) {
+        guard next != list else { return }
+        list = next
         version += 1
         unpublished = snapshot
     }
@@ -254,18 +211,33 @@ final class FavoritesDatabase: @unchecked Sendable {
         return value
     }
 
-    func readAll() throws(MovieError) -> [Movie] {
+    /// The favorites as stored, most recently added first.
+    func readAll() throws(MovieError) -> [Movie] { try readList().movies }
+
+    /// The whole table, in order.
+    private func readList() throws(MovieError) -> FavoritesList {
         let selectAll = statements.selectAll
         try selectAll.bind([])
-        var movies: [Movie] = []
-        while try selectAll.step() {
-            movies.append(Movie(
-                id: selectAll.int(0), title: selectAll.text(1) ?? "", year: selectAll.int(2),
-                runtime: selectAll.int(3), rating: selectAll.double(4), votes: selectAll.int(5),
-                genres: Self.decode(selectAll.text(6) ?? ""), mpaa: selectAll.text(7)))
-        }
+        var rows: [(position: Int, movie: Movie)] = []
+        while try selectAll.step() { rows.append(Self.row(selectAll)) }
         try selectAll.bind([])
-        return movies
+        return FavoritesList(rows: rows)
+    }
+
+    /// The row of `movieID`, nil when it is not stored.
+    private func readRow(_ movieID: Int) throws(MovieError) -> (position: Int, movie: Movie)? {
+        let selectOne = statements.selectOne
+        try selectOne.bind([.int(movieID)])
+        defer { selectOne.reset() }
+        return try selectOne.step() ? Self.row(selectOne) : nil
+    }
+
+    /// The current row of a `SELECT position, movie_id, title, ...`.
+    private static func row(_ statement: SQLiteStatement) -> (position: Int, movie: Movie) {
+        (statement.int(0), Movie(
+            id: statement.int(1), title: statement.text(2) ?? "", year: statement.int(3),
+            runtime: statement.int(4), rating: statement.double(5), votes: statement.int(6),
+            genres: decode(statement.text(7) ?? ""), mpaa: statement.text(8)))
     }
 
     func setQueryOnly(_ on: Bool) throws(MovieError) {

@@ -17,6 +17,11 @@ import CinematicThreads
 /// is stored, not to a stale view. Read-only favorites (which must create no file, so cannot
 /// use the WAL index) compare the file's size and modification time instead and reopen.
 ///
+/// Writes change the observed list by what they changed: the one row inserted (read back as
+/// stored, put where its position orders it) or removed, so a heart tap costs the same at
+/// 1,000 favorites as at none. When another connection committed since this instance last
+/// looked (`data_version` moved), a write reads the whole table instead, like a poll.
+///
 /// Versions (see ``FavoritesSnapshot``) count the changes this instance has seen: the
 /// favorites found at open are version 1, and each committed change (ours, or another
 /// connection's, noticed) adds 1.
@@ -121,6 +126,10 @@ public final class SQLiteFavorites: FavoritesRepository {
 
     /// How many ``observe()`` streams are live (test hook: a closed store stops observing).
     package var observerCount: Int { feed.observerCount }
+
+    /// The snapshot observers were last given (test hook: a write publishes its snapshot
+    /// before it returns, so this is the list after the write).
+    package var observedSnapshot: FavoritesSnapshot { feed.current }
 
     /// Makes every later write fail (`true`) or succeed again (`false`), exactly as a
     /// write-protected database file would: `add` and `remove` throw

@@ -81,4 +81,32 @@ struct ListFragmentCacheTests {
         let inserted = [film(99)] + removed
         #expect(try operations(afterRemoval, cache.node(for: inserted)) == [["add", "/list/0", "99"]])
     }
+
+    @Test("one film inserted or removed anywhere encodes exactly as a fresh encoding of the list",
+          arguments: ["insert first", "insert middle", "insert last", "remove first", "remove middle", "remove last",
+                      "insert a duplicate", "swap two", "insert one and change another", "remove one and change another"])
+    func oneChangeEncodesAsFresh(edit: String) throws {
+        let cache = MovieFragments()
+        let list = (1...30).map { film($0) }
+        _ = cache.node(for: list)
+        var changed = list
+        switch edit {
+        case "insert first": changed.insert(film(99), at: 0)
+        case "insert middle": changed.insert(film(99), at: 13)
+        case "insert last": changed.append(film(99))
+        case "remove first": changed.removeFirst()
+        case "remove middle": changed.remove(at: 13)
+        case "remove last": changed.removeLast()
+        case "insert a duplicate": changed.insert(film(5), at: 5)
+        case "insert one and change another":
+            changed.insert(film(99), at: 0)
+            changed[10] = film(10, rating: 9)
+        case "remove one and change another":
+            changed.removeFirst()
+            changed[10] = film(12, rating: 9)
+        default: changed.swapAt(3, 20)
+        }
+        #expect(try decoded(cache.node(for: changed)) == decoded(MovieFragments().node(for: changed)))
+        #expect(try decoded(cache.node(for: list)) == decoded(MovieFragments().node(for: list)))
+    }
 }

@@ -19,4 +19,24 @@ extension Array where Element: Equatable {
             }
         }
     }
+
+    /// True when the elements from `start` to the end equal `other`'s from `otherStart` to
+    /// its end, compared in place as ``commonPrefixCount(with:)`` does (one film inserted or
+    /// removed: the rest of a 1,000-film list is compared without copying a film).
+    func suffix(from start: Int, equals other: [Element], from otherStart: Int) -> Bool {
+        guard count - start == other.count - otherStart, start >= 0, otherStart >= 0 else { return false }
+        return withUnsafeBufferPointer { old in
+            other.withUnsafeBufferPointer { new in
+                let size = MemoryLayout<Element>.size
+                guard let a = old.baseAddress, let b = new.baseAddress else { return true }
+                var index = 0
+                while start + index < old.count {
+                    let x = a + start + index, y = b + otherStart + index
+                    guard memcmp(x, y, size) == 0 || x.pointee == y.pointee else { return false }
+                    index += 1
+                }
+                return true
+            }
+        }
+    }
 }

@@ -57,15 +57,38 @@ enum JSONType {
     }
 }
 
+/// Where a value sits in its document (`$.query`, `$.stores[2]`), spelled out only when an
+/// error names it: reading a valid intent builds no path text.
+indirect enum JSONPath: Sendable {
+    case text(String)
+    case member(JSONPath, String)
+    case element(JSONPath, Int)
+
+    var text: String {
+        switch self {
+        case let .text(text): text
+        case let .member(parent, key): "\(parent.text).\(key)"
+        case let .element(parent, index): "\(parent.text)[\(index)]"
+        }
+    }
+}
+
 /// A borrowed JSON value and where it sits in its document, with typed accessors whose
 /// errors name the path.
 struct JSONValueReader {
     let value: UnsafeMutablePointer<json_t>
-    let path: String
+    let location: JSONPath
+
+    /// Where the value sits (`$.query`).
+    var path: String { location.text }
 
     init(_ value: UnsafeMutablePointer<json_t>, path: String) {
+        self.init(value, location: .text(path))
+    }
+
+    init(_ value: UnsafeMutablePointer<json_t>, location: JSONPath) {
         self.value = value
-        self.path = path
+        self.location = location
     }
 
     var type: JSONType { JSONType(value.pointee.type) }
@@ -88,7 +111,7 @@ struct JSONValueReader {
 
     func object(_ what: String = "an object") throws(APIError) -> JSONObjectReader {
         guard type == .object else { throw mismatch(what) }
-        return JSONObjectReader(value, path: path)
+        return JSONObjectReader(value, location: location)
     }
 
     func string() throws(APIError) -> String {
@@ -117,7 +140,7 @@ struct JSONValueReader {
     func array() throws(APIError) -> [JSONValueReader] {
         guard type == .array else { throw mismatch("an array") }
         return (0..<json_array_size(value)).map { index in
-            JSONValueReader(json_array_get(value, index), path: "\(path)[\(index)]")
+            JSONValueReader(json_array_get(value, index), location: .element(location, index))
         }
     }
 }
@@ -126,19 +149,26 @@ struct JSONValueReader {
 /// can name a typo (unknown keys in config and intents are errors).
 struct JSONObjectReader {
     let object: UnsafeMutablePointer<json_t>
-    let path: String
+    let location: JSONPath
+
+    /// Where the object sits (`$.catalog`).
+    var path: String { location.text }
 
     init(_ object: UnsafeMutablePointer<json_t>, path: String) {
-        self.object = object
-        self.path = path
+        self.init(object, location: .text(path))
     }
 
-    private func childPath(_ key: String) -> String { "\(path).\(key)" }
+    init(_ object: UnsafeMutablePointer<json_t>, location: JSONPath) {
+        self.object = object
+        self.location = location
+    }
+
+    private func childPath(_ key: String) -> String { JSONPath.member(location, key).text }
 
     /// The member `key`, or nil when absent (null counts as present).
     func optional(_ key: String) -> JSONValueReader? {
         guard let value = json_object_get(object, key) else { return nil }
-        return JSONValueReader(value, path: childPath(key))
+        return JSONValueReader(value, location: .member(location, key))
     }
 
     /// The member `key`, or an `invalid` error saying it is missing.
@@ -158,10 +188,14 @@ struct JSONObjectReader {
         return keys
     }
 
-    /// Throws `invalid` naming the first key not in `allowed`.
-    func rejectUnknownKeys(allowing allowed: Set<String>) throws(APIError) {
-        if let unknown = keys.first(where: { !allowed.contains($0) }) {
-            throw .invalid("unknown member \"\(unknown)\"", at: childPath(unknown))
+    /// Throws `invalid` naming the first key not in `allowed` (an intent's few names as an
+    /// array literal: compared, not hashed).
+    func rejectUnknownKeys(allowing allowed: some Collection<String>) throws(APIError) {
+        var iterator = json_object_iter(object)
+        while let current = iterator {
+            let key = String(cString: json_object_iter_key(current))
+            if !allowed.contains(key) { throw .invalid("unknown member \"\(key)\"", at: childPath(key)) }
+            iterator = json_object_iter_next(object, current)
         }
     }
 }

@@ -47,19 +47,55 @@ struct JSONFragment: Sendable, Equatable {
 
     /// ``object(_:)`` from a list of members.
     static func object(_ members: [(key: StaticString, value: JSONFragment)]) -> JSONFragment {
-        var text = "{"
-        for (index, (key, value)) in members.enumerated() {
-            if index > 0 { text += "," }
-            text += "\"\(key)\":"
-            text += value.text
-        }
-        text += "}"
-        return JSONFragment(text: text)
+        // `{"key":value,...}`: the bytes are counted, then copied once into a string of that
+        // size (no interpolation, no regrowth: this runs for every state a host receives).
+        var count = 1 + max(members.count, 1)
+        for (key, value) in members { count += key.utf8CodeUnitCount + 3 + value.text.utf8.count }
+        return JSONFragment(text: String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            buffer[at] = UInt8(ascii: "{"); at += 1
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { buffer[at] = UInt8(ascii: ","); at += 1 }
+                buffer[at] = UInt8(ascii: "\""); at += 1
+                key.withUTF8Buffer { at = copy($0, into: buffer, at: at) }
+                buffer[at] = UInt8(ascii: "\""); at += 1
+                buffer[at] = UInt8(ascii: ":"); at += 1
+                at = copy(value.text, into: buffer, at: at)
+            }
+            buffer[at] = UInt8(ascii: "}"); at += 1
+            return at
+        })
     }
 
     /// An array of already-serialized fragments.
     static func array(_ elements: [JSONFragment]) -> JSONFragment {
-        JSONFragment(text: "[" + elements.map(\.text).joined(separator: ",") + "]")
+        var count = 1 + max(elements.count, 1)
+        for element in elements { count += element.text.utf8.count }
+        return JSONFragment(text: String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            buffer[at] = UInt8(ascii: "["); at += 1
+            for (index, element) in elements.enumerated() {
+                if index > 0 { buffer[at] = UInt8(ascii: ","); at += 1 }
+                at = copy(element.text, into: buffer, at: at)
+            }
+            buffer[at] = UInt8(ascii: "]"); at += 1
+            return at
+        })
+    }
+
+    /// Copies `bytes` into `buffer` at `at`; returns the index after them.
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return at }
+        (buffer.baseAddress! + at).update(from: source, count: bytes.count)
+        return at + bytes.count
+    }
+
+    /// Copies the UTF-8 of `text` into `buffer` at `at`; returns the index after it.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        if let end = text.utf8.withContiguousStorageIfAvailable({ copy($0, into: buffer, at: at) }) { return end }
+        var at = at
+        for byte in text.utf8 { buffer[at] = byte; at += 1 }
+        return at
     }
 
     /// A malloc'd copy for the caller to own (hosts free it with `cinematic_free`).

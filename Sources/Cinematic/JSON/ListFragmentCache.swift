@@ -3,8 +3,8 @@ import Synchronization
 
 /// Encodes the elements of a list once per distinct element: a page appended to 2,000 films
 /// encodes 20, a removed favorite encodes none. Elements are reused while equal: by position
-/// (a list that grew keeps its prefix), else by `key` (a film's id, for a list whose elements
-/// moved). An unchanged list (the same array storage) returns the very same nodes, so a patch
+/// (a list that grew keeps its prefix; one element inserted or removed keeps the rest, found
+/// by comparing, not hashing), else by `key` (a film's id, for a list whose elements moved). An unchanged list (the same array storage) returns the very same nodes, so a patch
 /// compares it in constant time. Only the last list is kept: the cache is bounded by the
 /// list it encodes.
 final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sendable>: Sendable {
@@ -28,7 +28,14 @@ final class ListFragmentCache<Element: Equatable & Sendable, Key: Hashable & Sen
         var nodes: [StateNode] = []
         nodes.reserveCapacity(list.count)
         nodes.append(contentsOf: previous.nodes[..<common])
-        if common < list.count {
+        if list.count == previous.list.count + 1, previous.list.suffix(from: common, equals: list, from: common + 1) {
+            // One element inserted (a favorite added: at the front): the rest keep their nodes.
+            nodes.append(.fragment(JSONFragment(consuming: encode(list[common]))))
+            nodes.append(contentsOf: previous.nodes[common...])
+        } else if list.count + 1 == previous.list.count, previous.list.suffix(from: common + 1, equals: list, from: common) {
+            // One element removed (a favorite removed): the rest keep their nodes.
+            nodes.append(contentsOf: previous.nodes[(common + 1)...])
+        } else if common < list.count {
             // The rest: reuse what moved (a favorite removed or added above), encode the new.
             var moved: [Key: Int] = [:]
             if common < previous.list.count {

@@ -64,9 +64,9 @@ struct StatePatch {
         if common == old.count, common == new.count { return }
         if common == old.count {
             for element in new[common...] { operation("add", path + "/-", element.json) }
-        } else if new.count == old.count - 1, old[(common + 1)...].elementsEqual(new[common...]) {
+        } else if new.count == old.count - 1, old.suffix(from: common + 1, equals: new, from: common) {
             operation("remove", path + "/\(common)", nil)
-        } else if new.count == old.count + 1, old[common...].elementsEqual(new[(common + 1)...]) {
+        } else if new.count == old.count + 1, old.suffix(from: common, equals: new, from: common + 1) {
             operation("add", path + "/\(common)", new[common].json)
         } else if new.count == old.count, Self.patchesElementwise(old, new, from: common) {
             for index in common..<new.count where old[index] != new[index] { diff(old[index], new[index], at: path + "/\(index)") }

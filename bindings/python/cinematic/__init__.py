@@ -29,10 +29,10 @@ parent, then in the current directory; the system (``ctypes.util.find_library``)
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from . import _core, _native
 from ._native import LibraryNotFoundError, candidate_paths
-from .aio import StateStream
 from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_TIMEOUT,
                      ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
                      ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
@@ -43,6 +43,20 @@ from .scopes import ShownDetailStore
 from .store import DISCOVER_SECTIONS, State, StateCallback, Store
 
 from .wire import VERSION as __version__  # noqa: E402  (generated from the schema)
+
+if TYPE_CHECKING:
+    from .aio import StateStream
+
+
+def __getattr__(name: str) -> Any:
+    """Names whose modules ``import cinematic`` leaves unimported until first asked for:
+    ``StateStream`` (:mod:`cinematic.aio`, which imports asyncio)."""
+    if name == "StateStream":
+        from .aio import StateStream
+
+        globals()["StateStream"] = StateStream  # (asked once)
+        return StateStream
+    raise AttributeError(f"module 'cinematic' has no attribute {name!r}")
 
 #: The version of the C API this binding was generated for (``CINEMATIC_VERSION``).
 HEADER_VERSION = __version__

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import ctypes
 import json
-import logging
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _native
 from .errors import CinematicError, error_for_status
 
-logger = logging.getLogger("cinematic")
+if TYPE_CHECKING:
+    import logging
+
+
+def logger() -> "logging.Logger":
+    """The ``cinematic`` logger. The logging module is imported the first time something is
+    logged, not by ``import cinematic`` (a host that never fails never pays for it)."""
+    import logging
+
+    return logging.getLogger("cinematic")
 
 #: What a JSON input may be: a mapping (encoded by the binding) or JSON text.
 JSONInput = Union[Mapping[str, Any], str]
@@ -95,7 +103,7 @@ class CallbackErrors:
             kept = self._pending is None
             if kept:
                 self._pending = error
-        logger.error(
+        logger().error(
             "exception in %s%s", where,
             "" if kept else " (an earlier callback exception is still pending; this one is only logged)",
             exc_info=(type(error), error, error.__traceback__),

@@ -76,7 +76,7 @@ def _on_state(userdata: Optional[int], handle: Optional[int], state_json: Option
         if store is not None and state_json is not None:
             store._deliver(state_json)
     except BaseException:  # pragma: no cover - _deliver already catches
-        logger.exception("cinematic: error in the state trampoline")
+        logger().exception("cinematic: error in the state trampoline")
 
 
 #: The one C function pointer every store's observation uses (lives as long as the module).

@@ -7,10 +7,8 @@ one function for one function; nothing here adds behaviour.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import threading
-from pathlib import Path
 from typing import List, Optional
 
 __all__ = [
@@ -52,12 +50,17 @@ class LibraryNotFoundError(OSError):
         )
 
 
-def _repository_candidates(start: Path) -> List[Path]:
-    """``build/lib/libcinematic.so.0`` in ``start`` and each of its parents."""
-    found: List[Path] = []
-    for directory in [start, *start.parents]:
-        found.append(directory / "build" / "lib" / LIBRARY_FILE)
-    return found
+def _repository_candidates(start: str) -> List[str]:
+    """``build/lib/libcinematic.so.0`` in ``start`` (an absolute path) and each of its
+    parents. (os.path, not pathlib: ``import cinematic`` stays cheap.)"""
+    found: List[str] = []
+    directory = start
+    while True:
+        found.append(os.path.join(directory, "build", "lib", LIBRARY_FILE))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return found
+        directory = parent
 
 
 def candidate_paths() -> List[str]:
@@ -69,18 +72,18 @@ def candidate_paths() -> List[str]:
        directory or any parent, then in the current working directory;
     4. the system's search path (``ctypes.util.find_library("cinematic")``).
     """
-    here = Path(__file__).resolve().parent
+    here = os.path.dirname(os.path.realpath(__file__))
     paths: List[str] = []
     env = os.environ.get(LIBRARY_ENV)
     if env:
         paths.append(env)
-    paths.append(str(here / LIBRARY_FILE))
+    paths.append(os.path.join(here, LIBRARY_FILE))
     seen = set(paths)
-    for candidate in [*_repository_candidates(here.parent), Path.cwd() / "build" / "lib" / LIBRARY_FILE]:
-        text = str(candidate)
-        if text not in seen:
-            seen.add(text)
-            paths.append(text)
+    cwd = os.path.join(os.getcwd(), "build", "lib", LIBRARY_FILE)
+    for candidate in [*_repository_candidates(os.path.dirname(here)), cwd]:
+        if candidate not in seen:
+            seen.add(candidate)
+            paths.append(candidate)
     return paths
 
 
@@ -96,7 +99,9 @@ def _load() -> ctypes.CDLL:
             return ctypes.CDLL(path)
         except OSError as error:
             tried.append(f"{path}: {error}")
-    system = ctypes.util.find_library("cinematic")
+    from ctypes.util import find_library  # (imports subprocess: only when all the above failed)
+
+    system = find_library("cinematic")
     if system is None:
         tried.append('ctypes.util.find_library("cinematic"): not found on the system')
     else:

@@ -33,7 +33,7 @@ __all__ = [
 S = TypeVar("S", bound="Store[Any]")
 
 
-class SearchStore(Store[wire.SearchState]):
+class SearchStore(Store["wire.SearchState"]):
     """The ``"search"`` feature. Its ``state`` is a :class:`cinematic.wire.SearchState`. Host
     intents: ``queryChanged`` (:meth:`query_changed`), ``submitted`` (:meth:`submitted`),
     ``loadMore`` (:meth:`load_more`)."""
@@ -65,7 +65,7 @@ class SearchStore(Store[wire.SearchState]):
         self.submitted()
 
 
-class DiscoverStore(Store[wire.DiscoverState]):
+class DiscoverStore(Store["wire.DiscoverState"]):
     """The ``"discover"`` feature. Its ``state`` is a :class:`cinematic.wire.DiscoverState`.
     Host intents: ``task`` (:meth:`task`), ``refresh`` (:meth:`refresh`), ``loadMore``
     (:meth:`load_more`)."""
@@ -90,7 +90,7 @@ class DiscoverStore(Store[wire.DiscoverState]):
         self.send(message)
 
 
-class FavoritesStore(Store[wire.FavoritesState]):
+class FavoritesStore(Store["wire.FavoritesState"]):
     """The ``"favorites"`` feature. Its ``state`` is a :class:`cinematic.wire.FavoritesState`.
     Host intents: ``task`` (:meth:`task`), ``removed`` (:meth:`removed`)."""
 
@@ -114,7 +114,7 @@ class FavoritesStore(Store[wire.FavoritesState]):
         self.removed(movie_id)
 
 
-class DetailStore(Store[wire.DetailState]):
+class DetailStore(Store["wire.DetailState"]):
     """The ``"detail"`` feature. Its ``state`` is a :class:`cinematic.wire.DetailState`. Host
     intents: ``task`` (:meth:`task`), ``favoriteToggled`` (:meth:`favorite_toggled`)."""
 
@@ -139,7 +139,7 @@ class DetailStore(Store[wire.DetailState]):
         self.favorite_toggled()
 
 
-class AppStore(Store[wire.AppState]):
+class AppStore(Store["wire.AppState"]):
     """The ``"app"`` feature. Its ``state`` is a :class:`cinematic.wire.AppState` (The whole
     app: the tab shown, the four screens, the open Details (the last is shown), Discover's
     section, positions in lists, the undo stack (newest first) and the notice). Host intents:

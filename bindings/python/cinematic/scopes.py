@@ -23,7 +23,7 @@ from .store import Store
 __all__ = ["ShownDetailStore"]
 
 
-class ShownDetailStore(Store[Optional[wire.AppDetailState]]):
+class ShownDetailStore(Store["Optional[wire.AppDetailState]"]):
     """The app's shown Detail (a child handle of scope ``"detail"``): its ``state`` is the
     last of the app state's ``details``, or None when none is open; its helpers are the
     detail feature's (sent through the app to the shown Detail)."""

@@ -15,21 +15,22 @@ from __future__ import annotations
 
 import ctypes
 import json
-import logging
 import select
 import threading
 import time
 import weakref
-from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, Type, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, Type, TypeVar, cast, overload
 
 from . import _native, wire
-from ._core import CallbackErrors, JSONInput, check, encode, take_string
+from ._core import CallbackErrors, JSONInput, check, encode, logger, take_string
 from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
 from ._history import History
 from ._patch import PatchedState, PatchError
-from .aio import StateStream
 from .errors import ERR_TIMEOUT, SettleTimeoutError
 from .snapshots import StoreSnapshots
+
+if TYPE_CHECKING:
+    from .aio import StateStream  # imported by states(): asyncio only for hosts that use it
 
 __all__ = [
     "State",
@@ -37,8 +38,6 @@ __all__ = [
     "Store",
     "DISCOVER_SECTIONS",
 ]
-
-logger = logging.getLogger("cinematic")
 
 #: A state as an untyped host sees it: the parsed JSON object.
 State = Dict[str, Any]
@@ -402,7 +401,7 @@ class Store(StoreSnapshots, Generic[StateT]):
             seq, state = self._patched.receive(raw)
         except (PatchError, ValueError, KeyError, TypeError) as problem:
             # Never from this library; if it happens, start over with the whole state.
-            logger.error("cinematic: %r: a patched delivery did not apply (%s); observing again", self, problem)
+            logger().error("cinematic: %r: a patched delivery did not apply (%s); observing again", self, problem)
             self._observe()
             return
         for subscriber in self._subscribers:
@@ -439,6 +438,8 @@ class Store(StoreSnapshots, Generic[StateT]):
         ``call_soon_threadsafe``. Close it with ``aclose()`` or ``async with`` when leaving
         early (a ``break`` leaves the cleanup to garbage collection).
         """
+        from .aio import StateStream
+
         return StateStream(self)
 
     def wait_for(self, predicate: Callable[[StateT], bool], timeout: Optional[float] = 5.0) -> StateT:

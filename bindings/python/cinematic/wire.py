@@ -3,16 +3,16 @@ schema/cinematic.schema.json: do not edit by hand.
 
 States and intents cross the C API as JSON; these TypedDicts describe them, so a typed
 host (and mypy --strict) knows every member. Statuses and the version live here too.
+
+The types are defined in ``cinematic._wire_types`` and imported from there the first
+time one is asked for (``wire.SearchState``, ``from cinematic.wire import Movie``):
+building them costs more than the rest of ``import cinematic``, and a host reading
+states as dicts never needs them at run time (annotations are not evaluated).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, Optional, Tuple, TypedDict, Union
-
-try:
-    from typing import NotRequired
-except ImportError:  # Python < 3.11
-    from typing_extensions import NotRequired
+from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 #: The library version this binding was generated for.
 VERSION = "0.2.0"
@@ -41,707 +41,246 @@ ERR_TOO_LARGE = 8
 STATUS_NAMES: Dict[int, str] = {0: "ok", 1: "json", 2: "invalid", 3: "unknown_feature", 4: "io", 5: "closed", 6: "misuse", 7: "timeout", 8: "too_large"}
 #: Every feature name, in order.
 FEATURES: Tuple[str, ...] = ("search", "discover", "favorites", "detail", "app",)
-
-
-class Movie(TypedDict):
-    """A film as lists show it. The title has its article in front ("The Godfather")."""
-    id: int
-    title: str
-    year: int
-    runtime: int
-    rating: float
-    votes: int
-    genres: List[Genre]
-    mpaa: Optional[str]
-
-
-#: Action, Animation, Comedy, Drama, Documentary, Romance or Short (a host catalog may send others).
-Genre = str
-
-
-class MovieDetail(TypedDict):
-    """A movie plus its budget and the shares of its votes."""
-    id: int
-    title: str
-    year: int
-    runtime: int
-    rating: float
-    votes: int
-    genres: List[Genre]
-    mpaa: Optional[str]
-    budget: Optional[int]
-    ratingDistribution: List[float]
-
-
-class MovieError(TypedDict):
-    """Why an operation failed: a closed set of codes."""
-    code: Literal["network", "notFound", "invalidResponse", "storage", "timeout"]
-    message: str
-
-
-class IdlePhase(TypedDict):
-    """The wire object IdlePhase."""
-    phase: Literal["idle"]
-
-
-class LoadingPhase(TypedDict):
-    """The wire object LoadingPhase."""
-    phase: Literal["loading"]
-
-
-class FailedPhase(TypedDict):
-    """The wire object FailedPhase."""
-    phase: Literal["failed"]
-    error: MovieError
-
-
-class MoviesLoaded(TypedDict):
-    """The wire object MoviesLoaded."""
-    phase: Literal["loaded"]
-    value: List[Movie]
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-
-
-class DetailLoaded(TypedDict):
-    """The wire object DetailLoaded."""
-    phase: Literal["loaded"]
-    value: MovieDetail
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-
-
-#: The loading phase of a list of movies.
-MoviesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded, FailedPhase]
-
-
-#: The loading phase of the favorites list, which cannot fail.
-FavoritesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded]
-
-
-#: The loading phase of a movie's detail.
-DetailPhase = Union[IdlePhase, LoadingPhase, DetailLoaded, FailedPhase]
-
-
-class ResultsLoading(TypedDict):
-    """The wire object ResultsLoading."""
-    phase: Literal["loading"]
-    query: str
-
-
-class ResultsLoaded(TypedDict):
-    """The wire object ResultsLoaded."""
-    phase: Literal["loaded"]
-    query: str
-    value: List[Movie]
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-
-
-class ResultsFailed(TypedDict):
-    """The wire object ResultsFailed."""
-    phase: Literal["failed"]
-    query: str
-    error: MovieError
-
-
-#: The loading phase of search results; every phase but idle names the query it answers.
-SearchResults = Union[IdlePhase, ResultsLoading, ResultsLoaded, ResultsFailed]
-
-
-class LoadMoreResults(TypedDict):
-    """Append the next 20 results."""
-    type: Literal["loadMore"]
-
-
-#: A feature without arguments: NULL or {}.
-NoArgs = Optional[Dict[str, object]]
-
-
-SearchArgs = NoArgs
-
-
-DiscoverArgs = NoArgs
-
-
-FavoritesArgs = NoArgs
-
-
-class DetailArgs(TypedDict):
-    """The wire object DetailArgs."""
-    movieId: int
-
-
-class QueryChanged(TypedDict):
-    """The user edited the query; the search runs after the debounce."""
-    type: Literal["queryChanged"]
-    query: str
-
-
-class Submitted(TypedDict):
-    """The user submitted the query: search now, skipping the debounce."""
-    type: Literal["submitted"]
-
-
-SearchIntent = Union[QueryChanged, Submitted, LoadMoreResults]
-
-
-class SearchState(TypedDict):
-    """The wire object SearchState."""
-    query: str
-    results: SearchResults
-    pagesLoaded: int
-    isExhausted: bool
-    isLoadingMore: bool
-    loadMoreError: Optional[MovieError]
-    hint: Optional[SearchHint]
-
-
-class SearchHint(TypedDict):
-    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host."""
-    kind: Literal["person", "genre"]
-    text: str
-
-
-class Task(TypedDict):
-    """The screen appeared."""
-    type: Literal["task"]
-
-
-class Refresh(TypedDict):
-    """Reload every section, cancelling what is in flight."""
-    type: Literal["refresh"]
-
-
-class LoadMore(TypedDict):
-    """Append the next page of a section."""
-    type: Literal["loadMore"]
-    section: SectionId
-
-
-SectionId = Literal["popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
 #: Every value of SectionId, in order.
 SECTION_ID_VALUES: Tuple[str, ...] = ("popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",)
-
-
-DiscoverIntent = Union[Task, Refresh, LoadMore]
-
-
-class DiscoverSection(TypedDict):
-    """The wire object DiscoverSection."""
-    section: SectionId
-    title: str
-    movies: MoviesPhase
-    pagesLoaded: int
-    isExhausted: bool
-    isLoadingMore: bool
-    loadMoreError: Optional[MovieError]
-
-
-class DiscoverState(TypedDict):
-    """The wire object DiscoverState."""
-    sections: List[DiscoverSection]
-
-
-class Removed(TypedDict):
-    """The user removed a favorite."""
-    type: Literal["removed"]
-    movieId: int
-
-
-FavoritesIntent = Union[Task, Removed]
-
-
-class FavoritesState(TypedDict):
-    """The wire object FavoritesState."""
-    favorites: FavoritesPhase
-    removalError: Optional[MovieError]
-
-
-class FavoriteToggled(TypedDict):
-    """The user tapped the heart: flips the favorite at once, then what is stored."""
-    type: Literal["favoriteToggled"]
-
-
-DetailIntent = Union[Task, FavoriteToggled]
-
-
-class DetailState(TypedDict):
-    """The wire object DetailState."""
-    movieId: int
-    detail: DetailPhase
-    isFavorite: bool
-    isSaving: bool
-    favoriteError: Optional[MovieError]
-
-
-class AppArgs(TypedDict):
-    """The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save)."""
-    stateFile: NotRequired[str]
-    fresh: NotRequired[bool]
-
-
-#: A tab of the app.
-AppTab = Literal["search", "discover", "favorites"]
 #: Every value of AppTab, in order.
 APP_TAB_VALUES: Tuple[str, ...] = ("search", "discover", "favorites",)
-
-
-#: A list of films: Search's results, the favorites, or a Discover section (its id).
-AppList = Literal["search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
 #: Every value of AppList, in order.
 APP_LIST_VALUES: Tuple[str, ...] = ("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short",)
 
-
-class AppTask(TypedDict):
-    """The app appeared: observes the favorites (and loads Discover when its tab is shown)."""
-    type: Literal["task"]
-
-
-class TabSelected(TypedDict):
-    """The person chose a tab (open Details are closed)."""
-    type: Literal["tabSelected"]
-    tab: AppTab
-
-
-class AppQueryChanged(TypedDict):
-    """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so."""
-    type: Literal["queryChanged"]
-    query: str
-
-
-class SectionSelected(TypedDict):
-    """The person chose a Discover section."""
-    type: Literal["sectionSelected"]
-    section: SectionId
-
-
-class Moved(TypedDict):
-    """The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives."""
-    type: Literal["moved"]
-    list: AppList
-    selection: int
-    firstVisible: int
-
-
-class Opened(TypedDict):
-    """The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes)."""
-    type: Literal["opened"]
-    movieId: int
-
-
-class Back(TypedDict):
-    """The person went back: the shown Detail closes."""
-    type: Literal["back"]
-
-
-class AppRemoved(TypedDict):
-    """The person removed a favorite: it goes on the undo stack (newest first, at most 20)."""
-    type: Literal["removed"]
-    movieId: int
-
-
-class Undo(TypedDict):
-    """The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable."""
-    type: Literal["undo"]
-
-
-class NoticeDismissed(TypedDict):
-    """The person dismissed the notice with this id."""
-    type: Literal["noticeDismissed"]
-    id: int
-
-
-class Retried(TypedDict):
-    """The person asked to try again what failed on the screen shown (the Detail, the search, Discover)."""
-    type: Literal["retried"]
-
-
-class AppSearch(TypedDict):
-    """An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged."""
-    type: Literal["search"]
-    intent: AppSearchIntent
-
-
-class AppDiscover(TypedDict):
-    """An intent for the Discover screen, as the discover feature takes it."""
-    type: Literal["discover"]
-    intent: AppDiscoverIntent
-
-
-class AppFavorites(TypedDict):
-    """An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack)."""
-    type: Literal["favorites"]
-    intent: AppFavoritesIntent
-
-
-class AppDetail(TypedDict):
-    """An intent for the shown Detail, as the detail feature takes it (nothing when none is open)."""
-    type: Literal["detail"]
-    intent: AppDetailIntent
-
-
-#: A Search intent inside an app intent (a query of any length).
-AppSearchIntent = Union[AppQueryChanged, Submitted, LoadMoreResults]
-
-
-#: A Discover intent inside an app intent.
-AppDiscoverIntent = Union[Task, Refresh, LoadMore]
-
-
-#: A Favorites intent inside an app intent.
-AppFavoritesIntent = Union[Task, Removed]
-
-
-#: A Detail intent inside an app intent.
-AppDetailIntent = Union[Task, FavoriteToggled]
-
-
-AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail]
-
-
-class ListPosition(TypedDict):
-    """Where the person is in a list."""
-    selection: int
-    firstVisible: int
-
-
-#: Where the person is in each list they moved in, by list.
-AppPositions = Dict[str, ListPosition]
-
-
-class AppDetailState(TypedDict):
-    """An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load."""
-    movieId: int
-    detail: DetailPhase
-    isFavorite: bool
-    isSaving: bool
-    favoriteError: Optional[MovieError]
-    listing: Optional[Movie]
-
-
-class AppNotice(TypedDict):
-    """What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced)."""
-    id: int
-    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
-    text: str
-    offersUndo: bool
-    expires: bool
-
-
-class AppState(TypedDict):
-    """The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice."""
-    tab: AppTab
-    search: SearchState
-    discover: DiscoverState
-    favorites: FavoritesState
-    details: List[AppDetailState]
-    section: SectionId
-    positions: AppPositions
-    removed: List[Movie]
-    notice: Optional[AppNotice]
-
-
-class SearchSnapshot(TypedDict):
-    """What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists."""
-    query: str
-    pagesLoaded: int
-
-
-class DiscoverSnapshotSection(TypedDict):
-    """A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages)."""
-    section: SectionId
-    pagesLoaded: int
-
-
-class DiscoverSnapshot(TypedDict):
-    """What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them)."""
-    sections: List[DiscoverSnapshotSection]
-
-
-class AppSnapshotDetail(TypedDict):
-    """An open Detail in an app snapshot: the film, and its row when known."""
-    movieId: int
-    listing: NotRequired[Optional[Movie]]
-
-
-#: A film on the undo stack of an app snapshot.
-AppSnapshotMovie = Movie
-
-
-class AppSnapshotNotice(TypedDict):
-    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
-    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
-    text: str
-    offersUndo: bool
-
-
-class AppSnapshot(TypedDict):
-    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once."""
-    tab: AppTab
-    section: SectionId
-    query: str
-    searchPages: int
-    sections: List[DiscoverSnapshotSection]
-    details: List[AppSnapshotDetail]
-    positions: AppPositions
-    removed: List[AppSnapshotMovie]
-    notice: NotRequired[AppSnapshotNotice]
-
-
-class SnapshotView(TypedDict):
-    """What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum)."""
-    firstVisibleIndex: NotRequired[int]
-
-
-class StoreSnapshot(TypedDict):
-    """A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView)."""
-    format: Literal[1]
-    library: NotRequired[str]
-    feature: str
-    data: Dict[str, object]
-    view: NotRequired[SnapshotView]
-
-
-class LegacySnapshot(TypedDict):
-    """Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new."""
-    feature: str
-    args: NotRequired[Optional[Dict[str, object]]]
-
-
-class RuntimeSnapshot(TypedDict):
-    """Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores."""
-    format: Literal[1]
-    library: NotRequired[str]
-    stores: List[StoreSnapshot]
-
-
-class RuntimeConfigCatalog1(TypedDict):
-    """A host catalog that declares its source: the provider's base URL or a name. The offline cache keeps each source's answers apart (one source's copies are never shown for another); plain "host" declares none and gets no default offline cache."""
-    host: str
-
-
-class RuntimeConfigCatalog2(TypedDict):
-    """The wire object RuntimeConfigCatalog2."""
-    path: str
-
-
-class RuntimeConfigFavorites1(TypedDict):
-    """The wire object RuntimeConfigFavorites1."""
-    path: str
-    readOnly: NotRequired[bool]
-
-
-class RuntimeConfigSearch(TypedDict):
-    """The wire object RuntimeConfigSearch."""
-    debounceMs: NotRequired[int]
-
-
-class RuntimeConfigOfflineCache1(TypedDict):
-    """The wire object RuntimeConfigOfflineCache1."""
-    path: NotRequired[str]
-    maxBytes: NotRequired[int]
-    ttlSeconds: NotRequired[int]
-
-
-class RuntimeConfig(TypedDict):
-    """cinematic_runtime_open's config (NULL for all defaults)."""
-    catalog: NotRequired[Union[Literal["embedded", "host"], RuntimeConfigCatalog1, RuntimeConfigCatalog2]]
-    favorites: NotRequired[Union[str, RuntimeConfigFavorites1]]
-    clock: NotRequired[Literal["system", "manual"]]
-    delivery: NotRequired[Literal["immediate", "queued"]]
-    search: NotRequired[RuntimeConfigSearch]
-    offlineCache: NotRequired[Union[bool, RuntimeConfigOfflineCache1]]
-    requestDeadlineMs: NotRequired[int]
-    history: NotRequired[int]
-    record: NotRequired[str]
-
-
-class ErrorEnvelope(TypedDict):
-    """cinematic_last_error(): why the last call on this thread failed."""
-    status: Literal["json", "invalid", "unknown_feature", "io", "closed", "misuse", "timeout", "too_large"]
-    message: str
-    path: NotRequired[str]
-    line: NotRequired[int]
-    column: NotRequired[int]
-
-
-class SearchRequest(TypedDict):
-    """The wire object SearchRequest."""
-    op: Literal["search"]
-    query: str
-    page: int
-
-
-class DiscoverRequest(TypedDict):
-    """The wire object DiscoverRequest."""
-    op: Literal["discover"]
-    section: SectionId
-    page: int
-
-
-class MovieRequest(TypedDict):
-    """The wire object MovieRequest."""
-    op: Literal["movie"]
-    id: int
-
-
-class CancelRequest(TypedDict):
-    """The core no longer needs the answer to the request with this id."""
-    op: Literal["cancel"]
-
-
-#: What the provider callback receives, with a request id.
-ProviderRequest = Union[SearchRequest, DiscoverRequest, MovieRequest, CancelRequest]
-
-
-class HostMovie(TypedDict):
-    """A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored."""
-    id: int
-    title: str
-    year: NotRequired[int]
-    runtime: NotRequired[int]
-    rating: NotRequired[float]
-    votes: NotRequired[int]
-    genres: NotRequired[List[str]]
-    mpaa: NotRequired[Optional[str]]
-
-
-class HostMovieDetail(TypedDict):
-    """The wire object HostMovieDetail."""
-    id: int
-    title: str
-    year: NotRequired[int]
-    runtime: NotRequired[int]
-    rating: NotRequired[float]
-    votes: NotRequired[int]
-    genres: NotRequired[List[str]]
-    mpaa: NotRequired[Optional[str]]
-    budget: NotRequired[Optional[int]]
-    ratingDistribution: NotRequired[List[float]]
-
-
-class HostError(TypedDict):
-    """The wire object HostError."""
-    code: str
-    message: NotRequired[str]
-
-
-class MoviesAnswer(TypedDict):
-    """The wire object MoviesAnswer."""
-    movies: List[HostMovie]
-
-
-class MovieAnswer(TypedDict):
-    """The wire object MovieAnswer."""
-    movie: HostMovieDetail
-
-
-class ErrorAnswer(TypedDict):
-    """The wire object ErrorAnswer."""
-    error: HostError
-
-
-#: cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request.
-ProviderAnswer = Union[MoviesAnswer, MovieAnswer, ErrorAnswer]
-
-
-class PatchOperation(TypedDict):
-    """One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove."""
-    op: Literal["add", "remove", "replace"]
-    path: str
-    value: NotRequired[Optional[Dict[str, object]]]
-
-
-class PatchedDelivery0(TypedDict):
-    """The wire object PatchedDelivery0."""
-    seq: Literal[1]
-    state: Optional[Dict[str, object]]
-
-
-class PatchedDelivery1(TypedDict):
-    """The wire object PatchedDelivery1."""
-    seq: int
-    patch: List[PatchOperation]
-
-
-#: What a callback registered with cinematic_store_observe_patches receives: first the whole state, then the patch from each delivered state to the next, numbered from 1 without gaps.
-PatchedDelivery = Union[PatchedDelivery0, PatchedDelivery1]
-
-
-class HistoryEntry(TypedDict):
-    """One reduced intent in a store's debug history (cinematic_store_history)."""
-    seq: int
-    intent: Dict[str, object]
-    state: Dict[str, object]
-    changed: List[str]
-
-
-#: cinematic_store_history's array, oldest first.
-History = List[HistoryEntry]
-
-
-class RecordingLine(TypedDict):
-    """One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event."""
-    event: Literal["session", "open", "close", "intent", "state", "revert", "advance", "request", "answer", "observe", "snapshot", "providerRequest", "providerAnswer", "providerCancel", "end"]
-    t: float
-    library: NotRequired[str]
-    config: NotRequired[Dict[str, object]]
-    store: NotRequired[int]
-    feature: NotRequired[str]
-    args: NotRequired[Optional[Dict[str, object]]]
-    sequence: NotRequired[int]
-    host: NotRequired[bool]
-    intent: NotRequired[Dict[str, object]]
-    state: NotRequired[Dict[str, object]]
-    ms: NotRequired[int]
-    id: NotRequired[int]
-    request: NotRequired[Dict[str, object]]
-    answer: NotRequired[Dict[str, object]]
-    cancelled: NotRequired[bool]
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-    requestId: NotRequired[int]
-    dropped: NotRequired[bool]
-    stream: NotRequired[int]
-    version: NotRequired[int]
-    movies: NotRequired[List[Movie]]
-
-
-class ReplayDivergence(TypedDict):
-    """The first state a replay produced differently, in file order."""
-    line: Optional[int]
-    store: int
-    feature: str
-    index: int
-    intent: Optional[Dict[str, object]]
-    replayedIntent: Optional[Dict[str, object]]
-    expected: Optional[Dict[str, object]]
-    actual: Optional[Dict[str, object]]
-
-
-class ReplayReport(TypedDict):
-    """cinematic_replay's report."""
-    matched: bool
-    complete: bool
-    lines: NotRequired[int]
-    stores: NotRequired[int]
-    states: int
-    afterClose: int
-    cutLine: NotRequired[int]
-    divergence: NotRequired[ReplayDivergence]
-
-
-class CatalogLoading(TypedDict):
-    """The catalog is loading (a library built without an index builds it in memory first); searches wait."""
-    phase: Literal["loading"]
-    progress: float
-
-
-class CatalogLoaded(TypedDict):
-    """The wire object CatalogLoaded."""
-    phase: Literal["loaded"]
-
-
-#: cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded).
-CatalogState = Union[CatalogLoading, CatalogLoaded, FailedPhase]
+#: The names of the wire types (defined in ``cinematic._wire_types``).
+TYPE_NAMES: Tuple[str, ...] = (
+    "Movie",
+    "Genre",
+    "MovieDetail",
+    "MovieError",
+    "IdlePhase",
+    "LoadingPhase",
+    "FailedPhase",
+    "MoviesLoaded",
+    "DetailLoaded",
+    "MoviesPhase",
+    "FavoritesPhase",
+    "DetailPhase",
+    "ResultsLoading",
+    "ResultsLoaded",
+    "ResultsFailed",
+    "SearchResults",
+    "LoadMoreResults",
+    "NoArgs",
+    "SearchArgs",
+    "DiscoverArgs",
+    "FavoritesArgs",
+    "DetailArgs",
+    "QueryChanged",
+    "Submitted",
+    "SearchIntent",
+    "SearchState",
+    "SearchHint",
+    "Task",
+    "Refresh",
+    "LoadMore",
+    "SectionId",
+    "DiscoverIntent",
+    "DiscoverSection",
+    "DiscoverState",
+    "Removed",
+    "FavoritesIntent",
+    "FavoritesState",
+    "FavoriteToggled",
+    "DetailIntent",
+    "DetailState",
+    "AppArgs",
+    "AppTab",
+    "AppList",
+    "AppTask",
+    "TabSelected",
+    "AppQueryChanged",
+    "SectionSelected",
+    "Moved",
+    "Opened",
+    "Back",
+    "AppRemoved",
+    "Undo",
+    "NoticeDismissed",
+    "Retried",
+    "AppSearch",
+    "AppDiscover",
+    "AppFavorites",
+    "AppDetail",
+    "AppSearchIntent",
+    "AppDiscoverIntent",
+    "AppFavoritesIntent",
+    "AppDetailIntent",
+    "AppIntent",
+    "ListPosition",
+    "AppPositions",
+    "AppDetailState",
+    "AppNotice",
+    "AppState",
+    "SearchSnapshot",
+    "DiscoverSnapshotSection",
+    "DiscoverSnapshot",
+    "AppSnapshotDetail",
+    "AppSnapshotMovie",
+    "AppSnapshotNotice",
+    "AppSnapshot",
+    "SnapshotView",
+    "StoreSnapshot",
+    "LegacySnapshot",
+    "RuntimeSnapshot",
+    "RuntimeConfigCatalog1",
+    "RuntimeConfigCatalog2",
+    "RuntimeConfigFavorites1",
+    "RuntimeConfigSearch",
+    "RuntimeConfigOfflineCache1",
+    "RuntimeConfig",
+    "ErrorEnvelope",
+    "SearchRequest",
+    "DiscoverRequest",
+    "MovieRequest",
+    "CancelRequest",
+    "ProviderRequest",
+    "HostMovie",
+    "HostMovieDetail",
+    "HostError",
+    "MoviesAnswer",
+    "MovieAnswer",
+    "ErrorAnswer",
+    "ProviderAnswer",
+    "PatchOperation",
+    "PatchedDelivery0",
+    "PatchedDelivery1",
+    "PatchedDelivery",
+    "HistoryEntry",
+    "History",
+    "RecordingLine",
+    "ReplayDivergence",
+    "ReplayReport",
+    "CatalogLoading",
+    "CatalogLoaded",
+    "CatalogState",
+)
+
+if TYPE_CHECKING:
+    from ._wire_types import (
+        Movie as Movie,
+        Genre as Genre,
+        MovieDetail as MovieDetail,
+        MovieError as MovieError,
+        IdlePhase as IdlePhase,
+        LoadingPhase as LoadingPhase,
+        FailedPhase as FailedPhase,
+        MoviesLoaded as MoviesLoaded,
+        DetailLoaded as DetailLoaded,
+        MoviesPhase as MoviesPhase,
+        FavoritesPhase as FavoritesPhase,
+        DetailPhase as DetailPhase,
+        ResultsLoading as ResultsLoading,
+        ResultsLoaded as ResultsLoaded,
+        ResultsFailed as ResultsFailed,
+        SearchResults as SearchResults,
+        LoadMoreResults as LoadMoreResults,
+        NoArgs as NoArgs,
+        SearchArgs as SearchArgs,
+        DiscoverArgs as DiscoverArgs,
+        FavoritesArgs as FavoritesArgs,
+        DetailArgs as DetailArgs,
+        QueryChanged as QueryChanged,
+        Submitted as Submitted,
+        SearchIntent as SearchIntent,
+        SearchState as SearchState,
+        SearchHint as SearchHint,
+        Task as Task,
+        Refresh as Refresh,
+        LoadMore as LoadMore,
+        SectionId as SectionId,
+        DiscoverIntent as DiscoverIntent,
+        DiscoverSection as DiscoverSection,
+        DiscoverState as DiscoverState,
+        Removed as Removed,
+        FavoritesIntent as FavoritesIntent,
+        FavoritesState as FavoritesState,
+        FavoriteToggled as FavoriteToggled,
+        DetailIntent as DetailIntent,
+        DetailState as DetailState,
+        AppArgs as AppArgs,
+        AppTab as AppTab,
+        AppList as AppList,
+        AppTask as AppTask,
+        TabSelected as TabSelected,
+        AppQueryChanged as AppQueryChanged,
+        SectionSelected as SectionSelected,
+        Moved as Moved,
+        Opened as Opened,
+        Back as Back,
+        AppRemoved as AppRemoved,
+        Undo as Undo,
+        NoticeDismissed as NoticeDismissed,
+        Retried as Retried,
+        AppSearch as AppSearch,
+        AppDiscover as AppDiscover,
+        AppFavorites as AppFavorites,
+        AppDetail as AppDetail,
+        AppSearchIntent as AppSearchIntent,
+        AppDiscoverIntent as AppDiscoverIntent,
+        AppFavoritesIntent as AppFavoritesIntent,
+        AppDetailIntent as AppDetailIntent,
+        AppIntent as AppIntent,
+        ListPosition as ListPosition,
+        AppPositions as AppPositions,
+        AppDetailState as AppDetailState,
+        AppNotice as AppNotice,
+        AppState as AppState,
+        SearchSnapshot as SearchSnapshot,
+        DiscoverSnapshotSection as DiscoverSnapshotSection,
+        DiscoverSnapshot as DiscoverSnapshot,
+        AppSnapshotDetail as AppSnapshotDetail,
+        AppSnapshotMovie as AppSnapshotMovie,
+        AppSnapshotNotice as AppSnapshotNotice,
+        AppSnapshot as AppSnapshot,
+        SnapshotView as SnapshotView,
+        StoreSnapshot as StoreSnapshot,
+        LegacySnapshot as LegacySnapshot,
+        RuntimeSnapshot as RuntimeSnapshot,
+        RuntimeConfigCatalog1 as RuntimeConfigCatalog1,
+        RuntimeConfigCatalog2 as RuntimeConfigCatalog2,
+        RuntimeConfigFavorites1 as RuntimeConfigFavorites1,
+        RuntimeConfigSearch as RuntimeConfigSearch,
+        RuntimeConfigOfflineCache1 as RuntimeConfigOfflineCache1,
+        RuntimeConfig as RuntimeConfig,
+        ErrorEnvelope as ErrorEnvelope,
+        SearchRequest as SearchRequest,
+        DiscoverRequest as DiscoverRequest,
+        MovieRequest as MovieRequest,
+        CancelRequest as CancelRequest,
+        ProviderRequest as ProviderRequest,
+        HostMovie as HostMovie,
+        HostMovieDetail as HostMovieDetail,
+        HostError as HostError,
+        MoviesAnswer as MoviesAnswer,
+        MovieAnswer as MovieAnswer,
+        ErrorAnswer as ErrorAnswer,
+        ProviderAnswer as ProviderAnswer,
+        PatchOperation as PatchOperation,
+        PatchedDelivery0 as PatchedDelivery0,
+        PatchedDelivery1 as PatchedDelivery1,
+        PatchedDelivery as PatchedDelivery,
+        HistoryEntry as HistoryEntry,
+        History as History,
+        RecordingLine as RecordingLine,
+        ReplayDivergence as ReplayDivergence,
+        ReplayReport as ReplayReport,
+        CatalogLoading as CatalogLoading,
+        CatalogLoaded as CatalogLoaded,
+        CatalogState as CatalogState,
+    )
+else:
+    def __getattr__(name: str) -> Any:
+        """A wire type, imported (all of them, once) when first asked for."""
+        if name not in TYPE_NAMES:
+            raise AttributeError(f"module 'cinematic.wire' has no attribute {name!r}")
+        from . import _wire_types
+
+        globals().update((type_name, getattr(_wire_types, type_name)) for type_name in TYPE_NAMES)
+        return globals()[name]
