@@ -15,9 +15,9 @@ except ImportError:  # Python < 3.11
     from typing_extensions import NotRequired
 
 #: The library version this binding was generated for.
-VERSION = "0.2.0"
+VERSION = "0.3.0"
 #: MAJOR * 10000 + MINOR * 100 + PATCH.
-VERSION_NUMBER = 200
+VERSION_NUMBER = 300
 
 #: Success. ("ok")
 OK = 0
