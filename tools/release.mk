@@ -2,7 +2,7 @@
 # against the last release (release/<version>/), the migration guide's examples, recording a
 # release, and reproducible artifacts.
 
-.PHONY: abi-deps abi-check wire-check test-release-checks test-migration-doc release-record
+.PHONY: abi-deps abi-check wire-check test-release-checks test-migration-doc release-record dist dist-check
 
 ## abi-deps: libabigail's abidw and abidiff (Debian abigail-tools), installed with apt-get as
 ## root like the build's packages, otherwise the command is printed.
@@ -48,3 +48,20 @@ test-migration-doc: lib
 ## tree and its built library: the baseline of the next release (docs/releasing.md).
 release-record: lib abi-deps
 	python3 tools/release-record.py --soname $(LIB_SONAME)
+
+## dist: build/dist/ holds the source tarball (git archive of HEAD), libcinematic.so.<version>,
+## the wheel and the jar, each carrying the version, and SHA256SUMS; the same commit gives the
+## same bytes (SOURCE_DATE_EPOCH, default the commit's time; tools/dist.sh, docs/releasing.md).
+dist: lib
+	tools/dist.sh
+
+## dist-check: `make dist` twice, the second time after building the library, its embedded
+## index and the Kotlin classes again from nothing: fails unless both SHA256SUMS are
+## identical. Slow (two release builds); not part of `make test`.
+dist-check:
+	$(MAKE) --no-print-directory dist
+	cp $(BUILD)/dist/SHA256SUMS $(BUILD)/SHA256SUMS.first
+	rm -rf $(LIB_SCRATCH) $(BUILD)/lib $(INDEX_DIR) $(INDEX_TOOL) $(BUILD)/kotlin/jar-classes $(BUILD)/kotlin/jar-classes.stamp $(BUILD)/wheel
+	$(MAKE) --no-print-directory dist
+	diff -u $(BUILD)/SHA256SUMS.first $(BUILD)/dist/SHA256SUMS && echo "dist-check: two builds, identical bytes"
+
