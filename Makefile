@@ -86,7 +86,8 @@ lib: deps
 	  mv -f $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX) && touch Sources/CinematicCatalogData/catalog_data.c && \
 	  $(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS) || exit 1; fi
 	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
-	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
+	@# swiftc's per-compile module hashes zeroed and the build id recomputed: same sources, same bytes.
+	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && python3 tools/normalize-elf.py $(LIB).tmp.$$$$ >/dev/null && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 

@@ -7,7 +7,8 @@ Two comparisons, each `abidiff` between the last release's stored description
   library  build/lib/libcinematic.so.0 itself: its exported functions, their symbol versions
            and its SONAME (the Swift library carries no C types);
   header   the probe of include/cinematic.h (tools/abi_probe.py): the same functions with the
-           C types of their parameters and results, and the types they reach.
+           C types of their parameters and results, and the types they reach (unversioned:
+           the types are compared by function name; the versions are the library's part).
 
 Then a host of the last release (Tests/c/abi_host_0_2.c, built against release/<v>/cinematic.h
 and linked against that release's exports) runs on the built library.
@@ -118,7 +119,6 @@ def main() -> int:
     parser.add_argument("--soname", required=True, help="the SONAME the library is built with")
     parser.add_argument("--version", required=True, help="the version being built (tools/wiregen.py --version)")
     parser.add_argument("--baseline", type=Path, help="release/<last version> (default: the newest older one)")
-    parser.add_argument("--map", type=Path, default=ROOT / "Sources/Cinematic/cinematic.map")
     parser.add_argument("--header", type=Path, default=ROOT / "include/cinematic.h")
     parser.add_argument("--work", type=Path, default=ROOT / "build/abi")
     parser.add_argument("--library-abi", type=Path, help="today's library description, already written")
@@ -133,7 +133,7 @@ def main() -> int:
         new_header = args.header_abi
     else:
         probe = args.work / args.soname
-        abi_probe.build(args.header, args.map, args.soname, probe)
+        abi_probe.build(args.header, None, args.soname, probe)
         new_header = describe(probe, args.work / "cinematic-header.abi")
     old_soname, new_soname = corpus(old_library).get("soname"), corpus(new_library).get("soname")
     print(f"abi-check: {released} ({old_soname}) -> {args.version} ({new_soname}), baseline {args.baseline}")

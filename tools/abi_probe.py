@@ -42,11 +42,16 @@ def stub(header: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(header: Path, version_script: Path, soname: str, output: Path) -> None:
-    """Compiles the probe of `header` into `output` (a shared object named `soname`)."""
+def build(header: Path, version_script: Path | None, soname: str, output: Path) -> None:
+    """Compiles the probe of `header` into `output` (a shared object named `soname`), its
+    symbols versioned by `version_script`, or unversioned without one: the C types are then
+    compared by name alone (abidiff does not pair `f` with `f@@CINEMATIC_0.2`)."""
     folder = output.parent
     (folder / "cinematic.h").write_bytes(header.read_bytes())
     (folder / "probe.c").write_text(stub(header))
+    if version_script is None:
+        version_script = folder / "unversioned.map"
+        version_script.write_text("{ global: cinematic_*; local: *; };\n")
     # Relative names only, so the description does not depend on where the tree is.
     subprocess.run(["gcc", "-std=gnu2x", "-g", "-O0", "-shared", "-fPIC", "-w", "probe.c",
                     f"-Wl,--version-script={version_script.resolve()}", f"-Wl,-soname={soname}",

@@ -53,7 +53,7 @@ def main() -> int:
     (out / "libcinematic.abi").write_text(describe(library))
     with tempfile.TemporaryDirectory() as scratch:
         probe = Path(scratch) / args.soname
-        abi_probe.build(tree / "include/cinematic.h", tree / "Sources/Cinematic/cinematic.map", args.soname, probe)
+        abi_probe.build(tree / "include/cinematic.h", None, args.soname, probe)
         (out / "cinematic-header.abi").write_text(describe(probe))
     shutil.copy(tree / "include/cinematic.h", out / "cinematic.h")
     shutil.copy(tree / "Sources/Cinematic/cinematic.map", out / "cinematic.map")

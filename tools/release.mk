@@ -61,7 +61,9 @@ dist: lib
 dist-check:
 	$(MAKE) --no-print-directory dist
 	cp $(BUILD)/dist/SHA256SUMS $(BUILD)/SHA256SUMS.first
+	cp $(LIB) $(BUILD)/libcinematic.first
 	rm -rf $(LIB_SCRATCH) $(BUILD)/lib $(INDEX_DIR) $(INDEX_TOOL) $(BUILD)/kotlin/jar-classes $(BUILD)/kotlin/jar-classes.stamp $(BUILD)/wheel
 	$(MAKE) --no-print-directory dist
-	diff -u $(BUILD)/SHA256SUMS.first $(BUILD)/dist/SHA256SUMS && echo "dist-check: two builds, identical bytes"
+	@diff -u $(BUILD)/SHA256SUMS.first $(BUILD)/dist/SHA256SUMS || { python3 tools/elf-diff.py $(BUILD)/libcinematic.first $(LIB); exit 1; }
+	@echo "dist-check: two builds, identical bytes"
 

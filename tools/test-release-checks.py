@@ -4,7 +4,8 @@
 Each test mutates a scratch copy of today's wire or ABI the way a careless change would (a
 member renamed, an intent removed, a type narrowed, a function removed, a new function under
 an old symbol version) and runs the real check on it: a breaking mutation must fail unless
-the version (or the SONAME) says so, a compatible one must pass. Seconds, no library needed:
+the version (or the SONAME) says so, a compatible one must pass. (A real library linked
+without cinematic_store_send fails `make abi-check` three ways: docs/releasing.md.) Seconds, no library needed:
 the ABI tests describe the header probe (tools/abi_probe.py), which exports exactly the
 library's functions under the library's symbol versions.
 """
@@ -115,12 +116,13 @@ def test_the_last_releases_golden_answers_must_hold() -> None:
     assert status == 1 and "initial state of search.query was" in out, out
 
 
-def abi_check(library_abi: Path, version: str = "0.3.0", soname: str = "libcinematic.so.0") -> tuple[int, str]:
+def abi_check(library_abi: Path, version: str = "0.3.0", soname: str = "libcinematic.so.0",
+              header: Path = ROOT / "include/cinematic.h") -> tuple[int, str]:
     """tools/abi-check.py against release/0.2.0 with `library_abi` as today's library."""
     result = subprocess.run([sys.executable, str(ROOT / "tools/abi-check.py"), "--library", "unused",
                              "--soname", soname, "--version", version, "--baseline", str(ROOT / "release/0.2.0"),
-                             "--library-abi", str(library_abi), "--work", str(SCRATCH / "abi")],
-                            capture_output=True, text=True)
+                             "--library-abi", str(library_abi), "--work", str(SCRATCH / "abi"),
+                             "--header", str(header)], capture_output=True, text=True)
     return result.returncode, result.stdout + result.stderr
 
 
@@ -153,6 +155,17 @@ def test_a_removed_function_fails_unless_the_soname_is_bumped() -> None:
     status, out = abi_check(SCRATCH / "bumped.abi", soname="libcinematic.so.1")
     assert "SONAME went from libcinematic.so.0 to libcinematic.so.1" in out, out
     assert "cinematic_store_send is declared in include/cinematic.h but not exported" in out and status == 1, out
+
+
+def test_a_changed_parameter_type_fails() -> None:
+    (SCRATCH / "intact.abi").write_text(probe_description())
+    header = SCRATCH / "changed.h"
+    header.write_text((ROOT / "include/cinematic.h").read_text().replace(
+        "int cinematic_store_settle(cinematic_store *store, int64_t timeout_ms);",
+        "int cinematic_store_settle(cinematic_store *store, int timeout_ms);"))
+    assert "int timeout_ms" in header.read_text()
+    status, out = abi_check(SCRATCH / "intact.abi", header=header)
+    assert status == 1 and "type size changed from 64 to 32" in out and "the header's ABI changed" in out, out
 
 
 def test_a_new_function_carries_the_new_release_node() -> None:
