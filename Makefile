@@ -22,8 +22,10 @@ LIB_LINK := -Xswiftc -static-stdlib \
 # The embedded catalog's index (built by the library itself, then compiled into it).
 INDEX_DIR := $(BUILD)/catalog-index
 EMBEDDED_INDEX := $(INDEX_DIR)/catalog.idx
-# Reproducible bytes (make dist): no build directory inside the library.
-REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+# Reproducible bytes (make dist): no build directory inside the library, and no debug
+# references to the Clang module cache (their ids change with every build).
+REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 LIB_FLAGS := $(LIB_LINK) $(REPRO_FLAGS) -Xcc -DCINEMATIC_EMBED_INDEX
 INDEX_TOOL := $(BUILD)/bin/cinematic-index
 INDEX_TOOL_FLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Iinclude
