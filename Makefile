@@ -22,7 +22,11 @@ LIB_LINK := -Xswiftc -static-stdlib \
 # The embedded catalog's index (built by the library itself, then compiled into it).
 INDEX_DIR := $(BUILD)/catalog-index
 EMBEDDED_INDEX := $(INDEX_DIR)/catalog.idx
-LIB_FLAGS := $(LIB_LINK) -Xcc -DCINEMATIC_EMBED_INDEX
+# Reproducible bytes (make dist): no build directory inside the library, and no debug
+# references to the Clang module cache (their ids change with every build).
+REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+LIB_FLAGS := $(LIB_LINK) $(REPRO_FLAGS) -Xcc -DCINEMATIC_EMBED_INDEX
 INDEX_TOOL := $(BUILD)/bin/cinematic-index
 INDEX_TOOL_FLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Iinclude
 
@@ -46,6 +50,8 @@ INSTALL_CHECK := $(BUILD)/install-check
 .PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
 
 all: lib $(REPLAY_TOOL)
+
+include tools/release.mk
 
 ## index-tool: build/bin/cinematic-index (built by `make lib`).
 index-tool: lib
@@ -83,11 +89,12 @@ lib: deps
 	  mv -f $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX) && touch Sources/CinematicCatalogData/catalog_data.c && \
 	  $(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS) || exit 1; fi
 	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
-	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && mv -f $(LIB).tmp.$$$$ $(LIB)
+	@# swiftc's per-compile module hashes zeroed and the build id recomputed: same sources, same bytes.
+	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && python3 tools/normalize-elf.py $(LIB).tmp.$$$$ >/dev/null && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-fuzz
+test: test-generated wire-check test-release-checks abi-check test-migration-doc test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-fuzz
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -316,7 +323,8 @@ test-install:
 	$(CC) -std=c11 -O2 examples/c/cinematic_search.c $$(cat $(INSTALL_CHECK)/flags) -pthread -o $(INSTALL_CHECK)/cinematic-search
 	@readelf -d $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | grep -q 'SONAME.*$(LIB_SONAME)' || { echo "SONAME is not $(LIB_SONAME)"; exit 1; }
 	@! ldd $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | grep -i swift || { echo "the library needs Swift libraries"; exit 1; }
-	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$2 ~ /[A-Z]/ && $$3 !~ /^cinematic_/')" || { echo "symbols other than cinematic_* are exported"; exit 1; }
+	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$2 ~ /[A-Z]/ && $$3 !~ /^cinematic_/ && !($$2 == "A" && $$3 ~ /^CINEMATIC_[0-9]+\.[0-9]+$$/)')" || { echo "symbols other than cinematic_* (and their version nodes) are exported"; exit 1; }
+	@test -z "$$(nm -D --defined-only $(INSTALL_CHECK)/opt/cinematic/lib/$(LIB_SONAME) | awk '$$3 ~ /^cinematic_/ && $$3 !~ /@@CINEMATIC_[0-9]+\.[0-9]+$$/')" || { echo "a cinematic_* function has no symbol version"; exit 1; }
 	LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search godfather | tee $(INSTALL_CHECK)/out
 	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out || { echo "installed library did not find The Godfather"; exit 1; }
 	HOME=$(CURDIR)/$(INSTALL_CHECK)/home XDG_CACHE_HOME=$(CURDIR)/$(INSTALL_CHECK)/xdg LD_LIBRARY_PATH=$(INSTALL_CHECK)/opt/cinematic/lib $(INSTALL_CHECK)/cinematic-search dune > $(INSTALL_CHECK)/out-fallback

@@ -200,11 +200,11 @@ extern "C" {
 /* BEGIN GENERATED: version and statuses (tools/wiregen.py from schema/cinematic.schema.json) */
 /** The version this header describes. Compare with cinematic_version() at run time. */
 #define CINEMATIC_VERSION_MAJOR 0
-#define CINEMATIC_VERSION_MINOR 2
+#define CINEMATIC_VERSION_MINOR 3
 #define CINEMATIC_VERSION_PATCH 0
-#define CINEMATIC_VERSION "0.2.0"
+#define CINEMATIC_VERSION "0.3.0"
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
-#define CINEMATIC_VERSION_NUMBER 200
+#define CINEMATIC_VERSION_NUMBER 300
 
 /** Statuses: every function returns one (as int). Values never change; new ones may be
  *  added. cinematic_status_name gives the name in parentheses. */
@@ -676,7 +676,7 @@ int cinematic_store_pending_effects(cinematic_store *store, int *out_count);
  * loaded and how far, for Detail the film (its arguments), for Favorites nothing beyond
  * the favorites file. It is JSON (schema/cinematic.schema.json, "storeSnapshot"; docs/wire.md,
  * "Snapshots"):
- *     {"format":1,"library":"0.2.0","feature":"search","data":{"query":"dune","pagesLoaded":2}}
+ *     {"format":1,"library":"0.3.0","feature":"search","data":{"query":"dune","pagesLoaded":2}}
  * A host may add "view": an object of its own (at most 4096 bytes, 8 levels deep), carried
  * through restores untouched and saved again by the restored store; "firstVisibleIndex" in
  * it makes a restored Search load the pages that show that item.
@@ -738,7 +738,7 @@ int cinematic_store_restore(cinematic_runtime *rt, const char *snapshot_json, ci
 /**
  * Stores in *out_json (required; owned by the caller: free with cinematic_free) the snapshot
  * of every store the runtime has open, in the order they were opened ("runtimeSnapshot"):
- *     {"format":1,"library":"0.2.0","stores":[{"format":1,"feature":"search",...}, ...]}
+ *     {"format":1,"library":"0.3.0","stores":[{"format":1,"feature":"search",...}, ...]}
  * for a host that saves when it goes to the background. Never waits. Any thread.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_MISUSE (bad handle or NULL out_json); CINEMATIC_ERR_CLOSED.
  */

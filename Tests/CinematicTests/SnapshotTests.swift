@@ -20,7 +20,7 @@ struct SnapshotTests {
     }
 
     @Test func theCurrentFormatReadsWhateverVersionWroteIt() throws {
-        for library in ["0.2.0", "0.1.0", "7.3.1"] {
+        for library in ["0.3.0", "0.2.0", "7.3.1"] {
             #expect(refusal(#"{"format":1,"library":"\#(library)","feature":"search","data":{"query":"dune","pagesLoaded":2}}"#) == nil)
         }
         #expect(refusal(#"{"format":1,"feature":"detail","data":{"movieId":15249},"view":{"firstVisibleIndex":3}}"#) == nil)
@@ -39,10 +39,10 @@ struct SnapshotTests {
     }
 
     @Test func aNewerFormatIsRefusedNamingItAndItsWriter() throws {
-        let refused = try #require(refusal(#"{"format":2,"library":"0.3.0","feature":"search","data":{}}"#))
+        let refused = try #require(refusal(#"{"format":2,"library":"0.4.0","feature":"search","data":{}}"#))
         #expect(refused.0 == .invalid)
         #expect(refused.1 == "$.format")
-        #expect(refused.2.contains("snapshot format 2 (written by cinematic 0.3.0) is newer than this library's format \(snapshotFormat)"))
+        #expect(refused.2.contains("snapshot format 2 (written by cinematic 0.4.0) is newer than this library's format \(snapshotFormat)"))
         #expect(refusal(#"{"format":-4,"feature":"search","data":{}}"#)?.0 == .invalid)
         #expect(refusal(#"{"format":"1","feature":"search","data":{}}"#)?.0 == .invalid)
     }

@@ -348,7 +348,7 @@ static void test_recorded_session_replays_identically_and_edits_are_caught(void)
     fclose(file);
     CHECK_STATUS(cinematic_replay(path, &matched, &report), CINEMATIC_ERR_INVALID);           /* empty */
     file = fopen(path, "w");
-    fputs("{\"event\":\"session\",\"t\":0,\"version\":\"0.2.0\",\"config\":{}}\n{\"event\":\"open\"\n{\"event\":\"end\",\"t\":1}\n", file);
+    fputs("{\"event\":\"session\",\"t\":0,\"version\":\"0.3.0\",\"config\":{}}\n{\"event\":\"open\"\n{\"event\":\"end\",\"t\":1}\n", file);
     fclose(file);
     CHECK_STATUS(cinematic_replay(path, &matched, NULL), CINEMATIC_ERR_JSON);
     CHECK_ENVELOPE_CONTAINS("recording line 2");

@@ -1,12 +1,14 @@
 /*
  * The golden files every suite reads (schema/golden/, written once): each host intent with
  * the status it must get, and each feature's initial state, byte for byte. The Python and
- * Kotlin suites read the same files.
+ * Kotlin suites read the same files. The last release's golden intents (release/0.2.0/golden/)
+ * must still get the statuses that release documented (`make wire-check` compares the files).
  */
 #include "harness.h"
 
 #define GOLDEN_INTENTS "schema/golden/intents.jsonl"
 #define GOLDEN_STATES "schema/golden/initial-states.json"
+#define RELEASED_INTENTS "release/0.2.0/golden/intents.jsonl"
 
 /* The features and their sample arguments, from the header's generated block: a feature added
  * to the schema is checked here without a change to this file. */
@@ -36,12 +38,15 @@ static const char *args_for(const char *feature) {
     return NULL;
 }
 
-static void test_golden_intents_get_their_status(void) {
-    char *text = read_text(GOLDEN_INTENTS);
-    if (!text) return;
+/* Sends each line of the golden intents file `path` to a fresh store of its feature; returns
+ * the number of lines and lists the features seen in `seen` (",search,discover,", seen_size
+ * bytes). */
+enum { seen_size = 4096 };
+static int send_golden_intents(const char *path, char *seen) {
+    char *text = read_text(path);
+    if (!text) return 0;
     cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
     int lines = 0;
-    char seen[4096] = ",";
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         char feature[32], status[32], intent[1024];
         const char *start, *end;
@@ -52,21 +57,32 @@ static void test_golden_intents_get_their_status(void) {
         cinematic_store *store = open_feature(rt, feature, args_for(feature));
         char needle[64];
         snprintf(needle, sizeof needle, ",%s,", feature);
-        if (!strstr(seen, needle) && strlen(seen) + strlen(feature) + 2 < sizeof seen) { strcat(seen, feature); strcat(seen, ","); }
+        if (!strstr(seen, needle) && strlen(seen) + strlen(feature) + 2 < seen_size) { strcat(seen, feature); strcat(seen, ","); }
         int rc = cinematic_store_send(store, intent);
-        CHECK_MSG(strcmp(cinematic_status_name(rc), status) == 0, "%s %s: got %s, expected %s (%s)", feature, intent,
+        CHECK_MSG(strcmp(cinematic_status_name(rc), status) == 0, "%s: %s %s: got %s, expected %s (%s)", path, feature, intent,
                   cinematic_status_name(rc), status, cinematic_last_error() ? cinematic_last_error() : "");
         CHECK_STATUS(cinematic_store_close(store), CINEMATIC_OK);
         lines++;
     }
-    CHECK(lines >= 30);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    free(text);
+    return lines;
+}
+
+static void test_golden_intents_get_their_status(void) {
+    char seen[seen_size] = ",";
+    CHECK(send_golden_intents(GOLDEN_INTENTS, seen) >= 30);
     for (int i = 0; i < feature_count; i++) {
         char needle[64];
         snprintf(needle, sizeof needle, ",%s,", feature_names[i]);
         CHECK_MSG(strstr(seen, needle) != NULL, "the golden intents have no line for feature \"%s\"", feature_names[i]);
     }
-    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
-    free(text);
+}
+
+/* A host built for 0.2.0 sends 0.2.0's intents: each still gets the status 0.2.0 documented. */
+static void test_the_last_releases_golden_intents_get_their_status(void) {
+    char seen[seen_size] = ",";
+    CHECK(send_golden_intents(RELEASED_INTENTS, seen) == 33);
 }
 
 static void test_golden_initial_states(void) {
@@ -89,6 +105,7 @@ static void test_golden_initial_states(void) {
 
 int main(void) {
     RUN_TEST(test_golden_intents_get_their_status);
+    RUN_TEST(test_the_last_releases_golden_intents_get_their_status);
     RUN_TEST(test_golden_initial_states);
     return TEST_SUMMARY();
 }

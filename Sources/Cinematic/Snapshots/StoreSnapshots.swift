@@ -16,7 +16,7 @@ struct ParsedSnapshot {
 /// `runtimeSnapshot`, `legacySnapshot`):
 ///
 /// ```json
-/// {"format":1,"library":"0.2.0","feature":"search","data":{"query":"dune","pagesLoaded":2},"view":{"firstVisibleIndex":23}}
+/// {"format":1,"library":"0.3.0","feature":"search","data":{"query":"dune","pagesLoaded":2},"view":{"firstVisibleIndex":23}}
 /// ```
 ///
 /// Compatibility: a snapshot of this library's format is read whatever version wrote it;

@@ -36,10 +36,13 @@ kotlin_lib="$(dirname "${KOTLIN_STDLIB_CP%%:*}")"
 bundled="$kotlin_lib/kotlin-stdlib.jar:$kotlin_lib/kotlin-stdlib-jdk7.jar"
 [ -f "$kotlin_lib/kotlin-stdlib-jdk8.jar" ] && bundled="$bundled:$kotlin_lib/kotlin-stdlib-jdk8.jar"
 bundled="$bundled:$COROUTINES_CP:$JNA_JAR"
-python3 - "$jar" "$KOTLIN_OUT/jar-classes" "$CINEMATIC_LIB_DIR/libcinematic.so.0" "$bundled" "$dispatch" <<'PY'
-import os, sys, zipfile
-jar, classes, library, bundled, dispatch = sys.argv[1:]
+python3 - "$jar" "$KOTLIN_OUT/jar-classes" "$CINEMATIC_LIB_DIR/libcinematic.so.0" "$bundled" "$dispatch" "$version" <<'PY'
+import os, sys, time, zipfile
+jar, classes, library, bundled, dispatch, version = sys.argv[1:]
 partial = jar + ".tmp"
+# Same inputs, same bytes: every entry stamped SOURCE_DATE_EPOCH (the commit's time under
+# `make dist`; zip stores local time, read as UTC), fixed permissions, a fixed order.
+stamp = time.gmtime(max(int(os.environ.get("SOURCE_DATE_EPOCH", "315532800")), 315532800))[:6]
 seen = set()
 notices = {
     "kotlin": ["/usr/share/doc/kotlin/copyright", "/usr/share/doc/kotlin/NOTICE.txt"],
@@ -52,9 +55,11 @@ with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as out:
         if name in seen:
             return
         seen.add(name)
-        out.writestr(name, data)
+        info = zipfile.ZipInfo(name, date_time=stamp)
+        info.compress_type, info.external_attr, info.create_system = zipfile.ZIP_DEFLATED, 0o644 << 16, 3
+        out.writestr(info, data)
     add("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nMain-Class: cinematic.cli.MainKt\r\n"
-        "Implementation-Title: cinematic\r\n\r\n")
+        f"Implementation-Title: cinematic\r\nImplementation-Version: {version}\r\n\r\n")
     for root, _, files in sorted(os.walk(classes)):
         for name in sorted(files):
             path = os.path.join(root, name)

@@ -63,7 +63,7 @@ HEADER_VERSION = __version__
 
 
 def library_version() -> str:
-    """The loaded library's version (``cinematic_version()``), e.g. ``"0.2.0"``."""
+    """The loaded library's version (``cinematic_version()``), e.g. ``"0.3.0"``."""
     version: bytes = _native.lib().cinematic_version()
     return version.decode("ascii")
 

@@ -45,7 +45,7 @@ class StoreSnapshots:
 
     def snapshot(self) -> wire.StoreSnapshot:
         """The store's snapshot (``cinematic_store_snapshot``), e.g. ``{"format": 1, "library":
-        "0.2.0", "feature": "search", "data": {"query": "dune", "pagesLoaded": 2}}``. Add a
+        "0.3.0", "feature": "search", "data": {"query": "dune", "pagesLoaded": 2}}``. Add a
         ``"view"`` of your own (``{"firstVisibleIndex": 37}``) before saving it if you like:
         restores carry it through."""
         getattr(self, "_errors").raise_pending()

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 #: The library version this binding was generated for.
-VERSION = "0.2.0"
+VERSION = "0.3.0"
 #: MAJOR * 10000 + MINOR * 100 + PATCH.
-VERSION_NUMBER = 200
+VERSION_NUMBER = 300
 
 #: Success. ("ok")
 OK = 0

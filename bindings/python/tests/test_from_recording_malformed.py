@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hostile_recordings as hostile
+from cinematic.wire import VERSION
 Lines = List[hostile.Line]
 
 
@@ -71,7 +72,7 @@ CASES: Dict[str, Tuple[Callable[[Path, Lines], None], str]] = {
     "a line in the middle that is not JSON": (lambda p, lines: p.write_text(text(lines[:3]) + "{oops\n" + text(lines[3:])),
                                               "line 4: it is not JSON"),
     "an empty line in the middle": (lambda p, lines: p.write_text(text(lines[:3]) + "\n" + text(lines[3:])), "line 4: "),
-    "invalid UTF-8": (lambda p, lines: p.write_bytes(text(lines).replace("0.2.0", "\udcff", 1).encode("utf-8", "surrogateescape")),
+    "invalid UTF-8": (lambda p, lines: p.write_bytes(text(lines).replace(VERSION, "\udcff", 1).encode("utf-8", "surrogateescape")),
                       "line 1: it is not UTF-8"),
     "a byte order mark": (lambda p, lines: p.write_bytes(b"\xef\xbb\xbf" + text(lines).encode()), "line 1: it is not JSON"),
     "a lone surrogate": (edited("open", feature="raw:\"\\ud800\""), "lone surrogate"),

@@ -25,7 +25,7 @@ from test_terminal_resume import Resumable, read_data
 
 def state_file(query: str) -> str:
     """An app state file of ours for a search of ``query`` (raw JSON string content)."""
-    return ('{"cinematicAppState":1,"snapshot":{"format":1,"library":"0.2.0","feature":"app","data":'
+    return ('{"cinematicAppState":1,"snapshot":{"format":1,"library":"0.3.0","feature":"app","data":'
             '{"tab":"search","section":"popular","query":"%s","searchPages":1,"sections":[],"details":[],'
             '"positions":{},"removed":[]}}}\n' % query)
 

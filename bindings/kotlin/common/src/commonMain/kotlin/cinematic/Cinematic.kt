@@ -6,7 +6,7 @@ package cinematic
  * Library-wide facts: the loaded library's version and the names of statuses.
  *
  * ```
- * println("libcinematic ${Cinematic.version}")   // 0.2.0
+ * println("libcinematic ${Cinematic.version}")   // 0.3.0
  * Cinematic.statusName(Status.INVALID)           // "invalid"
  * ```
  */
@@ -14,7 +14,7 @@ object Cinematic {
     /** The version this binding was written against (the header's `CINEMATIC_VERSION`). */
     const val BINDING_VERSION = WireVersion.VERSION
 
-    /** The loaded library's version, e.g. "0.2.0" (`cinematic_version`). */
+    /** The loaded library's version, e.g. "0.3.0" (`cinematic_version`). */
     val version: String
         get() = nativeLibrary.version() ?: ""
 

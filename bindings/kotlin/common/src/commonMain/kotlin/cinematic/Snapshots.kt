@@ -15,7 +15,7 @@ package cinematic
 
 /**
  * This store's snapshot as the library's JSON text (`cinematic_store_snapshot`), e.g.
- * `{"format":1,"library":"0.2.0","feature":"search","data":{"query":"dune","pagesLoaded":2}}`.
+ * `{"format":1,"library":"0.3.0","feature":"search","data":{"query":"dune","pagesLoaded":2}}`.
  * A host may add a `"view"` of its own (`{"firstVisibleIndex":37}`) before saving it.
  *
  * @throws CinematicException "closed".

@@ -6,8 +6,8 @@ package cinematic
 
 /** The library version this binding was generated for, and its number. */
 object WireVersion {
-    const val VERSION = "0.2.0"
-    const val NUMBER = 200
+    const val VERSION = "0.3.0"
+    const val NUMBER = 300
 }
 
 /** The statuses of the C API (`cinematic_status_name` gives the same names). */

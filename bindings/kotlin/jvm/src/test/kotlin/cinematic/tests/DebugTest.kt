@@ -365,7 +365,7 @@ object DebugTest : Suite("debug") {
                 expectCinematicError("io") { Cinematic.replay(File(dir, "missing.jsonl").path) }
                 expectCinematicError("io") { Cinematic.replay("a\u0000b") }
                 val bad = File(dir, "bad.jsonl")
-                bad.writeText("{\"event\":\"session\",\"t\":0,\"version\":\"0.2.0\",\"config\":{}}\n{\"event\":\"open\"\n{\"event\":\"end\",\"t\":1}\n")
+                bad.writeText("{\"event\":\"session\",\"t\":0,\"version\":\"0.3.0\",\"config\":{}}\n{\"event\":\"open\"\n{\"event\":\"end\",\"t\":1}\n")
                 val malformed = expectCinematicError("json") { Cinematic.replay(bad.path) }
                 expect(malformed.message.contains("line 2")) { "message: ${malformed.message}" }
 
