@@ -130,7 +130,7 @@ async def test_idle_session_is_saved_closed_and_resumed(start) -> None:
         await client.wait(lambda s: s["search"]["query"] == "dune")
         assert await client.closed() == 4408       # no intent for 2 s: saved and closed
         await client.connect()
-        await client.wait(lambda s: s["search"]["results"].get("query") == "dune")
+        await client.wait(lambda s: s["search"]["results"].get("query") == "dune" and results(s))
     finally:
         await client.close()
 
