@@ -151,7 +151,7 @@ class Server:
         """Sends one intent to the session's app; the refusal to send back, or None."""
         try:
             intent = json.loads(text)
-        except ValueError as problem:
+        except (ValueError, RecursionError) as problem:   # (Python's parser recurses per level)
             return error("json", f"not JSON: {problem}")
         if not isinstance(intent, dict) or intent.get("type") not in cinematic.AppStore.INTENTS:
             return error("invalid", "not an app intent: {\"type\": ...} (docs/wire.md, app)")
