@@ -102,6 +102,35 @@ async def test_killed_server_restarted_is_the_same_place(start) -> None:
         await client.close()
 
 
+async def test_the_cookie_is_http_only_and_same_site(web: WebServer) -> None:
+    client = Client(web)
+    try:
+        async with client.http.get(web.url) as response:
+            cookie = response.headers["Set-Cookie"]
+        assert cookie.startswith("cinematic_session=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        token = cookie.split("=", 1)[1].split(";")[0].split(".")[0]
+        assert len(token) == 43                      # 256 random bits, base64url
+    finally:
+        await client.close()
+
+
+async def test_a_second_tab_takes_the_session_over(web: WebServer) -> None:
+    first, second = Client(web), Client(web)
+    try:
+        await first.page()
+        second.http.cookie_jar.update_cookies(first.http.cookie_jar.filter_cookies(URL(web.url)))
+        await first.connect()
+        await type_query(first, "heat")
+        await second.connect()                       # the same browser, another tab
+        assert second.state["search"]["query"] == "heat"
+        assert await first.closed() == 4001
+        await second.send({"type": "queryChanged", "query": "dune"})
+        await second.wait(lambda s: s["search"]["query"] == "dune")
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_sessions_are_apart(web: WebServer) -> None:
     alice, bob = Client(web), Client(web)
     try:
