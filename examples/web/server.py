@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
 import logging
 import os
 import secrets
+import stat
 import time
 from pathlib import Path
 from typing import Optional
@@ -166,15 +168,21 @@ class Server:
 
 
 def secret_of(data: Path) -> bytes:
-    """The key session cookies are signed with: made once, kept in the data folder (0600)."""
-    path = data / "secret"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w") as out:
+    """The key cookies are signed with: 32 random bytes in hex, made once (0600, written under a
+    temporary name, then linked into place), and read back only if it is exactly that."""
+    path, fresh = data / "secret", data / f"secret.{os.getpid()}.tmp"
+    if not os.path.lexists(path):
+        with os.fdopen(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "w") as out:
             out.write(secrets.token_hex(32))
-    except FileExistsError:
-        pass
-    return bytes.fromhex(path.read_text().strip())
+        with contextlib.suppress(FileExistsError):
+            os.link(fresh, path)
+        os.unlink(fresh)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    text = os.read(fd, 65).decode("ascii", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
+    os.close(fd)
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise SystemExit(f"cinematic-web: {path} is not a key this server made (move it away to make a new one)")
+    return bytes.fromhex(text)
 
 
 def main(argv: Optional[list] = None) -> None:
@@ -187,8 +195,7 @@ def main(argv: Optional[list] = None) -> None:
     parser.add_argument("--idle", type=float, default=600.0, help="seconds before an idle session closes")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    data = Path(args.data)
-    data.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (data := Path(args.data)).mkdir(parents=True, exist_ok=True, mode=0o700)
     records = SQLiteRecords(str(data / "sessions.sqlite"))
     hub = Hub(records, data, args.max_sessions, args.idle)
 

@@ -24,8 +24,7 @@ class Session:
     def __init__(self, key: str, runtime: cinematic.Runtime, app: cinematic.AppStore, restored: bool) -> None:
         self.key, self.runtime, self.app = key, runtime, app
         self.socket: Optional[web.WebSocketResponse] = None
-        self.last_seen = time.monotonic()
-        self.saved: Optional[str] = None
+        self.last_seen, self.saved = time.monotonic(), ""   # saved: the snapshot last written
         # A restore reloads pages (a snapshot meanwhile counts fewer): saves wait for an intent.
         self.hold_saves = restored
 

@@ -132,7 +132,7 @@ function favoritesView() {
 
 function detailView(shown) {
   const d = shown.detail.phase === "loaded" ? shown.detail.value : null, movie = d || shown.listing;
-  const heart = h("button", { id: "heart", class: "heart", disabled: shown.isSaving ? "" : null,
+  const heart = h("button", { id: "heart", disabled: shown.isSaving ? "" : null,
     onclick: () => send({ type: "detail", intent: { type: "favoriteToggled" } }) },
   shown.isFavorite ? "♥ Favorite" : "♡ Add to favorites");
   const peak = d && d.ratingDistribution.length ? Math.max(...d.ratingDistribution) || 1 : 1;
@@ -152,9 +152,7 @@ function detailView(shown) {
 function render() {
   pending = false;
   const shown = state.details.length ? state.details[state.details.length - 1] : null;
-  for (const tab of ["search", "discover", "favorites"]) {
-    $(`tab-${tab}`).className = state.tab === tab && !shown ? "active" : "";
-  }
+  for (const tab of ["search", "discover", "favorites"]) $(`tab-${tab}`).className = state.tab === tab && !shown ? "active" : "";
   const notice = state.notice, box = $("notice");
   box.hidden = !notice;
   box.replaceChildren(...(notice ? [h("span", {}, notice.text),
@@ -170,8 +168,6 @@ function render() {
   document.body.dataset.seq = seq;  // the browser test waits on it
 }
 
-for (const button of document.querySelectorAll("[data-tab]")) {
-  button.addEventListener("click", () => send({ type: "tabSelected", tab: button.dataset.tab }));
-}
+document.querySelectorAll("[data-tab]").forEach((b) => b.addEventListener("click", () => send({ type: "tabSelected", tab: b.dataset.tab })));
 $("query").addEventListener("input", (e) => send({ type: "queryChanged", query: e.target.value }));
 connect();

@@ -163,8 +163,10 @@ class Client:
         assert self.ws is not None
         while True:
             message = await self.ws.receive(timeout=timeout)
-            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
-                return self.ws.close_code or int(message.data or 0)
+            if message.type == aiohttp.WSMsgType.CLOSE:
+                return int(message.data)    # the code the server sent (close_code may say how *we* closed)
+            if message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                return self.ws.close_code or 0
             if message.type == aiohttp.WSMsgType.TEXT:
                 self.frames.append(message.data)
                 frame = json.loads(message.data)

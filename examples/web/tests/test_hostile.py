@@ -4,6 +4,7 @@ the server keeps serving, and nobody ever sees another person's state."""
 from __future__ import annotations
 
 import json
+import os
 
 import aiohttp
 import pytest
@@ -149,3 +150,28 @@ async def test_a_flood_is_limited_then_closed_and_others_are_served(web: WebServ
     finally:
         await person.close()
         await flooder.close()
+
+
+@pytest.mark.parametrize("kind", ["garbage", "empty", "fifo", "symlink"])
+def test_a_key_file_not_ours_stops_the_server_with_a_message(tmp_path, kind: str) -> None:
+    """The signing key is read only if it is what the server writes: no hang on a FIFO, no
+    following a symlink, no signing with a damaged key."""
+    data = tmp_path / "data"
+    data.mkdir()
+    key = data / "secret"
+    if kind == "garbage":
+        key.write_text("not hex at all")
+    elif kind == "empty":
+        key.write_text("")
+    elif kind == "fifo":
+        os.mkfifo(key)
+    else:
+        (tmp_path / "elsewhere").write_text("ab" * 32)
+        key.symlink_to(tmp_path / "elsewhere")
+    server = WebServer(data)
+    with pytest.raises((AssertionError, OSError)):
+        server.start()
+    server.kill()
+    assert server.process is not None and server.process.wait(10) != 0
+    log = (tmp_path / "server.log").read_text()
+    assert "is not a key this server made" in log or "Too many levels of symbolic links" in log, log[-500:]
