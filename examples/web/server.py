@@ -137,6 +137,8 @@ class Server:
         bucket, strikes = Bucket(RATE, BURST), 0
         async for message in ws:   # (errors and closes end the loop)
             session.last_seen = time.monotonic()
+            if message.type == WSMsgType.ERROR:   # e.g. a frame over MAX_MESSAGE: aiohttp closed with 1009
+                break
             if not bucket.take():
                 refusal: Optional[str] = error("rate", f"too many messages: at most {RATE:.0f} a second")
             elif message.type != WSMsgType.TEXT:
@@ -177,9 +179,11 @@ def secret_of(data: Path) -> bytes:
         with contextlib.suppress(FileExistsError):
             os.link(fresh, path)
         os.unlink(fresh)
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    text = os.read(fd, 65).decode("ascii", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
-    os.close(fd)
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as key:
+            text = key.read(65).decode("ascii", "replace") if stat.S_ISREG(os.fstat(key.fileno()).st_mode) else ""
+    except OSError:   # a symlink, unreadable: not ours
+        text = ""
     if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
         raise SystemExit(f"cinematic-web: {path} is not a key this server made (move it away to make a new one)")
     return bytes.fromhex(text)

@@ -39,8 +39,7 @@ class Hub:
 
     def has_room(self, key: str) -> bool:
         """True when `key` is live or may become live (a socketless session can make room)."""
-        return key in self.live or len(self.live) < self.max_live or \
-            any(s.socket is None for s in self.live.values())
+        return key in self.live or len(self.live) < self.max_live or any(s.socket is None for s in self.live.values())
 
     def open(self, key: str) -> Optional[Session]:
         """The live session `key`, restored or made; None when the server is full."""

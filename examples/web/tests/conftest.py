@@ -72,12 +72,20 @@ class WebServer:
         return self.url.rstrip("/")
 
 
+def no_traceback(tmp_path: Path) -> None:
+    """Whatever a test sent, the server logged no unhandled exception."""
+    log = tmp_path / "server.log"
+    text = log.read_text(errors="replace") if log.exists() else ""
+    assert "Traceback" not in text, text[text.index("Traceback"):][:2000]
+
+
 @pytest.fixture
 def web(tmp_path: Path):
-    """A started server; killed after the test."""
+    """A started server; killed after the test, whose log must hold no traceback."""
     server = WebServer(tmp_path / "data").start()
     yield server
     server.kill()
+    no_traceback(tmp_path)
 
 
 @pytest.fixture
@@ -93,6 +101,7 @@ def start(tmp_path: Path):
     yield starter
     for server in started:
         server.kill()
+    no_traceback(tmp_path)
 
 
 class Client:
