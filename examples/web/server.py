@@ -92,11 +92,9 @@ class Server:
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         """The session's socket: its deliveries out, intents in (403 cross-origin or unsigned)."""
-        if request.headers.get("Origin") not in self.origins:
-            return web.Response(status=403, text="cross-origin socket refused")
         key = self.session_of(request)
-        if key is None:
-            return web.Response(status=403, text="no session: load the page first")
+        if request.headers.get("Origin") not in self.origins or key is None:
+            return web.Response(status=403, text="refused: a socket needs this site's page and its session cookie")
         session = self.hub.open(key)
         if session is None:
             return web.Response(status=503, text="too many people at once; try again in a minute")
@@ -118,8 +116,9 @@ class Server:
                 asyncio.ensure_future(ws.close(code=1013, message=b"too slow: reconnect"))
 
         async def write() -> None:
-            while True:
-                await ws.send_str(await queue.get())
+            with contextlib.suppress(ConnectionError, RuntimeError):   # the socket went away
+                while True:
+                    await ws.send_str(await queue.get())
 
         writer = asyncio.ensure_future(write())
         unsubscribe = session.app.subscribe_deliveries(delivered)
