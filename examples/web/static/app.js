@@ -56,6 +56,7 @@ function connect() {
     socket = null;
     if (event.code === 4001) { $("status").textContent = "Opened in another tab."; return; }
     $("status").textContent = event.code === 4408 ? "Closed while idle: reconnecting…" : "Reconnecting…";
+    if (retry > 1000) fetch("/", { cache: "no-store" }).catch(() => {});  // refused twice: a new cookie if ours is no longer good
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -160,8 +161,7 @@ function render() {
     h("button", { onclick: () => send({ type: "noticeDismissed", id: notice.id }) }, "Dismiss")] : []));
   const query = $("query");
   query.hidden = state.tab !== "search" || !!shown;
-  if (document.activeElement !== query || query.dataset.seq === undefined) query.value = state.search.query;
-  query.dataset.seq = seq;
+  if (document.activeElement !== query || seq === 1) query.value = state.search.query;  // a whole state: the box too
   const view = shown ? detailView(shown) : state.tab === "search" ? searchView()
     : state.tab === "discover" ? discoverView() : favoritesView();
   $("main").replaceChildren(view);

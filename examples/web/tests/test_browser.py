@@ -98,3 +98,18 @@ def test_the_four_screens_and_coming_back(browser, start):
     wait(browser, lambda d: shown(d, "#undo") and not rows(d, "favorites"))
     click(browser, lambda d: d.find_element(By.ID, "undo"))
     wait(browser, lambda d: len(rows(d, "favorites")) == 1)
+
+
+def test_a_page_whose_session_the_server_no_longer_knows_starts_anew(browser, start, tmp_path):
+    """A restarted server with a new signing key refuses the old cookie: the page gets a new
+    session by itself (a fresh start, nobody else's) instead of retrying forever."""
+    server = start()
+    browser.get(server.url)
+    box = wait(browser, lambda d: shown(d, "#query"))
+    box.send_keys("dune")
+    wait(browser, lambda d: rows(d, "search"))
+    server.kill()
+    (tmp_path / "data" / "secret").unlink()
+    server.start()
+    wait(browser, lambda d: not d.find_element(By.ID, "status").text and shown(d, "#query")
+         and d.find_element(By.ID, "query").get_attribute("value") == "", 60)
