@@ -47,7 +47,7 @@ REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 CATALOG_HOST := $(BUILD)/bin/catalog-host
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
 
 all: lib $(REPLAY_TOOL)
 
@@ -127,6 +127,31 @@ test-python: lib $(REPLAY_TOOL)
 ## examples/desktop/ensure-xvfb.sh, otherwise the command is printed).
 test-desktop: lib
 	examples/desktop/run-tests.sh
+
+## web: the movie app in a browser (examples/web): an aiohttp server on 127.0.0.1, one app store
+## per browser session, patches over a WebSocket; prints the URL. Its venv (build/web-venv) gets
+## examples/web/requirements.txt from PyPI.
+WEB_PY := $(BUILD)/web-venv/bin/python
+$(BUILD)/web-venv/.ready: examples/web/requirements.txt
+	@[ -x $(WEB_PY) ] || python3 -m venv $(BUILD)/web-venv
+	$(WEB_PY) -m pip install -q --disable-pip-version-check -r examples/web/requirements.txt
+	@touch $@
+
+web: lib $(BUILD)/web-venv/.ready
+	PYTHONPATH=bindings/python $(WEB_PY) examples/web/server.py --data $(BUILD)/web
+
+## test-web: the web host's protocol and hostile-client suites (real WebSocket clients against a
+## real server process), and the browser test (Debian's chromium and chromium-driver, installed
+## with apt-get as root; skipped with the reason otherwise). Not part of `make test` (yet).
+test-web: lib $(BUILD)/web-venv/.ready
+	@if ! command -v chromedriver >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null || true; fi
+	PYTHONPATH=bindings/python $(WEB_PY) -m pytest -q examples/web/tests
+
+## bench-web: 200 concurrent sessions typing and paging against a server on loopback: intent to
+## patch p50/p99, bytes per keystroke, server memory per session.
+bench-web: lib $(BUILD)/web-venv/.ready
+	PYTHONPATH=bindings/python $(WEB_PY) examples/web/bench.py
 
 ## screenshots: each screen of the desktop app rendered offscreen to docs/screenshots/ (search,
 ## discover, favorites, detail .png) in real states, with a scratch favorites file.

@@ -41,10 +41,14 @@ class Subscriber:
     """One observer of a store: ``callback(state)`` per distinct state, ``on_close()`` once
     when the store closes."""
 
-    __slots__ = ("callback", "last", "on_close")
+    __slots__ = ("callback", "last", "on_close", "raw")
 
-    def __init__(self, callback: Callable[[Any], None], on_close: Optional[Callable[[], None]] = None) -> None:
+    def __init__(self, callback: Callable[[Any], None], on_close: Optional[Callable[[], None]] = None,
+                 raw: bool = False) -> None:
         self.callback = callback
+        #: True: ``callback`` gets each delivery's JSON text as the library wrote it
+        #: (:meth:`Store.subscribe_deliveries`), not the rebuilt state.
+        self.raw = raw
         #: The last state handed to ``callback`` (to skip repeats): its raw JSON, or in patch
         #: mode the state object itself; NOTHING_YET before the first.
         self.last: object = NOTHING_YET

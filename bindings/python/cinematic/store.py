@@ -26,7 +26,7 @@ from ._core import CallbackErrors, JSONInput, check, encode, logger, take_string
 from ._delivery import STATE_TRAMPOLINE, STORES, RuntimeCore, Subscriber
 from ._history import History
 from ._patch import PatchedState, PatchError
-from .errors import ERR_TIMEOUT, SettleTimeoutError
+from .errors import ERR_TIMEOUT, MisuseError, SettleTimeoutError
 from .snapshots import StoreSnapshots
 
 if TYPE_CHECKING:
@@ -338,6 +338,22 @@ class Store(StoreSnapshots, Generic[StateT]):
         """
         return self._subscribe(Subscriber(callback))
 
+    def subscribe_deliveries(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Calls ``callback(text)`` with each patched delivery exactly as the library wrote it
+        (``cinematic_store_observe_patches``): ``{"seq":1,"state":{...}}`` first, then
+        ``{"seq":n,"patch":[...]}`` per change; returns a function that unsubscribes.
+
+        For hosts that forward deliveries untouched (a web server sending them over a
+        WebSocket): no parse, no re-encoding. A ``seq`` of 1 again means "start over from
+        this whole state" (it follows a re-registration, e.g. another subscriber added).
+        Same threads and error rules as :meth:`subscribe`. Raises MisuseError when the
+        runtime delivers whole states (``Runtime(patches=False)``).
+        """
+        if not self.runtime.patches:
+            raise MisuseError(MisuseError.STATUS, "misuse", "subscribe_deliveries needs patched delivery (Runtime(patches=True))",
+                              function="subscribe_deliveries")
+        return self._subscribe(Subscriber(callback, raw=True))
+
     def _subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._errors.raise_pending()
         with self._lock:
@@ -404,7 +420,15 @@ class Store(StoreSnapshots, Generic[StateT]):
             logger().error("cinematic: %r: a patched delivery did not apply (%s); observing again", self, problem)
             self._observe()
             return
+        text: Optional[str] = None
         for subscriber in self._subscribers:
+            if subscriber.raw:
+                text = raw.decode("utf-8") if text is None else text
+                try:
+                    subscriber.callback(text)
+                except BaseException as error:
+                    self._errors.record(error, f"a delivery callback of {self!r} ({subscriber.callback!r})")
+                continue
             if subscriber.last is state or (seq == 1 and subscriber.last == state):
                 continue  # the same state again after a re-registration
             subscriber.last = state

@@ -194,3 +194,30 @@ def test_whole_state_delivery_is_still_there(runtimes):
         search.query_changed("dune")
         assert states[-1]["query"] == "dune"
         assert search.delivered_state is None
+
+
+def test_subscribe_deliveries_hands_out_the_library_s_text(runtimes):
+    """A forwarding host (examples/web) gets each delivery as the library wrote it: the whole
+    state first, then patches numbered without gaps, which rebuild exactly ``store.state``."""
+    runtime = runtimes({"clock": "manual"})
+    texts: List[str] = []
+    with runtime.search() as search:
+        envelopes = Envelopes(search)
+        search.subscribe_deliveries(texts.append)
+        search.query_changed("dune")
+        search.query_changed("dune 1984")
+        assert [json.loads(text) for text in texts] == envelopes.raw
+        first = json.loads(texts[0])
+        assert first["seq"] == 1 and "state" in first
+        state = first["state"]
+        for seq, text in enumerate(texts[1:], start=2):
+            envelope = json.loads(text)
+            assert envelope["seq"] == seq
+            state = apply_patch(state, envelope["patch"])
+        assert len(texts) >= 3 and state == search.state
+
+
+def test_subscribe_deliveries_needs_patched_delivery(runtimes):
+    with runtimes({"clock": "manual"}, patches=False).search() as search:
+        with pytest.raises(cinematic.MisuseError):
+            search.subscribe_deliveries(lambda text: None)
