@@ -94,7 +94,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated wire-check test-release-checks abi-check test-migration-doc test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-fuzz
+test: test-generated wire-check test-release-checks abi-check test-migration-doc test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-fuzz
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -142,10 +142,17 @@ web: lib $(BUILD)/web-venv/.ready
 
 ## test-web: the web host's protocol and hostile-client suites (real WebSocket clients against a
 ## real server process), and the browser test (Debian's chromium and chromium-driver, installed
-## with apt-get as root; skipped with the reason otherwise). Not part of `make test` (yet).
+## with apt-get as root, like `make deps`; a user who is not root is told the command and the
+## browser test is skipped with that reason). Part of `make test`.
 test-web: lib $(BUILD)/web-venv/.ready
-	@if ! command -v chromedriver >/dev/null && [ "$$(id -u)" = 0 ]; then \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null || true; fi
+	@if ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing chromium chromium-driver"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "the browser test needs Debian's chromium; run:  sudo apt-get install -y chromium chromium-driver"; \
+	  fi; \
+	fi
 	PYTHONPATH=bindings/python $(WEB_PY) -m pytest -q examples/web/tests
 
 ## bench-web: 200 concurrent sessions typing and paging against a server on loopback: intent to
@@ -376,6 +383,7 @@ bench: deps lib $(EXAMPLE) $(CATALOG_HOST)
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
 	examples/desktop/bench-typing.sh
+	$(MAKE) --no-print-directory bench-web
 
 ## catalog-host: the C host `make bench` times and weighs a catalog with (Benchmarks/c).
 $(CATALOG_HOST): Benchmarks/c/catalog_host.c include/cinematic.h lib
