@@ -120,7 +120,8 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     lines.append("    /** This value as JSON-ready maps and lists (write it with [Json.write]). */")
     # Optional members are written only when set (a library refuses `"member": null`).
     present = ", ".join(f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields if key in required)
-    optional = "; ".join(f'if ({key} != null) put("{key}", {kt_write(key, kind)})' for key, kind, _, _ in fields if key not in required)
+    # Behind `if (key != null)` the member is smart-cast: written as the non-null type.
+    optional = "; ".join(f'if ({key} != null) put("{key}", {kt_write(key, kind.rstrip("?"))})' for key, kind, _, _ in fields if key not in required)
     body = f"linkedMapOf<String, Any?>({present})" + (f".apply {{ {optional} }}" if optional else "")
     lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = {body}")
     lines.append("")

@@ -975,7 +975,7 @@ data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyL
 /** An open Detail in an app snapshot: the film, and its row when known. */
 data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing?.toJson()) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing.toJson()) }
 
     companion object {
         /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
@@ -1006,7 +1006,7 @@ data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo:
 /** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once. */
 data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList(), val notice: AppSnapshotNotice? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }).apply { if (notice != null) put("notice", notice?.toJson()) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }).apply { if (notice != null) put("notice", notice.toJson()) }
 
     companion object {
         /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
@@ -1034,7 +1034,7 @@ data class SnapshotView(val firstVisibleIndex: Int? = null) {
 /** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
 data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "feature" to feature, "data" to data).apply { if (library != null) put("library", library); if (view != null) put("view", view?.toJson()) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "feature" to feature, "data" to data).apply { if (library != null) put("library", library); if (view != null) put("view", view.toJson()) }
 
     companion object {
         /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
@@ -1090,7 +1090,7 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
 /** cinematic_runtime_open's config (NULL for all defaults). */
 data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null, val history: Int? = null, val record: String? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (catalog != null) put("catalog", catalog); if (favorites != null) put("favorites", favorites); if (clock != null) put("clock", clock); if (delivery != null) put("delivery", delivery); if (search != null) put("search", search?.toJson()); if (offlineCache != null) put("offlineCache", offlineCache); if (requestDeadlineMs != null) put("requestDeadlineMs", requestDeadlineMs); if (history != null) put("history", history); if (record != null) put("record", record) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (catalog != null) put("catalog", catalog); if (favorites != null) put("favorites", favorites); if (clock != null) put("clock", clock); if (delivery != null) put("delivery", delivery); if (search != null) put("search", search.toJson()); if (offlineCache != null) put("offlineCache", offlineCache); if (requestDeadlineMs != null) put("requestDeadlineMs", requestDeadlineMs); if (history != null) put("history", history); if (record != null) put("record", record) }
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
@@ -1323,7 +1323,7 @@ data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyM
 /** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
 data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies?.map { it.toJson() }) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies.map { it.toJson() }) }
 
     companion object {
         /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
@@ -1351,7 +1351,7 @@ data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val featu
 /** cinematic_replay's report. */
 data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val cutLine: Int? = null, val divergence: ReplayDivergence? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("matched" to matched, "complete" to complete, "states" to states, "afterClose" to afterClose).apply { if (lines != null) put("lines", lines); if (stores != null) put("stores", stores); if (cutLine != null) put("cutLine", cutLine); if (divergence != null) put("divergence", divergence?.toJson()) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("matched" to matched, "complete" to complete, "states" to states, "afterClose" to afterClose).apply { if (lines != null) put("lines", lines); if (stores != null) put("stores", stores); if (cutLine != null) put("cutLine", cutLine); if (divergence != null) put("divergence", divergence.toJson()) }
 
     companion object {
         /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
