@@ -395,13 +395,16 @@ $(CATALOG_HOST): Benchmarks/c/catalog_host.c include/cinematic.h lib
 ## access made under one as a race.
 ## The C programs (and the stress programs, 1 s each) also run under ASan/UBSan against the
 ## release library (the host side of every pointer that crosses the API).
-sanitizers: deps lib
+## Every C program is linked with what any of them uses directly (SQLite, zlib, jansson, libm).
+sanitizers: sanitizers-swift sanitizers-c
+sanitizers-swift: deps lib
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build/asan
+sanitizers-c: deps lib
 	@mkdir -p $(BUILD)/tests-asan
 	@failed=0; for source in $(C_TEST_SOURCES) $(STRESS_SOURCES); do \
 	  t=$(BUILD)/tests-asan/$$(basename $$source .c); \
 	  $(CC) $(C_TEST_FLAGS) -fsanitize=address,undefined -fno-omit-frame-pointer $$source \
-	    -L$(BUILD)/lib -lcinematic $$(pkg-config --libs sqlite3) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $$t || exit 1; \
+	    -L$(BUILD)/lib -lcinematic $$(pkg-config --cflags --libs sqlite3 zlib jansson) -lm -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $$t || exit 1; \
 	  echo "== $$t"; STRESS_SECONDS=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $$t || failed=1; \
 	done; exit $$failed

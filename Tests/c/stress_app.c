@@ -18,10 +18,13 @@ static cinematic_store *_Atomic app;
 static pthread_mutex_t app_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* One observed child: its callback checks it is not closed yet. */
-typedef struct {
+typedef struct watched {
     atomic_int closed;
     atomic_long calls;
+    struct watched *next;   /* every one made, freed once the runtime is closed */
 } watched;
+
+static watched *all_watched;   /* written by the observer thread only */
 
 static void on_child_state(void *userdata, cinematic_store *store, const char *json) {
     (void)store;
@@ -75,8 +78,10 @@ static void *observer(void *unused) {
     static const char *scopes[] = {"search", "discover", "favorites", "detail"};
     for (long round = 0; stress_running(); round++) {
         cinematic_store *store = current_app(), *child = NULL;
-        /* Never freed (a few bytes a round): a late callback finds its own, closed. */
+        /* Kept until the runtime is closed: a late callback finds its own, closed. */
         watched *w = calloc(1, sizeof *w);
+        w->next = all_watched;
+        all_watched = w;
         int status = cinematic_store_scope(store, scopes[round % 4], &child);
         if (status == CINEMATIC_OK) {
             status = (round & 4 ? cinematic_store_observe_patches : cinematic_store_observe)(child, on_child_state, w);
@@ -132,6 +137,11 @@ static void test_children_and_saves_racing_closes(void) {
     printf("  %ld searches, %ld child handles, %ld clock advances\n", stress_rounds(0), stress_rounds(1), stress_rounds(2));
     if (atomic_load(&app)) CHECK_STATUS(cinematic_store_close(atomic_load(&app)), CINEMATIC_OK);
     CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    while (all_watched) {
+        watched *next = all_watched->next;
+        free(all_watched);
+        all_watched = next;
+    }
     FILE *f = fopen(state_file, "rb");
     char text[1 << 16] = {0};
     if (CHECK_MSG(f != NULL, "the state file was written")) {
