@@ -57,15 +57,21 @@ include tools/release.mk
 index-tool: lib
 
 ## deps: install the system packages the build needs (as root), or print the command.
+## apt_install(packages, what is missing, then for a user who is not root): one way to install
+## system packages: with apt-get as root, else the command is printed and $(3) runs
+## (`exit 1`, or `true` where the caller goes on without them). Used by deps, abi-deps
+## (tools/release.mk) and test-web.
+apt_install = if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $(1)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+	  else \
+	    echo "$(2); run:  sudo apt-get install -y $(1)"; $(3); \
+	  fi
+
 deps: $(BUILD)/.deps
 $(BUILD)/.deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists $(PKG_MODULES); then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing $(APT_PACKAGES)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
-	  else \
-	    echo "missing system packages; run:  sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
-	  fi; \
+	  $(call apt_install,$(APT_PACKAGES),missing system packages,exit 1); \
 	fi
 	@mkdir -p $(BUILD) && touch $@
 
@@ -146,12 +152,7 @@ web: lib $(BUILD)/web-venv/.ready
 ## browser test is skipped with that reason). Part of `make test`.
 test-web: lib $(BUILD)/web-venv/.ready
 	@if ! command -v chromedriver >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing chromium chromium-driver"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
-	  else \
-	    echo "the browser test needs Debian's chromium; run:  sudo apt-get install -y chromium chromium-driver"; \
-	  fi; \
+	  $(call apt_install,chromium chromium-driver,the browser test needs Debian's chromium,true); \
 	fi
 	PYTHONPATH=bindings/python $(WEB_PY) -m pytest -q examples/web/tests
 

@@ -10,12 +10,7 @@ ABI_APT_PACKAGES := abigail-tools
 abi-deps: $(BUILD)/.abi-deps
 $(BUILD)/.abi-deps:
 	@if ! command -v abidiff >/dev/null || ! command -v abidw >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing $(ABI_APT_PACKAGES)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ABI_APT_PACKAGES) >/dev/null; \
-	  else \
-	    echo "missing abidiff; run:  sudo apt-get install -y $(ABI_APT_PACKAGES)"; exit 1; \
-	  fi; \
+	  $(call apt_install,$(ABI_APT_PACKAGES),missing abidiff,exit 1); \
 	fi
 	@mkdir -p $(BUILD) && touch $@
 
