@@ -84,6 +84,26 @@ class TerminalApp:
                     return text
                 pytest.fail(f"timed out waiting for {what}; the screen shows:\n{text}")
 
+    def expect(self, check: Callable[[str], None], what: str, timeout: float = 15.0) -> str:
+        """Waits until ``check(screen)`` stops raising AssertionError and returns that screen.
+
+        curses draws a frame in several writes, so a screen that shows one part of a view may
+        not show the rest yet: every assertion about a view belongs in its check, not after it."""
+        failure: list = []
+
+        def passes(text: str) -> bool:
+            try:
+                check(text)
+            except AssertionError as error:
+                failure[:] = [error]
+                return False
+            return True
+
+        try:
+            return self.wait_for(passes, what, timeout)
+        except pytest.fail.Exception as timeout_error:
+            raise AssertionError(f"{timeout_error}\nthe last failed check: {failure[0] if failure else ''}") from None
+
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode("utf-8"))
 
@@ -144,16 +164,17 @@ def test_search_open_favorite_and_list(app, tmp_path):
     assert "Dune" in first_result and "1984" in first_result
 
     app.send("\r")  # open the first result
-    detail = app.wait_for(lambda s: "Dune (1984)" in s and "Budget" in s and len(bars_of(s)) == 10
-                          and "Esc" in app.screen.lines()[-1], "the Detail view of Dune with its chart")
-    assert line_with(detail, "Runtime", "190 min")
-    assert line_with(detail, "Genres", "Action")
-    assert line_with(detail, "MPAA")
-    assert line_with(detail, "Rating", "votes")
-    bars = bars_of(detail)
-    assert sorted(int(m.group(1)) for m in bars) == list(range(1, 11)), detail  # one bar per star
-    assert all(m.group(2) for m in bars)  # Dune has votes at every rating: every bar shows
-    assert "Not a favorite" in detail
+    def dune_detail(detail: str) -> None:
+        assert "Dune (1984)" in detail and "Budget" in detail and "Esc" in app.screen.lines()[-1]
+        assert line_with(detail, "Runtime", "190 min")
+        assert line_with(detail, "Genres", "Action")
+        assert line_with(detail, "MPAA")
+        assert line_with(detail, "Rating", "votes")
+        bars = bars_of(detail)
+        assert sorted(int(m.group(1)) for m in bars) == list(range(1, 11)), detail  # one bar per star
+        assert all(m.group(2) for m in bars)  # Dune has votes at every rating: every bar shows
+        assert "Not a favorite" in detail
+    app.expect(dune_detail, "the Detail view of Dune with its chart")
 
     app.send("f")
     app.wait_for(lambda s: f"{STAR} Favorite" in s and "Favorites (1)" in s, "Dune marked as a favorite")
@@ -161,9 +182,8 @@ def test_search_open_favorite_and_list(app, tmp_path):
     app.send("\x1b")  # Esc: back to the list
     app.wait_for(lambda s: "Search:" in s and "Budget" not in s, "the Search tab again")
     app.send("\t\t")  # Search -> Discover -> Favorites
-    favorites = app.wait_for(lambda s: "Your favorites" in s and line_with(s, "Dune", "1984") is not None,
-                             "Dune in the Favorites tab")
-    assert "Favorites (1)" in favorites
+    app.wait_for(lambda s: "Your favorites" in s and line_with(s, "Dune", "1984") is not None
+                 and "Favorites (1)" in s, "Dune in the Favorites tab")
 
     # Resizing: larger, too small (a clear message), back to 80x24.
     app.resize(30, 100)
@@ -208,8 +228,7 @@ def test_enter_searches_the_typed_query_before_opening_anything(app):
                            "results for stargate")
     assert "Budget" not in results  # nothing was opened
     app.send("\r")
-    detail = app.wait_for(lambda s: "Budget" in s, "the Detail view")
-    assert "Stargate" in detail and "Star!" not in detail
+    app.wait_for(lambda s: "Budget" in s and "Stargate" in s and "Star!" not in s, "the Detail view of Stargate")
 
 
 def test_help_detail_back_with_q_and_undoing_a_removal(app):
@@ -247,17 +266,20 @@ def test_plain_ascii_terminal_and_a_long_query(tmp_path):
         app.send("the godfather part")
         app.wait_for(lambda s: line_with(s, "The Godfather: Part II", "1974") is not None, "results")
         app.send("\r")
-        detail = app.wait_for(lambda s: "Budget" in s and s.count("%") >= 10, "the Detail view in ASCII")
-        assert "★" not in detail and "█" not in detail
-        assert line_with(detail, "MPAA", "unknown")
-        assert re.search(r"^\s*10\*\s+#+", detail, re.M), detail
-        assert "4.5% means 0-10%" in detail  # the shares are explained
+        def ascii_detail(detail: str) -> None:
+            assert "Budget" in detail and detail.count("%") >= 10
+            assert "★" not in detail and "█" not in detail
+            assert line_with(detail, "MPAA", "unknown")
+            assert re.search(r"^\s*10\*\s+#+", detail, re.M), detail
+            assert "4.5% means 0-10%" in detail  # the shares are explained
+        app.expect(ascii_detail, "the Detail view in ASCII")
         app.send("\x1b")
         app.wait_for(lambda s: "Budget" not in s, "back")
         app.send("x" * 120)
-        screen = app.wait_for(lambda s: "x" * 30 in s, "the long query")
-        query_line = line_with(screen, "Search:")
-        assert query_line is not None and len(query_line) <= 80 and "..." in query_line
+        def long_query(screen: str) -> None:
+            query_line = line_with(screen, "Search:")
+            assert "x" * 30 in screen and query_line is not None and len(query_line) <= 80 and "..." in query_line
+        app.expect(long_query, "the long query")
         app.send("\x11")
         assert app.wait_exit() == 0
     finally:
