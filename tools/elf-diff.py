@@ -8,28 +8,19 @@ sections (code and data a host runs) apart from the rest (debug information, sym
 """
 from __future__ import annotations
 
-import struct
 import sys
 from pathlib import Path
 
-SHF_ALLOC = 0x2
+from elf_sections import SHF_ALLOC, SHT_NOBITS, sections
 
-
-def sections(data: bytes) -> dict[str, tuple[bytes, bool]]:
-    """Section name -> (its bytes, whether it is loaded) of a 64-bit little-endian ELF file."""
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    names = headers[shstrndx][4]
-    found = {}
-    for name, kind, flags, _addr, offset, size, *_ in headers:
-        label = data[names + name:data.index(b"\0", names + name)].decode()
-        found[label] = (b"" if kind == 8 else data[offset:offset + size], bool(flags & SHF_ALLOC))
-    return found
+def contents(data: bytes) -> dict[str, tuple[bytes, bool]]:
+    """Section name -> (its bytes, whether it is loaded)."""
+    return {name: (b"" if section.kind == SHT_NOBITS else data[section.offset:section.offset + section.size],
+                   bool(section.flags & SHF_ALLOC)) for name, section in sections(data).items()}
 
 
 def main() -> int:
-    first, second = (sections(Path(path).read_bytes()) for path in sys.argv[1:3])
+    first, second = (contents(Path(path).read_bytes()) for path in sys.argv[1:3])
     differing = 0
     for name in sorted(set(first) | set(second)):
         a, loaded = first.get(name, (b"", False))

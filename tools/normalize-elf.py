@@ -18,20 +18,7 @@ import struct
 import sys
 from pathlib import Path
 
-
-def sections(data: bytes) -> dict[str, tuple[int, int]]:
-    """Section name -> (file offset, size) of a 64-bit little-endian ELF file."""
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        raise SystemExit("normalize-elf: not a 64-bit little-endian ELF file")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    names_offset = headers[shstrndx][4]
-    found = {}
-    for name, _type, _flags, _addr, offset, size, *_ in headers:
-        end = data.index(b"\0", names_offset + name)
-        found[data[names_offset + name:end].decode()] = (offset, size)
-    return found
+from elf_sections import sections
 
 
 def normalize(path: Path) -> str:
@@ -39,11 +26,11 @@ def normalize(path: Path) -> str:
     data = bytearray(path.read_bytes())
     table = sections(bytes(data))
     if ".swift_modhash" in table:
-        offset, size = table[".swift_modhash"]
+        offset, size = table[".swift_modhash"].offset, table[".swift_modhash"].size
         data[offset:offset + size] = bytes(size)
     build_id = ""
     if ".note.gnu.build-id" in table:
-        offset, size = table[".note.gnu.build-id"]
+        offset, size = table[".note.gnu.build-id"].offset, table[".note.gnu.build-id"].size
         name_size, desc_size, _ = struct.unpack_from("<III", data, offset)
         desc = offset + 12 + (name_size + 3) // 4 * 4
         data[desc:desc + desc_size] = bytes(desc_size)
