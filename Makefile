@@ -45,6 +45,7 @@ RESUME_EXAMPLE := $(BUILD)/bin/cinematic-resume
 APP_EXAMPLE := $(BUILD)/bin/cinematic-app
 REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 CATALOG_HOST := $(BUILD)/bin/catalog-host
+FTS5_HOST := $(BUILD)/bin/fts5-host
 INSTALL_CHECK := $(BUILD)/install-check
 
 .PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
@@ -84,8 +85,13 @@ build: deps
 ## --embedded), and is relinked with it, only when the index's bytes changed. Also
 ## build/bin/cinematic-index, the index builder for users' own movie files.
 lib: deps
-	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS)
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR)
+	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
+	@python3 -c 'import sys, zlib; data = open(sys.argv[1], "rb").read(); print(f"#define CATALOG_DATA_HASH \"crc32-{zlib.crc32(data):x}-{len(data)}\"")' \
+	  data/ggplot2movies.tsv.gz > $(INDEX_DIR)/catalog_data_hash.h.new && \
+	  { cmp -s $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && rm -f $(INDEX_DIR)/catalog_data_hash.h.new || \
+	    { mv -f $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && touch Sources/CinematicCatalogData/catalog_data.c; }; }
+	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS)
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(INDEX_DIR)/$(LIB_SONAME).tmp && mv -f $(INDEX_DIR)/$(LIB_SONAME).tmp $(INDEX_DIR)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $(INDEX_DIR)/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(INDEX_DIR) -lcinematic -Wl,-rpath,$(CURDIR)/$(INDEX_DIR) -o $(INDEX_DIR)/cinematic-index
@@ -379,17 +385,21 @@ test-install:
 ## `import cinematic` costs over `import ctypes, json` (bindings/python/bench_import.py), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
 ## (examples/desktop/bench_typing.py, offscreen).
-bench: deps lib $(EXAMPLE) $(CATALOG_HOST)
+bench: deps lib $(EXAMPLE) $(CATALOG_HOST) $(FTS5_HOST)
 	$(SWIFT) run -c release cinematic-bench
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
 	examples/desktop/bench-typing.sh
 	$(MAKE) --no-print-directory bench-web
 
-## catalog-host: the C host `make bench` times and weighs a catalog with (Benchmarks/c).
-$(CATALOG_HOST): Benchmarks/c/catalog_host.c include/cinematic.h lib
+## catalog-host: the C host `make bench` times and weighs a catalog with; fts5-host: the same
+## films in SQLite FTS5, its baseline (Benchmarks/c).
+$(CATALOG_HOST): Benchmarks/c/catalog_host.c Benchmarks/c/memory.h include/cinematic.h lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
+$(FTS5_HOST): Benchmarks/c/fts5_host.c Benchmarks/c/memory.h
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< $$(pkg-config --cflags --libs sqlite3 zlib) -o $@
 
 ## sanitizers: the Swift suites under AddressSanitizer (and LeakSanitizer). ThreadSanitizer
 ## is not run: on this Linux toolchain it cannot see Synchronization.Mutex and reports every

@@ -4,7 +4,8 @@
  * "key value" line each:
  *   first_result_us   cinematic_runtime_open -> the first search result in the state
  *   first_title       that result's title
- *   rss_kib           the process's resident memory then (VmRSS)
+ *   rss_kib, anon_kib, file_kib  the process's resident memory then, and what of it the
+ *                     process allocated and what are mapped files' pages (memory.h)
  *   second_runtime_kib  what a second runtime on the same catalog added, once it searched
  *   typed_rss_kib     resident memory after searching every line of KEYSTROKES (optional),
  *   keystroke_p50_us, keystroke_p99_us   each of those searches, intent sent to state settled
@@ -16,6 +17,7 @@
  *   catalog-host CATALOG --results TSV
  */
 #define _POSIX_C_SOURCE 200809L
+#include "memory.h"
 #include <cinematic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +28,6 @@ static double now_us(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static long status_kib(const char *key) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long value = -1;
-    size_t length = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, key, length) == 0) value = strtol(line + length, NULL, 10);
-    if (f) fclose(f);
-    return value;
 }
 
 static void check(int status, const char *what) {
@@ -123,12 +114,13 @@ int main(int argc, char **argv) {
         snprintf(first, sizeof first, "%.*s", (int)(length < 190 ? length : 190), title);
     }
     cinematic_free(state);
-    printf("first_result_us %.0f\nfirst_title %s\nrss_kib %ld\n", took, first, status_kib("VmRSS:"));
-    long before = status_kib("VmRSS:");
+    printf("first_result_us %.0f\nfirst_title %s\n", took, first);
+    print_memory();
+    long before = rss_kib();
     cinematic_runtime *second = NULL;
     cinematic_store *other = open_search(argv[1], &second);
     cinematic_free(search(other, argv[2]));
-    printf("second_runtime_kib %ld\n", status_kib("VmRSS:") - before);
+    printf("second_runtime_kib %ld\n", rss_kib() - before);
     check(cinematic_runtime_close(second), "closing");
     if (argc > 3) {
         FILE *lines = fopen(argv[3], "r");
@@ -143,7 +135,7 @@ int main(int argc, char **argv) {
             took[count++] = now_us() - started;
         }
         if (lines) fclose(lines);
-        printf("typed_rss_kib %ld\n", status_kib("VmRSS:"));
+        printf("typed_rss_kib %ld\n", rss_kib());
         if (count > 0) {
             qsort(took, (size_t)count, sizeof took[0], by_value);
             printf("keystroke_p50_us %.0f\nkeystroke_p99_us %.0f\n", took[count / 2], took[(int)((count - 1) * 0.99 + 0.5)]);

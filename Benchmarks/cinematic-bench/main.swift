@@ -15,8 +15,10 @@ if CommandLine.arguments.dropFirst().first == "type", CommandLine.arguments.coun
         path = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-type-\(getpid()).idx").path
         try MovieFile.buildEmbeddedIndex(to: path, libraryVersion: "bench")
     }
-    defer { if CommandLine.arguments[2] == "embedded" { try? FileManager.default.removeItem(atPath: path) } }
-    try SearchLatency.type(indexPath: path, queries: Array(CommandLine.arguments.dropFirst(3)))
+    // Removed before exit(0), which runs no defer: the index built here is never left behind.
+    let typed = Result { try SearchLatency.type(indexPath: path, queries: Array(CommandLine.arguments.dropFirst(3))) }
+    if CommandLine.arguments[2] == "embedded" { try? FileManager.default.removeItem(atPath: path) }
+    try typed.get()
     exit(0)
 }
 let selected = Set(CommandLine.arguments.dropFirst())

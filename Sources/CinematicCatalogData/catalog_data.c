@@ -1,6 +1,7 @@
 /* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md) and,
    in `make lib` builds (-DCINEMATIC_EMBED_INDEX), the index built from it
-   (build/catalog-index/catalog.idx, written by build/bin/cinematic-index --embedded). */
+   (build/catalog-index/catalog.idx, written by build/bin/cinematic-index --embedded) and
+   the movie file's data hash (build/catalog-index/catalog_data_hash.h). */
 #include "cinematic_catalog_data.h"
 
 #pragma clang diagnostic push
@@ -21,7 +22,18 @@ static const size_t catalog_index_size = 0;
 #endif
 #pragma clang diagnostic pop
 
+/* The movie file's data hash, computed by `make lib` from data/ggplot2movies.tsv.gz as it
+   compiles this file (build/catalog-index/catalog_data_hash.h): checked against the
+   embedded index's stamp without reading the movie file at run time. */
+#if defined(CINEMATIC_EMBED_INDEX) && __has_include("../../build/catalog-index/catalog_data_hash.h")
+#include "../../build/catalog-index/catalog_data_hash.h"
+#endif
+#ifndef CATALOG_DATA_HASH
+#define CATALOG_DATA_HASH NULL
+#endif
+
 const unsigned char *catalog_data_gz_bytes(void) { return catalog_gz; }
 size_t catalog_data_gz_length(void) { return sizeof catalog_gz; }
 const unsigned char *catalog_index_bytes(void) { return catalog_index; }
 size_t catalog_index_length(void) { return catalog_index_size; }
+const char *catalog_data_gz_hash(void) { return CATALOG_DATA_HASH; }

@@ -51,9 +51,12 @@ public enum CatalogIndex {
         Stamp(data: embeddedDataHash, library: libraryVersion)
     }
 
-    /// The data hash of the movie file compiled into the library: read once per process, then
-    /// its pages are given back (``EmbeddedCatalog/release(_:)``), so a host holds none of it.
+    /// The data hash of the movie file compiled into the library: the one `make lib` computed
+    /// from the file as it compiled it in (so opening reads none of the file), or else read
+    /// once per process, then its pages given back (``EmbeddedCatalog/release(_:)``), so a
+    /// host holds none of it.
     static let embeddedDataHash: String = {
+        if let built = catalog_data_gz_hash() { return String(cString: built) }
         let hash = dataHash(EmbeddedCatalog.movieFile)
         EmbeddedCatalog.release(EmbeddedCatalog.movieFile)
         return hash

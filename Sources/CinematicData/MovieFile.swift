@@ -31,10 +31,13 @@ public enum MovieFile {
         }
     }
 
-    /// Builds the index of the movie file compiled into the library (what `make lib` embeds).
+    /// Builds the index of the movie file compiled into the library (what `make lib` embeds),
+    /// stamped with the hash of the bytes it read: the library it is compiled into compares
+    /// that with the hash `make lib` computed from the file it compiled in
+    /// (``CatalogIndex/expectedEmbeddedStamp(libraryVersion:)``), so a stale index is refused.
     public static func buildEmbeddedIndex(to destination: String, libraryVersion: String) throws(MovieError) {
         try CatalogIndex.write(to: destination) { () throws(MovieError) in
-            (try EmbeddedCatalog.rows(), CatalogIndex.expectedEmbeddedStamp(libraryVersion: libraryVersion))
+            (try EmbeddedCatalog.rows(), CatalogIndex.Stamp(data: CatalogIndex.dataHash(EmbeddedCatalog.movieFile), library: libraryVersion))
         }
     }
 }

@@ -16,4 +16,8 @@ const unsigned char *catalog_index_bytes(void);
 /** Length in bytes of the buffer returned by catalog_index_bytes(); 0 when none is embedded. */
 size_t catalog_index_length(void);
 
+/** The data hash of the gzip file ("crc32-<hex>-<length>", CatalogIndex.dataHash) computed at
+    build time, or NULL in builds that did not compute it (then it is computed when first
+    needed). Static storage: never freed. */
+const char *catalog_data_gz_hash(void);
 #endif
