@@ -9,9 +9,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from .schema import *  # noqa: F401,F403
 
 # --------------------------------------------------------------------------------------
-# Kotlin (1.3: no sealed interfaces, so unions are plain interfaces). Loading phases map to
-# the hand-written generic Phase<T> (common/Phase.kt); integers are Int unless the schema
-# says "format": "int64" (ids, votes, budgets), then Long.
+# Kotlin 1.3 (Debian's kotlinc): a union whose members belong to it alone is a sealed class
+# (an exhaustive `when` needs no `else`); one sharing members with another union (a feature's
+# intents and the app's) stays an interface, since sealed interfaces need Kotlin 1.5. A string
+# const member (an intent's `type`, a `phase`, an `op`) is fixed by its class: a property,
+# not a constructor parameter. Loading phases map to the hand-written generic Phase<T>
+# (common/Phase.kt); integers are Int unless the schema says "format": "int64" (ids, votes,
+# budgets), then Long.
 
 def phase_value(defs: Dict[str, Schema], name: str) -> Optional[Schema]:
     """For a loading-phase union, the schema of its loaded value; None for anything else."""
@@ -99,6 +103,13 @@ def kt_write(value: str, kind: str) -> str:
     return f"{value}{safe}.toJson()"
 
 
+def is_sealed(union: str, defs: Dict[str, Schema], unions: Dict[str, List[str]]) -> bool:
+    """True when [union] can be a sealed class: each member is a wire object of its own and in
+    no other union (a class extends one class; sealed interfaces need Kotlin 1.5)."""
+    members = union_members(defs[union]) or []
+    return bool(members) and all(unions.get(m) == [union] and "properties" in defs[m] for m in members)
+
+
 def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str], unions: Dict[str, List[str]]) -> str:
     required = set(node.get("required", []))
     fields = []
@@ -113,11 +124,19 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     supers = unions.get(name[0].lower() + name[1:], [])
     doc = node.get("description") or f"The wire object {name}."
     lines = [f"/** {doc} */"]
-    params = ", ".join(f"val {key}: {kind}" + (f" = {default}" if default is not None else "") for key, kind, _, default in fields)
-    header = f"data class {name}({params})"
+    fixed = {key: prop["const"] for key, prop in node["properties"].items()
+             if isinstance(prop.get("const"), str) and key in required}
+    free = [field for field in fields if field[0] not in fixed]
+    params = ", ".join(f"val {key}: {kind}" + (f" = {default}" if default is not None else "") for key, kind, _, default in free)
+    # A data class needs a constructor parameter: one with none is a class equal to its like.
+    header = f"data class {name}({params})" if free else f"class {name}"
     if supers:
-        header += " : " + ", ".join(pascal(s) for s in supers)
+        header += " : " + ", ".join(pascal(s) + ("()" if is_sealed(s, defs, unions) else "") for s in supers)
     lines.append(header + " {")
+    for key, value in fixed.items():
+        lines.append(f"    /** The wire `{key}`, fixed by the class: {json.dumps(value)}. */")
+        lines.append(f"    val {key}: String get() = {json.dumps(value)}")
+        lines.append("")
     lines.append("    /** This value as JSON-ready maps and lists (write it with [Json.write]). */")
     # Optional members are written only when set (a library refuses `"member": null`).
     present = ", ".join(f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields if key in required)
@@ -125,12 +144,19 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     optional = "; ".join(f'if ({key} != null) put("{key}", {kt_write(key, kind.rstrip("?"))})' for key, kind, _, _ in fields if key not in required)
     body = f"linkedMapOf<String, Any?>({present})" + (f".apply {{ {optional} }}" if optional else "")
     lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = {body}")
+    if not free:
+        lines.append("")
+        lines.append(f"    override fun equals(other: Any?): Boolean = other is {name}")
+        lines.append(f"    override fun hashCode(): Int = {json.dumps(name)}.hashCode()")
+        lines.append(f'    override fun toString(): String = "{name}()"')
     lines.append("")
     lines.append("    companion object {")
     lines.append(f"        /** Reads a {name} from JSON text or from [Json.parse]'s result. */")
     lines.append("        fun fromJson(value: Any?): " + name + " {")
     lines.append("            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>")
-    lines.append(f"            return {name}(" + ", ".join(f"{key} = {read}" for key, _, read, _ in fields) + ")")
+    for key, value in fixed.items():
+        lines.append(f'            require(map["{key}"] == {json.dumps(value)}) {{ "{name}: {key} ${{map["{key}"]}} is not {value}" }}')
+    lines.append(f"            return {name}(" + ", ".join(f"{key} = {read}" for key, _, read, _ in free) + ")")
     lines.append("        }")
     lines.append("    }")
     lines.append("}")
@@ -206,9 +232,10 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
             text = f"/** The values of {name}. */\nobject {pascal(name)} {{\n    /** Every value, in order. */\n    val values: List<String> = listOf(" + ", ".join(json.dumps(v) for v in node["enum"]) + ")\n}"
         elif members is not None:
             doc = node.get("description") or f"One of {', '.join(pascal(m) for m in members)}."
-            lines = [f"/** {doc} */", f"interface {pascal(name)} {{",
+            sealed = is_sealed(name, defs, unions)
+            lines = [f"/** {doc} */", f"sealed class {pascal(name)} {{" if sealed else f"interface {pascal(name)} {{",
                      "    /** This value as JSON-ready maps and lists (write it with [Json.write]). */",
-                     "    fun toJson(): Map<String, Any?>", "", "    companion object {",
+                     f"    {'abstract ' if sealed else ''}fun toJson(): Map<String, Any?>", "", "    companion object {",
                      "        /** Reads whichever variant [value] (JSON text or a parsed map) is. */",
                      f"        fun fromJson(value: Any?): {pascal(name)} {{",
                      "            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>"]
