@@ -30,8 +30,10 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wiregen_lib.schema import ROOT, load  # noqa: E402
-from wiregen_lib.python import python, python_features, python_types  # noqa: E402
-from wiregen_lib.kotlin import kotlin, kotlin_features  # noqa: E402
+from wiregen_lib.python import python, python_types  # noqa: E402
+from wiregen_lib.python_features import python_features  # noqa: E402
+from wiregen_lib.kotlin import kotlin  # noqa: E402
+from wiregen_lib.kotlin_features import kotlin_features  # noqa: E402
 from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
 
 # --------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Kotlin: bindings/kotlin/common/.../Wire.kt."""
+"""Kotlin: bindings/kotlin/common/.../Wire.kt, the wire format as Kotlin types (data classes,
+unions, statuses, version). The typed stores of Features.kt are kotlin_features.py."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from .schema import *  # noqa: F401,F403
 
 # --------------------------------------------------------------------------------------
-# Kotlin (1.3: no sealed interfaces, so unions are plain interfaces). Loading phases map to
-# the hand-written generic Phase<T> (common/Phase.kt); integers are Int unless the schema
-# says "format": "int64" (ids, votes, budgets), then Long.
+# Kotlin 1.3 (Debian's kotlinc): a union whose members belong to it alone is a sealed class
+# (an exhaustive `when` needs no `else`); one sharing members with another union (a feature's
+# intents and the app's) stays an interface, since sealed interfaces need Kotlin 1.5. A string
+# const member (an intent's `type`, a `phase`, an `op`) is fixed by its class: a property,
+# not a constructor parameter. Loading phases map to the hand-written generic Phase<T>
+# (common/Phase.kt); integers are Int unless the schema says "format": "int64" (ids, votes,
+# budgets), then Long.
 
 def phase_value(defs: Dict[str, Schema], name: str) -> Optional[Schema]:
     """For a loading-phase union, the schema of its loaded value; None for anything else."""
@@ -98,6 +103,13 @@ def kt_write(value: str, kind: str) -> str:
     return f"{value}{safe}.toJson()"
 
 
+def is_sealed(union: str, defs: Dict[str, Schema], unions: Dict[str, List[str]]) -> bool:
+    """True when [union] can be a sealed class: each member is a wire object of its own and in
+    no other union (a class extends one class; sealed interfaces need Kotlin 1.5)."""
+    members = union_members(defs[union]) or []
+    return bool(members) and all(unions.get(m) == [union] and "properties" in defs[m] for m in members)
+
+
 def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str], unions: Dict[str, List[str]]) -> str:
     required = set(node.get("required", []))
     fields = []
@@ -112,11 +124,19 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     supers = unions.get(name[0].lower() + name[1:], [])
     doc = node.get("description") or f"The wire object {name}."
     lines = [f"/** {doc} */"]
-    params = ", ".join(f"val {key}: {kind}" + (f" = {default}" if default is not None else "") for key, kind, _, default in fields)
-    header = f"data class {name}({params})"
+    fixed = {key: prop["const"] for key, prop in node["properties"].items()
+             if isinstance(prop.get("const"), str) and key in required}
+    free = [field for field in fields if field[0] not in fixed]
+    params = ", ".join(f"val {key}: {kind}" + (f" = {default}" if default is not None else "") for key, kind, _, default in free)
+    # A data class needs a constructor parameter: one with none is a class equal to its like.
+    header = f"data class {name}({params})" if free else f"class {name}"
     if supers:
-        header += " : " + ", ".join(pascal(s) for s in supers)
+        header += " : " + ", ".join(pascal(s) + ("()" if is_sealed(s, defs, unions) else "") for s in supers)
     lines.append(header + " {")
+    for key, value in fixed.items():
+        lines.append(f"    /** The wire `{key}`, fixed by the class: {json.dumps(value)}. */")
+        lines.append(f"    val {key}: String get() = {json.dumps(value)}")
+        lines.append("")
     lines.append("    /** This value as JSON-ready maps and lists (write it with [Json.write]). */")
     # Optional members are written only when set (a library refuses `"member": null`).
     present = ", ".join(f'"{key}" to {kt_write(key, kind)}' for key, kind, _, _ in fields if key in required)
@@ -124,12 +144,19 @@ def kt_class(name: str, node: Schema, defs: Dict[str, Schema], classes: List[str
     optional = "; ".join(f'if ({key} != null) put("{key}", {kt_write(key, kind.rstrip("?"))})' for key, kind, _, _ in fields if key not in required)
     body = f"linkedMapOf<String, Any?>({present})" + (f".apply {{ {optional} }}" if optional else "")
     lines.append(f"    {'override ' if supers else ''}fun toJson(): Map<String, Any?> = {body}")
+    if not free:
+        lines.append("")
+        lines.append(f"    override fun equals(other: Any?): Boolean = other is {name}")
+        lines.append(f"    override fun hashCode(): Int = {json.dumps(name)}.hashCode()")
+        lines.append(f'    override fun toString(): String = "{name}()"')
     lines.append("")
     lines.append("    companion object {")
     lines.append(f"        /** Reads a {name} from JSON text or from [Json.parse]'s result. */")
     lines.append("        fun fromJson(value: Any?): " + name + " {")
     lines.append("            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>")
-    lines.append(f"            return {name}(" + ", ".join(f"{key} = {read}" for key, _, read, _ in fields) + ")")
+    for key, value in fixed.items():
+        lines.append(f'            require(map["{key}"] == {json.dumps(value)}) {{ "{name}: {key} ${{map["{key}"]}} is not {value}" }}')
+    lines.append(f"            return {name}(" + ", ".join(f"{key} = {read}" for key, _, read, _ in free) + ")")
     lines.append("        }")
     lines.append("    }")
     lines.append("}")
@@ -205,9 +232,10 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
             text = f"/** The values of {name}. */\nobject {pascal(name)} {{\n    /** Every value, in order. */\n    val values: List<String> = listOf(" + ", ".join(json.dumps(v) for v in node["enum"]) + ")\n}"
         elif members is not None:
             doc = node.get("description") or f"One of {', '.join(pascal(m) for m in members)}."
-            lines = [f"/** {doc} */", f"interface {pascal(name)} {{",
+            sealed = is_sealed(name, defs, unions)
+            lines = [f"/** {doc} */", f"sealed class {pascal(name)} {{" if sealed else f"interface {pascal(name)} {{",
                      "    /** This value as JSON-ready maps and lists (write it with [Json.write]). */",
-                     "    fun toJson(): Map<String, Any?>", "", "    companion object {",
+                     f"    {'abstract ' if sealed else ''}fun toJson(): Map<String, Any?>", "", "    companion object {",
                      "        /** Reads whichever variant [value] (JSON text or a parsed map) is. */",
                      f"        fun fromJson(value: Any?): {pascal(name)} {{",
                      "            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>"]
@@ -240,184 +268,3 @@ def kotlin(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
         blocks.extend(classes)
         blocks.append(text)
     return "\n".join(out) + "\n\n" + "\n\n".join(blocks) + "\n"
-
-
-# --------------------------------------------------------------------------------------
-# Features.kt: one typed store per feature of x-cinematic.features. Each host intent (a
-# member of the feature's intent union with a const "type") becomes a send helper named as
-# its wire type, built from Wire.kt's data class (so no wire name is spelled by hand in
-# Kotlin); the state decoder is the state type's fromJson; the feature list carries the
-# sample args (the feature's "sampleArgs", else its args def's first "examples" entry) and
-# one sample call per helper, which the Kotlin tests send to a real store.
-
-def feature_sample_args(feature: Schema, defs: Dict[str, Schema]) -> Optional[Any]:
-    """A feature's sample args: its "sampleArgs", else its args def's first example, else None
-    (allowed only when the args may be null)."""
-    if "sampleArgs" in feature:
-        return feature["sampleArgs"]
-    node = defs[feature["args"]]
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
-    if node.get("examples"):
-        return node["examples"][0]
-    kinds = node.get("type")
-    if kinds == "null" or (isinstance(kinds, list) and "null" in kinds):
-        return None
-    raise ValueError(f"feature {feature['name']}: its args {feature['args']} need an \"examples\" entry (or the feature a \"sampleArgs\")")
-
-
-def kt_literal(value: Any, kind: str) -> str:
-    """A Kotlin literal of [kind] for a sample JSON value."""
-    base = kind.rstrip("?")
-    if base == "String":
-        return json.dumps(value)
-    if base == "Long":
-        return f"{int(value)}L"
-    if base == "Int":
-        return str(int(value))
-    if base == "Double":
-        return repr(float(value))
-    if base == "Boolean":
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        # A wire object (an intent inside an intent): read from its JSON text.
-        text = json.dumps(json.dumps(value, separators=(",", ":"))).replace("$", "\\$")
-        return f"{base}.fromJson({text})"
-    raise ValueError(f"no sample literal for {kind}")
-
-
-def sample_value(prop: Schema, defs: Dict[str, Schema]) -> Any:
-    """A value a property accepts: its first example, an enum's first value, or a zero."""
-    node = prop
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
-    if prop.get("examples"):
-        return prop["examples"][0]
-    if node.get("examples"):
-        return node["examples"][0]
-    if "enum" in node:
-        return node["enum"][0]
-    if "oneOf" in node:
-        return sample_value(node["oneOf"][0], defs)
-    if node.get("type") == "object":
-        props = node.get("properties", {})
-        return {key: (props[key]["const"] if "const" in props[key] else sample_value(props[key], defs)) for key in node.get("required", [])}
-    return {"string": "", "integer": 0, "number": 0.0, "boolean": False}[node.get("type")]
-
-
-def kt_params(node: Schema, owner: str, defs: Dict[str, Schema], skip: Tuple[str, ...] = ()) -> List[Tuple[str, str, bool, Schema]]:
-    """(name, Kotlin type, required, schema) of an object's properties, const members and [skip] left out."""
-    required = set(node.get("required", []))
-    params = []
-    for key, prop in node.get("properties", {}).items():
-        if key in skip or "const" in prop:
-            continue
-        kind = kt_read("x", prop, owner, key, [], defs, {})[0]
-        if key not in required and not kind.endswith("?"):
-            kind += "?"
-        params.append((key, kind, key in required, prop))
-    return params
-
-
-def kotlin_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
-    out = [
-        HEADER.replace("/*", "//").replace(" */", ""),
-        "// One typed store per feature of x-cinematic.features: a send helper per host intent, named",
-        "// as its wire type and built from Wire.kt's data class; the state decoder; the feature list.",
-        "",
-        "package cinematic",
-        "",
-    ]
-    objects = []
-    for feature in meta["features"]:
-        name = feature["name"]
-        cls = pascal(name)
-        state = pascal(feature["state"])
-        store, obj = f"{cls}Store", f"{cls}Feature"
-        objects.append(obj)
-        members = union_members(defs[feature["intent"]]) or []
-        intents = [m for m in members if has_const(defs[m]) and discriminator(defs, m)[0] == "type"]
-        if not intents:
-            raise ValueError(f"feature {name}: its intent {feature['intent']} has no host intent with a const type")
-        helpers, samples = [], []
-        for intent in intents:
-            wire = discriminator(defs, intent)[1]
-            params = kt_params(defs[intent], pascal(intent), defs)
-            signature = ", ".join(f"{key}: {kind}" + ("" if req else " = null") for key, kind, req, _ in params)
-            args = ", ".join(f"{key} = {key}" for key, _, _, _ in params)
-            example = {"type": wire, **{key: sample_value(prop, defs) for key, _, _, prop in params}}
-            doc = defs[intent].get("description", f"The {wire} intent.")
-            helpers += [
-                "    /**",
-                f"     * {doc}",
-                f"     * Sends [{pascal(intent)}], e.g. `{json.dumps(example, separators=(',', ':'))}`; reduced when this returns.",
-                "     *",
-                "     * @throws CinematicException \"invalid\" for a value the library refuses; \"closed\".",
-                "     */",
-                f"    fun {wire}({signature}) = send({pascal(intent)}({args}).toJson())",
-                "",
-            ]
-            call = ", ".join(kt_literal(sample_value(prop, defs), kind) for _, kind, _, prop in params)
-            samples.append(f"        {json.dumps(wire)} to {{ store -> store.{wire}({call}) }}")
-        args_node = defs[feature["args"]]
-        while "$ref" in args_node:
-            args_node = defs[ref_name(args_node["$ref"])]
-        open_params = kt_params(args_node, pascal(feature["args"]), defs) if "properties" in args_node else []
-        sample = feature_sample_args(feature, defs)
-        sample_text = "null" if sample is None else json.dumps(json.dumps(sample, separators=(",", ":"))).replace("$", "\\$")
-        out += [
-            f"/**",
-            f" * A store of the \"{name}\" feature, opened with [Runtime.open{cls}]: its state is a [{state}],",
-            f" * and it has one send helper per host intent of [{pascal(feature['intent'])}], named as the intent's wire type.",
-            f" */",
-            f"class {store} internal constructor(runtime: Runtime, handle: Long) : Store<{state}>(runtime, handle, {obj}) {{",
-        ] + helpers[:-1] + [
-            "}",
-            "",
-            f"/** The \"{name}\" feature: its name, sample args, state decoder and typed store. */",
-            f"object {obj} : Feature<{state}, {store}>({json.dumps(name)}, {sample_text}) {{",
-            f"    /** Reads a \"{name}\" state ([{state}]) from its JSON. */",
-            f"    override fun decodeState(json: String): {state} = {state}.fromJson(json)",
-            "",
-            f"    /** Reads a \"{name}\" state ([{state}]) from its parsed JSON (a state rebuilt from patches). */",
-            f"    override fun decodeStateTree(tree: Map<String, Any?>): {state} = {state}.fromJson(tree)",
-            "",
-            f"    /** A \"{name}\" state as JSON-ready maps (write it with [Json.write]). */",
-            f"    override fun encodeState(state: {state}): Map<String, Any?> = state.toJson()",
-            "",
-            f"    override fun wrap(runtime: Runtime, handle: Long): {store} = {store}(runtime, handle)",
-            "",
-            "    /** Every send helper, by wire type, called with sample values. */",
-            f"    override val sampleCalls: List<Pair<String, ({store}) -> Unit>> = listOf(",
-            ",\n".join(samples),
-            "    )",
-            "}",
-            "",
-        ]
-        if open_params:
-            signature = ", ".join(f"{key}: {kind}" + ("" if req else " = null") for key, kind, req, _ in open_params)
-            args = ", ".join(f"{key} = {key}" for key, _, _, _ in open_params)
-            out += [
-                f"/**",
-                f" * Opens a store of the \"{name}\" feature with its args ([{pascal(feature['args'])}]).",
-                " *",
-                " * @throws CinematicException \"invalid\" for args the library refuses; \"closed\".",
-                " */",
-                f"fun Runtime.open{cls}({signature}): {store} = open({obj}, Json.write({pascal(feature['args'])}({args}).toJson()))",
-                "",
-            ]
-        else:
-            out += [
-                f"/**",
-                f" * Opens a store of the \"{name}\" feature.",
-                " *",
-                " * @throws CinematicException \"closed\".",
-                " */",
-                f"fun Runtime.open{cls}(): {store} = open({obj}, null)",
-                "",
-            ]
-    out += [
-        "/** Every feature the schema declares, in order: iterate it to cover a new feature at once. */",
-        "val ALL_FEATURES: List<Feature<*, *>> = listOf(" + ", ".join(objects) + ")",
-    ]
-    return "\n".join(out) + "\n"

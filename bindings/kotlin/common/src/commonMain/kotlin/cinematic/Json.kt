@@ -197,3 +197,10 @@ object Json {
         }
     }
 }
+
+/** [value] with the null members of its maps left out, at any depth. */
+internal fun withoutNulls(value: Any?): Any? = when (value) {
+    is Map<*, *> -> value.entries.filter { it.value != null }.associate { (key, member) -> key to withoutNulls(member) }
+    is List<*> -> value.map { withoutNulls(it) }
+    else -> value
+}

@@ -1,5 +1,8 @@
 package cinematic
 
+// The runtime: opening it and its stores, the clock, callback delivery, the host catalog's
+// provider, the logger (RuntimeLogger.kt) and closing.
+
 /**
  * A libcinematic runtime: configuration, clock, catalog, favorites and callback delivery for
  * its [Store]s (`cinematic_runtime`). Close it when done; closing also closes its stores.
@@ -72,17 +75,8 @@ class Runtime internal constructor(
     // the old provider call it right after set_provider returns, so it must stay alive.
     private val retiredProviders = ArrayList<NativeCallback>()
     private var closed = false
-    /** The host's logger, read for every line by [logCallback]. */
-    private var logger: ((String) -> Unit)? = null
-
-    // The one native log callback of this runtime, registered while a logger is set: it lives
-    // as long as the runtime, and setLogger needs no lock of ours around the library call
-    // (which may wait for a log line running on another thread, one that may itself call
-    // setLogger or close).
-    private val logCallback: NativeCallback = library.logCallback { line ->
-        val current = lock.locked { logger }
-        if (current != null) Delivery.run(this) { current(line) }
-    }
+    /** The host's logger and the native callback that calls it (RuntimeLogger.kt). */
+    private val logger = RuntimeLogger(this, library)
 
     /** True once [close] has been called. */
     val isClosed: Boolean get() = lock.locked { closed }
@@ -224,17 +218,7 @@ class Runtime internal constructor(
      *
      * @throws CinematicException "closed".
      */
-    fun setLogger(logger: ((line: String) -> Unit)?) {
-        lock.locked { this.logger = logger } // lines starting from now go to the new logger (or nowhere)
-        while (true) {
-            // The library call also waits for a line of the previous logger still running on
-            // another thread. Calls racing with this one may leave the library on (or off)
-            // against the last logger set: whoever sees that sets it again.
-            val enable = lock.locked { this.logger != null }
-            checkStatus(library.runtimeSetLogger(handle, if (enable) logCallback else null))
-            if (lock.locked { this.logger != null } == enable) return
-        }
-    }
+    fun setLogger(logger: ((line: String) -> Unit)?) = this.logger.set(handle, logger)
 
     /**
      * Answers provider request [requestId] with [responseJson]: `{"movies":[...]}`,
@@ -270,14 +254,14 @@ class Runtime internal constructor(
         val failure = if (status != Status.OK && status != Status.CLOSED) CinematicException.fromLastError(status) else null
         // No callback runs any more: the callbacks may go.
         open.forEach { it.releaseCallbacks() }
+        logger.clear()
         val callbacks = lock.locked {
-            logger = null
             val all = retiredProviders + listOfNotNull(provider)
             provider = null
             retiredProviders.clear()
             all
         }
-        if (failure == null) (callbacks + logCallback).forEach { it.dispose() }
+        if (failure == null) (callbacks + logger.callback).forEach { it.dispose() }
         registry.locked { openRuntimes.remove(this) }
         if (failure != null) throw failure
     }
@@ -310,11 +294,4 @@ class Runtime internal constructor(
         /** Open runtimes stay reachable (with their callbacks) until closed. */
         val openRuntimes = LinkedHashSet<Runtime>()
     }
-}
-
-/** [value] with the null members of its maps left out, at any depth. */
-private fun withoutNulls(value: Any?): Any? = when (value) {
-    is Map<*, *> -> value.entries.filter { it.value != null }.associate { (key, member) -> key to withoutNulls(member) }
-    is List<*> -> value.map { withoutNulls(it) }
-    else -> value
 }

@@ -1,7 +1,8 @@
 package cinematic
 
 // Child handles (`cinematic_store_scope`): the parts of a composed store's state a host may
-// render on their own. Written by hand: the schema names the app's parts, not their types.
+// render on their own, and how a store opens one (openChild). Written by hand: the schema
+// names the app's parts, not their types.
 
 /**
  * A part of a composed store's state that a child handle shows ([Store.scope]): its wire
@@ -90,4 +91,25 @@ internal object ShownDetailFeature : Feature<AppDetailState?, ShownDetailStore>(
         "task" to { store -> store.task() },
         "favoriteToggled" to { store -> store.favoriteToggled() }
     )
+}
+
+/** Opens the child handle of the part [name] of this store, typed by [feature] (see [Store.scope]). */
+internal fun Store<*>.openChild(name: String, feature: Feature<*, *>): Store<*> {
+    val childHandle = openedHandle("child store") { out ->
+        library.storeScope(handle, cText(name, Status.INVALID, "the scope name"), out)
+    }
+    val store: Store<*> = feature.wrap(runtime, childHandle)
+    store.stateLock.locked {
+        store.parentStore = this
+        store.scopeOf = name
+    }
+    // Closed meanwhile: the library closed the child with this store, so release it here.
+    val orphan = stateLock.locked { released.also { if (!it) children.add(store) } }
+    if (orphan) store.releaseCallbacks()
+    return store
+}
+
+/** Forgets a closed child handle of this store. */
+internal fun Store<*>.forgetChild(child: Store<*>) {
+    stateLock.locked { children.remove(child) }
 }

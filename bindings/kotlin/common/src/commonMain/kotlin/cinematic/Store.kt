@@ -1,5 +1,8 @@
 package cinematic
 
+// The store: its public surface (send, state, history, revert, subscribe, scope, settle,
+// close). Its subscriber machinery is StoreCallbacks.kt; child handles are opened in Scopes.kt.
+
 /**
  * One feature's state machine (`cinematic_store`), opened with [Runtime.openSearch],
  * [Runtime.openDetail], ... (typed stores: [SearchStore], [DetailStore], ... with one send
@@ -32,20 +35,20 @@ open class Store<S> internal constructor(
     val definition: Feature<S, *>
 ) : AutoCloseable {
 
-    private val library = runtime.library
+    internal val library = runtime.library
     /** Held while (un)registering the subscriber with the library. */
-    private val observeLock = Lock()
+    internal val observeLock = Lock()
     /** Guards the fields below; never held while calling the library or a callback. */
-    private val stateLock = Lock()
+    internal val stateLock = Lock()
     private var closing = false   // close() has started
-    private var released = false  // no callback of this store can run any more
-    private var current: Subscription? = null // the registered subscriber
-    private var delivered: Any? = null // patch mode: the last state rebuilt
-    private val closeListeners = ArrayList<() -> Unit>()
-    private val children = ArrayList<Store<*>>() // the child handles open on this store
+    internal var released = false  // no callback of this store can run any more
+    internal var current: Subscription? = null // the registered subscriber
+    internal var delivered: Any? = null // patch mode: the last state rebuilt
+    internal val closeListeners = ArrayList<() -> Unit>()
+    internal val children = ArrayList<Store<*>>() // the child handles open on this store
     // A child handle's parent and scope: set once, before the child is handed out.
-    private var parentStore: Store<*>? = null
-    private var scopeOf: String? = null
+    internal var parentStore: Store<*>? = null
+    internal var scopeOf: String? = null
 
     /**
      * The store this one is a child handle of ([scope]), or null for a store opened in a
@@ -175,7 +178,7 @@ open class Store<S> internal constructor(
      *
      * @throws CinematicException "closed"; "misuse" when called from inside a callback.
      */
-    fun subscribe(callback: (state: S) -> Unit): AutoCloseable = register(Subscription(
+    fun subscribe(callback: (state: S) -> Unit): AutoCloseable = register(Subscription(this,
         whole = { json -> callback(definition.decodeState(json)) },
         patched = { tree -> callback(definition.decodeTree(tree)) }))
 
@@ -189,7 +192,7 @@ open class Store<S> internal constructor(
      * @throws CinematicException "closed"; "misuse" when called from inside a callback.
      */
     fun subscribeJson(callback: (stateJson: String) -> Unit): AutoCloseable =
-        register(Subscription(whole = callback, patched = { tree -> callback(Json.write(tree)) }))
+        register(Subscription(this, whole = callback, patched = { tree -> callback(Json.write(tree)) }))
 
     /**
      * In patch mode, the state the last delivery rebuilt, as parsed JSON (maps and lists, as
@@ -201,33 +204,6 @@ open class Store<S> internal constructor(
     val deliveredTree: Map<String, Any?>?
         @Suppress("UNCHECKED_CAST")
         get() = stateLock.locked { delivered } as? Map<String, Any?>
-
-    private fun register(subscription: Subscription): AutoCloseable {
-        if (Delivery.insideCallback) {
-            subscription.release()
-            throw CinematicException.of(Status.MISUSE,
-                "subscribe cannot be called from inside a callback (cinematic_store_observe is not callback-safe)")
-        }
-        observeLock.locked {
-            val status = observe(subscription)
-            if (status != Status.OK) {
-                val failure = CinematicException.fromLastError(status)
-                subscription.release() // never registered
-                throw failure
-            }
-            // The library has dropped the previous callback and waited for it: it may go.
-            val previous = stateLock.locked { current.also { current = subscription } }
-            previous?.release()
-            // Closed meanwhile (after the library's close returned): nothing calls it any more.
-            stateLock.locked { if (released) current.also { current = null } else null }?.release()
-        }
-        return subscription
-    }
-
-    /** Registers [subscription]'s native callback in the runtime's mode. */
-    private fun observe(subscription: Subscription): Int =
-        if (runtime.patches) library.storeObservePatches(handle, subscription.native)
-        else library.storeObserve(handle, subscription.native)
 
     /**
      * A child handle showing the part [part] of this store's state (`cinematic_store_scope`),
@@ -263,21 +239,6 @@ open class Store<S> internal constructor(
     fun scope(name: String): Store<*> {
         val part = scopesOf(definition).firstOrNull { it.name == name }
         return if (part != null) openChild(name, part.feature) else openChild(name, UntypedFeature(name))
-    }
-
-    private fun openChild(name: String, feature: Feature<*, *>): Store<*> {
-        val childHandle = openedHandle("child store") { out ->
-            library.storeScope(handle, cText(name, Status.INVALID, "the scope name"), out)
-        }
-        val store: Store<*> = feature.wrap(runtime, childHandle)
-        store.stateLock.locked {
-            store.parentStore = this
-            store.scopeOf = name
-        }
-        // Closed meanwhile: the library closed the child with this store, so release it here.
-        val orphan = stateLock.locked { released.also { if (!it) children.add(store) } }
-        if (orphan) store.releaseCallbacks()
-        return store
     }
 
     /**
@@ -324,133 +285,8 @@ open class Store<S> internal constructor(
     override fun toString(): String =
         "Store(${parent?.let { "${it.feature}." } ?: ""}${scopeName ?: feature}, ${if (isClosed) "closed" else "open"})"
 
-    private fun forgetChild(child: Store<*>) {
-        stateLock.locked { children.remove(child) }
-    }
-
     /** Writes a state this store received to the wire log (not a part that is no feature's state: [Feature.isWireState]). */
-    private fun recordState(json: String) {
+    internal fun recordState(json: String) {
         if (definition.isWireState) library.record("state", feature, json)
-    }
-
-    /** Called once no callback of this store can run any more (store or runtime closed). */
-    internal fun releaseCallbacks() {
-        // Not under observeLock: a subscribe may hold it while the library waits for a
-        // callback of ours to return, and that callback may be the one closing the store.
-        val (listeners, subscription) = stateLock.locked {
-            released = true
-            val listeners = closeListeners.toList()
-            closeListeners.clear()
-            (listeners to current).also { current = null }
-        }
-        subscription?.release()
-        // The library closed this store's child handles with it.
-        stateLock.locked { children.toList().also { children.clear() } }.forEach { it.releaseCallbacks() }
-        listeners.forEach { it() }
-    }
-
-    /** Calls [listener] once this store is closed (at once if it already is). */
-    internal fun whenClosed(listener: () -> Unit) {
-        val now = stateLock.locked { released.also { if (!it) closeListeners.add(listener) } }
-        if (now) listener()
-    }
-
-    /** True while a subscriber is registered and forwarding states (a test seam). */
-    internal val hasActiveSubscriber: Boolean get() = stateLock.locked { current }?.isActive == true
-
-    private fun unsubscribe(subscription: Subscription) {
-        subscription.deactivate()
-        if (Delivery.insideCallback) return // observe is not callback-safe: dropped at the next subscribe or close
-        observeLock.locked {
-            if (stateLock.locked { current === subscription && !released }) {
-                val status = library.storeObserve(handle, null)
-                // "closed": the close releases it.
-                if (status != Status.OK && status != Status.CLOSED) throw CinematicException.fromLastError(status)
-                val mine = status == Status.OK && stateLock.locked { (current === subscription).also { if (it) current = null } }
-                if (mine) subscription.release()
-            }
-        }
-    }
-
-    /**
-     * A registered subscriber: its native callback forwards states while it is active, given
-     * whole ([whole], the library's JSON) or, in patch mode, rebuilt from patches ([patched]).
-     */
-    private inner class Subscription(
-        private val whole: (String) -> Unit,
-        private val patched: (Any?) -> Unit
-    ) : AutoCloseable {
-        private val flag = Lock()
-        private var active = true
-        /** Patch mode: the states rebuilt so far (touched by deliveries only, which never overlap). */
-        private val rebuilt = PatchedState()
-        /** Patch mode: what the callback last received ([NOTHING] before the first delivery). */
-        private var last: Any? = NOTHING
-        /** Patch mode: a delivery failed to apply and registering again has not happened yet. */
-        private var broken = false
-
-        val isActive: Boolean get() = flag.locked { active }
-
-        fun deactivate() = flag.locked { active = false }
-
-        /** The native callback; referenced from here (and the store) while registered. */
-        val native: NativeCallback = library.stateCallback { json ->
-            if (isActive) {
-                if (runtime.patches) receivePatched(json) else {
-                    recordState(json)
-                    Delivery.run(runtime) { if (isActive) whole(json) }
-                }
-            }
-        }
-
-        private fun receivePatched(envelope: String) {
-            if (definition.isWireState) library.record("patched", feature, envelope)
-            val state = try {
-                val parsed = Json.parse(envelope)
-                if (broken && (parsed as? Map<*, *>)?.containsKey("state") != true) {
-                    resync() // still waiting for the whole state: try registering again
-                    return
-                }
-                rebuilt.receive(parsed)
-            } catch (failure: IllegalArgumentException) { // a PatchException, or malformed JSON
-                broken = true
-                runtime.reportCallbackError(PatchException("$feature store: a patched delivery did not apply (${failure.message}); observing again"))
-                resync()
-                return
-            }
-            broken = false
-            if (library.recording) recordState(Json.write(state))
-            val previous = last.also { last = state }
-            // The same state again after registering again: not a new state.
-            if (previous !== NOTHING && (previous === state || (rebuilt.seq == 1L && previous == state))) return
-            stateLock.locked { if (isActive) delivered = state }
-            Delivery.run(runtime) { if (isActive) patched(state) }
-        }
-
-        /**
-         * Registers this callback again, from inside its own delivery, so the library starts
-         * over with the whole state. Never waits: when another thread holds the observe lock it
-         * is (un)subscribing, and the next delivery tries again.
-         */
-        private fun resync() {
-            observeLock.tryLocked {
-                if (isActive && stateLock.locked { current === this && !released }) {
-                    library.storeObservePatches(handle, native)
-                }
-            }
-        }
-
-        /** Stops forwarding and frees the native callback: only once the library can no longer call it. */
-        fun release() {
-            deactivate()
-            native.dispose()
-        }
-
-        override fun close() = unsubscribe(this)
-    }
-
-    private companion object {
-        /** What a patch-mode subscriber has received before its first delivery (a state may be null). */
-        val NOTHING = Any()
     }
 }

@@ -80,35 +80,54 @@ data class MovieError(val code: String, val message: String) {
 }
 
 /** The wire object IdlePhase. */
-data class IdlePhase(val phase: String = "idle") : SearchResults {
+class IdlePhase : SearchResults() {
+    /** The wire `phase`, fixed by the class: "idle". */
+    val phase: String get() = "idle"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
+
+    override fun equals(other: Any?): Boolean = other is IdlePhase
+    override fun hashCode(): Int = "IdlePhase".hashCode()
+    override fun toString(): String = "IdlePhase()"
 
     companion object {
         /** Reads a IdlePhase from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): IdlePhase {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return IdlePhase(phase = (map["phase"] as String))
+            require(map["phase"] == "idle") { "IdlePhase: phase ${map["phase"]} is not idle" }
+            return IdlePhase()
         }
     }
 }
 
 /** The wire object LoadingPhase. */
-data class LoadingPhase(val phase: String = "loading") {
+class LoadingPhase {
+    /** The wire `phase`, fixed by the class: "loading". */
+    val phase: String get() = "loading"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
+
+    override fun equals(other: Any?): Boolean = other is LoadingPhase
+    override fun hashCode(): Int = "LoadingPhase".hashCode()
+    override fun toString(): String = "LoadingPhase()"
 
     companion object {
         /** Reads a LoadingPhase from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): LoadingPhase {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return LoadingPhase(phase = (map["phase"] as String))
+            require(map["phase"] == "loading") { "LoadingPhase: phase ${map["phase"]} is not loading" }
+            return LoadingPhase()
         }
     }
 }
 
 /** The wire object FailedPhase. */
-data class FailedPhase(val phase: String = "failed", val error: MovieError) : CatalogState {
+data class FailedPhase(val error: MovieError) : CatalogState() {
+    /** The wire `phase`, fixed by the class: "failed". */
+    val phase: String get() = "failed"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "error" to error.toJson())
 
@@ -116,13 +135,17 @@ data class FailedPhase(val phase: String = "failed", val error: MovieError) : Ca
         /** Reads a FailedPhase from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): FailedPhase {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return FailedPhase(phase = (map["phase"] as String), error = MovieError.fromJson(map["error"]))
+            require(map["phase"] == "failed") { "FailedPhase: phase ${map["phase"]} is not failed" }
+            return FailedPhase(error = MovieError.fromJson(map["error"]))
         }
     }
 }
 
 /** The wire object MoviesLoaded. */
-data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) {
+data class MoviesLoaded(val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
@@ -130,13 +153,17 @@ data class MoviesLoaded(val phase: String = "loaded", val value: List<Movie> = e
         /** Reads a MoviesLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): MoviesLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return MoviesLoaded(phase = (map["phase"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
+            require(map["phase"] == "loaded") { "MoviesLoaded: phase ${map["phase"]} is not loaded" }
+            return MoviesLoaded(value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
 
 /** The wire object DetailLoaded. */
-data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
+data class DetailLoaded(val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.toJson()).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
@@ -144,13 +171,17 @@ data class DetailLoaded(val phase: String = "loaded", val value: MovieDetail, va
         /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): DetailLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DetailLoaded(phase = (map["phase"] as String), value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
+            require(map["phase"] == "loaded") { "DetailLoaded: phase ${map["phase"]} is not loaded" }
+            return DetailLoaded(value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
 
 /** The wire object ResultsLoading. */
-data class ResultsLoading(val phase: String = "loading", val query: String) : SearchResults {
+data class ResultsLoading(val query: String) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "loading". */
+    val phase: String get() = "loading"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query)
 
@@ -158,13 +189,17 @@ data class ResultsLoading(val phase: String = "loading", val query: String) : Se
         /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ResultsLoading {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ResultsLoading(phase = (map["phase"] as String), query = (map["query"] as String))
+            require(map["phase"] == "loading") { "ResultsLoading: phase ${map["phase"]} is not loading" }
+            return ResultsLoading(query = (map["query"] as String))
         }
     }
 }
 
 /** The wire object ResultsLoaded. */
-data class ResultsLoaded(val phase: String = "loaded", val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults {
+data class ResultsLoaded(val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
 
@@ -172,13 +207,17 @@ data class ResultsLoaded(val phase: String = "loaded", val query: String, val va
         /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ResultsLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ResultsLoaded(phase = (map["phase"] as String), query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
+            require(map["phase"] == "loaded") { "ResultsLoaded: phase ${map["phase"]} is not loaded" }
+            return ResultsLoaded(query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
         }
     }
 }
 
 /** The wire object ResultsFailed. */
-data class ResultsFailed(val phase: String = "failed", val query: String, val error: MovieError) : SearchResults {
+data class ResultsFailed(val query: String, val error: MovieError) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "failed". */
+    val phase: String get() = "failed"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "error" to error.toJson())
 
@@ -186,15 +225,16 @@ data class ResultsFailed(val phase: String = "failed", val query: String, val er
         /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): ResultsFailed {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ResultsFailed(phase = (map["phase"] as String), query = (map["query"] as String), error = MovieError.fromJson(map["error"]))
+            require(map["phase"] == "failed") { "ResultsFailed: phase ${map["phase"]} is not failed" }
+            return ResultsFailed(query = (map["query"] as String), error = MovieError.fromJson(map["error"]))
         }
     }
 }
 
 /** The loading phase of search results; every phase but idle names the query it answers. */
-interface SearchResults {
+sealed class SearchResults {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
+    abstract fun toJson(): Map<String, Any?>
 
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
@@ -212,15 +252,23 @@ interface SearchResults {
 }
 
 /** Append the next 20 results. */
-data class LoadMoreResults(val type: String = "loadMore") : SearchIntent, AppSearchIntent {
+class LoadMoreResults : SearchIntent, AppSearchIntent {
+    /** The wire `type`, fixed by the class: "loadMore". */
+    val type: String get() = "loadMore"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is LoadMoreResults
+    override fun hashCode(): Int = "LoadMoreResults".hashCode()
+    override fun toString(): String = "LoadMoreResults()"
 
     companion object {
         /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): LoadMoreResults {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return LoadMoreResults(type = (map["type"] as String))
+            require(map["type"] == "loadMore") { "LoadMoreResults: type ${map["type"]} is not loadMore" }
+            return LoadMoreResults()
         }
     }
 }
@@ -252,7 +300,10 @@ data class DetailArgs(val movieId: Long = 0) {
 }
 
 /** The user edited the query; the search runs after the debounce. */
-data class QueryChanged(val type: String = "queryChanged", val query: String) : SearchIntent {
+data class QueryChanged(val query: String) : SearchIntent {
+    /** The wire `type`, fixed by the class: "queryChanged". */
+    val type: String get() = "queryChanged"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
 
@@ -260,21 +311,30 @@ data class QueryChanged(val type: String = "queryChanged", val query: String) : 
         /** Reads a QueryChanged from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): QueryChanged {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return QueryChanged(type = (map["type"] as String), query = (map["query"] as String))
+            require(map["type"] == "queryChanged") { "QueryChanged: type ${map["type"]} is not queryChanged" }
+            return QueryChanged(query = (map["query"] as String))
         }
     }
 }
 
 /** The user submitted the query: search now, skipping the debounce. */
-data class Submitted(val type: String = "submitted") : SearchIntent, AppSearchIntent {
+class Submitted : SearchIntent, AppSearchIntent {
+    /** The wire `type`, fixed by the class: "submitted". */
+    val type: String get() = "submitted"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Submitted
+    override fun hashCode(): Int = "Submitted".hashCode()
+    override fun toString(): String = "Submitted()"
 
     companion object {
         /** Reads a Submitted from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Submitted {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Submitted(type = (map["type"] as String))
+            require(map["type"] == "submitted") { "Submitted: type ${map["type"]} is not submitted" }
+            return Submitted()
         }
     }
 }
@@ -327,35 +387,54 @@ data class SearchHint(val kind: String, val text: String) {
 }
 
 /** The screen appeared. */
-data class Task(val type: String = "task") : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, AppFavoritesIntent, AppDetailIntent {
+class Task : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, AppFavoritesIntent, AppDetailIntent {
+    /** The wire `type`, fixed by the class: "task". */
+    val type: String get() = "task"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Task
+    override fun hashCode(): Int = "Task".hashCode()
+    override fun toString(): String = "Task()"
 
     companion object {
         /** Reads a Task from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Task {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Task(type = (map["type"] as String))
+            require(map["type"] == "task") { "Task: type ${map["type"]} is not task" }
+            return Task()
         }
     }
 }
 
 /** Reload every section, cancelling what is in flight. */
-data class Refresh(val type: String = "refresh") : DiscoverIntent, AppDiscoverIntent {
+class Refresh : DiscoverIntent, AppDiscoverIntent {
+    /** The wire `type`, fixed by the class: "refresh". */
+    val type: String get() = "refresh"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Refresh
+    override fun hashCode(): Int = "Refresh".hashCode()
+    override fun toString(): String = "Refresh()"
 
     companion object {
         /** Reads a Refresh from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Refresh {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Refresh(type = (map["type"] as String))
+            require(map["type"] == "refresh") { "Refresh: type ${map["type"]} is not refresh" }
+            return Refresh()
         }
     }
 }
 
 /** Append the next page of a section. */
-data class LoadMore(val type: String = "loadMore", val section: String) : DiscoverIntent, AppDiscoverIntent {
+data class LoadMore(val section: String) : DiscoverIntent, AppDiscoverIntent {
+    /** The wire `type`, fixed by the class: "loadMore". */
+    val type: String get() = "loadMore"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
 
@@ -363,7 +442,8 @@ data class LoadMore(val type: String = "loadMore", val section: String) : Discov
         /** Reads a LoadMore from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): LoadMore {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return LoadMore(type = (map["type"] as String), section = (map["section"] as String))
+            require(map["type"] == "loadMore") { "LoadMore: type ${map["type"]} is not loadMore" }
+            return LoadMore(section = (map["section"] as String))
         }
     }
 }
@@ -422,7 +502,10 @@ data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
 }
 
 /** The user removed a favorite. */
-data class Removed(val type: String = "removed", val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
+data class Removed(val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
+    /** The wire `type`, fixed by the class: "removed". */
+    val type: String get() = "removed"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
@@ -430,7 +513,8 @@ data class Removed(val type: String = "removed", val movieId: Long = 0) : Favori
         /** Reads a Removed from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Removed {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Removed(type = (map["type"] as String), movieId = (map["movieId"] as Number).toLong())
+            require(map["type"] == "removed") { "Removed: type ${map["type"]} is not removed" }
+            return Removed(movieId = (map["movieId"] as Number).toLong())
         }
     }
 }
@@ -468,15 +552,23 @@ data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val re
 }
 
 /** The user tapped the heart: flips the favorite at once, then what is stored. */
-data class FavoriteToggled(val type: String = "favoriteToggled") : DetailIntent, AppDetailIntent {
+class FavoriteToggled : DetailIntent, AppDetailIntent {
+    /** The wire `type`, fixed by the class: "favoriteToggled". */
+    val type: String get() = "favoriteToggled"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is FavoriteToggled
+    override fun hashCode(): Int = "FavoriteToggled".hashCode()
+    override fun toString(): String = "FavoriteToggled()"
 
     companion object {
         /** Reads a FavoriteToggled from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): FavoriteToggled {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return FavoriteToggled(type = (map["type"] as String))
+            require(map["type"] == "favoriteToggled") { "FavoriteToggled: type ${map["type"]} is not favoriteToggled" }
+            return FavoriteToggled()
         }
     }
 }
@@ -540,21 +632,32 @@ object AppList {
 }
 
 /** The app appeared: observes the favorites (and loads Discover when its tab is shown). */
-data class AppTask(val type: String = "task") : AppIntent {
+class AppTask : AppIntent {
+    /** The wire `type`, fixed by the class: "task". */
+    val type: String get() = "task"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is AppTask
+    override fun hashCode(): Int = "AppTask".hashCode()
+    override fun toString(): String = "AppTask()"
 
     companion object {
         /** Reads a AppTask from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppTask {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppTask(type = (map["type"] as String))
+            require(map["type"] == "task") { "AppTask: type ${map["type"]} is not task" }
+            return AppTask()
         }
     }
 }
 
 /** The person chose a tab (open Details are closed). */
-data class TabSelected(val type: String = "tabSelected", val tab: String) : AppIntent {
+data class TabSelected(val tab: String) : AppIntent {
+    /** The wire `type`, fixed by the class: "tabSelected". */
+    val type: String get() = "tabSelected"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "tab" to tab)
 
@@ -562,13 +665,17 @@ data class TabSelected(val type: String = "tabSelected", val tab: String) : AppI
         /** Reads a TabSelected from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): TabSelected {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return TabSelected(type = (map["type"] as String), tab = (map["tab"] as String))
+            require(map["type"] == "tabSelected") { "TabSelected: type ${map["type"]} is not tabSelected" }
+            return TabSelected(tab = (map["tab"] as String))
         }
     }
 }
 
 /** The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so. */
-data class AppQueryChanged(val type: String = "queryChanged", val query: String) : AppSearchIntent, AppIntent {
+data class AppQueryChanged(val query: String) : AppSearchIntent, AppIntent {
+    /** The wire `type`, fixed by the class: "queryChanged". */
+    val type: String get() = "queryChanged"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
 
@@ -576,13 +683,17 @@ data class AppQueryChanged(val type: String = "queryChanged", val query: String)
         /** Reads a AppQueryChanged from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppQueryChanged {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppQueryChanged(type = (map["type"] as String), query = (map["query"] as String))
+            require(map["type"] == "queryChanged") { "AppQueryChanged: type ${map["type"]} is not queryChanged" }
+            return AppQueryChanged(query = (map["query"] as String))
         }
     }
 }
 
 /** The person chose a Discover section. */
-data class SectionSelected(val type: String = "sectionSelected", val section: String) : AppIntent {
+data class SectionSelected(val section: String) : AppIntent {
+    /** The wire `type`, fixed by the class: "sectionSelected". */
+    val type: String get() = "sectionSelected"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
 
@@ -590,13 +701,17 @@ data class SectionSelected(val type: String = "sectionSelected", val section: St
         /** Reads a SectionSelected from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): SectionSelected {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SectionSelected(type = (map["type"] as String), section = (map["section"] as String))
+            require(map["type"] == "sectionSelected") { "SectionSelected: type ${map["type"]} is not sectionSelected" }
+            return SectionSelected(section = (map["section"] as String))
         }
     }
 }
 
 /** The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives. */
-data class Moved(val type: String = "moved", val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
+data class Moved(val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "moved". */
+    val type: String get() = "moved"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
 
@@ -604,13 +719,17 @@ data class Moved(val type: String = "moved", val list: String, val selection: In
         /** Reads a Moved from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Moved {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Moved(type = (map["type"] as String), list = (map["list"] as String), selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
+            require(map["type"] == "moved") { "Moved: type ${map["type"]} is not moved" }
+            return Moved(list = (map["list"] as String), selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
         }
     }
 }
 
 /** The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes). */
-data class Opened(val type: String = "opened", val movieId: Long = 0) : AppIntent {
+data class Opened(val movieId: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "opened". */
+    val type: String get() = "opened"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
@@ -618,27 +737,39 @@ data class Opened(val type: String = "opened", val movieId: Long = 0) : AppInten
         /** Reads a Opened from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Opened {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Opened(type = (map["type"] as String), movieId = (map["movieId"] as Number).toLong())
+            require(map["type"] == "opened") { "Opened: type ${map["type"]} is not opened" }
+            return Opened(movieId = (map["movieId"] as Number).toLong())
         }
     }
 }
 
 /** The person went back: the shown Detail closes. */
-data class Back(val type: String = "back") : AppIntent {
+class Back : AppIntent {
+    /** The wire `type`, fixed by the class: "back". */
+    val type: String get() = "back"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Back
+    override fun hashCode(): Int = "Back".hashCode()
+    override fun toString(): String = "Back()"
 
     companion object {
         /** Reads a Back from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Back {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Back(type = (map["type"] as String))
+            require(map["type"] == "back") { "Back: type ${map["type"]} is not back" }
+            return Back()
         }
     }
 }
 
 /** The person removed a favorite: it goes on the undo stack (newest first, at most 20). */
-data class AppRemoved(val type: String = "removed", val movieId: Long = 0) : AppIntent {
+data class AppRemoved(val movieId: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "removed". */
+    val type: String get() = "removed"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
 
@@ -646,27 +777,39 @@ data class AppRemoved(val type: String = "removed", val movieId: Long = 0) : App
         /** Reads a AppRemoved from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppRemoved {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppRemoved(type = (map["type"] as String), movieId = (map["movieId"] as Number).toLong())
+            require(map["type"] == "removed") { "AppRemoved: type ${map["type"]} is not removed" }
+            return AppRemoved(movieId = (map["movieId"] as Number).toLong())
         }
     }
 }
 
 /** The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable. */
-data class Undo(val type: String = "undo") : AppIntent {
+class Undo : AppIntent {
+    /** The wire `type`, fixed by the class: "undo". */
+    val type: String get() = "undo"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Undo
+    override fun hashCode(): Int = "Undo".hashCode()
+    override fun toString(): String = "Undo()"
 
     companion object {
         /** Reads a Undo from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Undo {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Undo(type = (map["type"] as String))
+            require(map["type"] == "undo") { "Undo: type ${map["type"]} is not undo" }
+            return Undo()
         }
     }
 }
 
 /** The person dismissed the notice with this id. */
-data class NoticeDismissed(val type: String = "noticeDismissed", val id: Long = 0) : AppIntent {
+data class NoticeDismissed(val id: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "noticeDismissed". */
+    val type: String get() = "noticeDismissed"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "id" to id)
 
@@ -674,27 +817,39 @@ data class NoticeDismissed(val type: String = "noticeDismissed", val id: Long = 
         /** Reads a NoticeDismissed from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): NoticeDismissed {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return NoticeDismissed(type = (map["type"] as String), id = (map["id"] as Number).toLong())
+            require(map["type"] == "noticeDismissed") { "NoticeDismissed: type ${map["type"]} is not noticeDismissed" }
+            return NoticeDismissed(id = (map["id"] as Number).toLong())
         }
     }
 }
 
 /** The person asked to try again what failed on the screen shown (the Detail, the search, Discover). */
-data class Retried(val type: String = "retried") : AppIntent {
+class Retried : AppIntent {
+    /** The wire `type`, fixed by the class: "retried". */
+    val type: String get() = "retried"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Retried
+    override fun hashCode(): Int = "Retried".hashCode()
+    override fun toString(): String = "Retried()"
 
     companion object {
         /** Reads a Retried from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): Retried {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return Retried(type = (map["type"] as String))
+            require(map["type"] == "retried") { "Retried: type ${map["type"]} is not retried" }
+            return Retried()
         }
     }
 }
 
 /** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
-data class AppSearch(val type: String = "search", val intent: AppSearchIntent) : AppIntent {
+data class AppSearch(val intent: AppSearchIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "search". */
+    val type: String get() = "search"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
@@ -702,13 +857,17 @@ data class AppSearch(val type: String = "search", val intent: AppSearchIntent) :
         /** Reads a AppSearch from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppSearch {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSearch(type = (map["type"] as String), intent = AppSearchIntent.fromJson(map["intent"]))
+            require(map["type"] == "search") { "AppSearch: type ${map["type"]} is not search" }
+            return AppSearch(intent = AppSearchIntent.fromJson(map["intent"]))
         }
     }
 }
 
 /** An intent for the Discover screen, as the discover feature takes it. */
-data class AppDiscover(val type: String = "discover", val intent: AppDiscoverIntent) : AppIntent {
+data class AppDiscover(val intent: AppDiscoverIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "discover". */
+    val type: String get() = "discover"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
@@ -716,13 +875,17 @@ data class AppDiscover(val type: String = "discover", val intent: AppDiscoverInt
         /** Reads a AppDiscover from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppDiscover {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppDiscover(type = (map["type"] as String), intent = AppDiscoverIntent.fromJson(map["intent"]))
+            require(map["type"] == "discover") { "AppDiscover: type ${map["type"]} is not discover" }
+            return AppDiscover(intent = AppDiscoverIntent.fromJson(map["intent"]))
         }
     }
 }
 
 /** An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack). */
-data class AppFavorites(val type: String = "favorites", val intent: AppFavoritesIntent) : AppIntent {
+data class AppFavorites(val intent: AppFavoritesIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "favorites". */
+    val type: String get() = "favorites"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
@@ -730,13 +893,17 @@ data class AppFavorites(val type: String = "favorites", val intent: AppFavorites
         /** Reads a AppFavorites from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppFavorites {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppFavorites(type = (map["type"] as String), intent = AppFavoritesIntent.fromJson(map["intent"]))
+            require(map["type"] == "favorites") { "AppFavorites: type ${map["type"]} is not favorites" }
+            return AppFavorites(intent = AppFavoritesIntent.fromJson(map["intent"]))
         }
     }
 }
 
 /** An intent for the shown Detail, as the detail feature takes it (nothing when none is open). */
-data class AppDetail(val type: String = "detail", val intent: AppDetailIntent) : AppIntent {
+data class AppDetail(val intent: AppDetailIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "detail". */
+    val type: String get() = "detail"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
 
@@ -744,7 +911,8 @@ data class AppDetail(val type: String = "detail", val intent: AppDetailIntent) :
         /** Reads a AppDetail from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppDetail {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppDetail(type = (map["type"] as String), intent = AppDetailIntent.fromJson(map["intent"]))
+            require(map["type"] == "detail") { "AppDetail: type ${map["type"]} is not detail" }
+            return AppDetail(intent = AppDetailIntent.fromJson(map["intent"]))
         }
     }
 }
@@ -1116,7 +1284,10 @@ data class ErrorEnvelope(val status: String, val message: String, val path: Stri
 }
 
 /** The wire object SearchRequest. */
-data class SearchRequest(val op: String = "search", val query: String, val page: Int = 0) : ProviderRequest {
+data class SearchRequest(val query: String, val page: Int = 0) : ProviderRequest() {
+    /** The wire `op`, fixed by the class: "search". */
+    val op: String get() = "search"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "query" to query, "page" to page)
 
@@ -1124,13 +1295,17 @@ data class SearchRequest(val op: String = "search", val query: String, val page:
         /** Reads a SearchRequest from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): SearchRequest {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchRequest(op = (map["op"] as String), query = (map["query"] as String), page = (map["page"] as Number).toInt())
+            require(map["op"] == "search") { "SearchRequest: op ${map["op"]} is not search" }
+            return SearchRequest(query = (map["query"] as String), page = (map["page"] as Number).toInt())
         }
     }
 }
 
 /** The wire object DiscoverRequest. */
-data class DiscoverRequest(val op: String = "discover", val section: String, val page: Int = 0) : ProviderRequest {
+data class DiscoverRequest(val section: String, val page: Int = 0) : ProviderRequest() {
+    /** The wire `op`, fixed by the class: "discover". */
+    val op: String get() = "discover"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "section" to section, "page" to page)
 
@@ -1138,13 +1313,17 @@ data class DiscoverRequest(val op: String = "discover", val section: String, val
         /** Reads a DiscoverRequest from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): DiscoverRequest {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DiscoverRequest(op = (map["op"] as String), section = (map["section"] as String), page = (map["page"] as Number).toInt())
+            require(map["op"] == "discover") { "DiscoverRequest: op ${map["op"]} is not discover" }
+            return DiscoverRequest(section = (map["section"] as String), page = (map["page"] as Number).toInt())
         }
     }
 }
 
 /** The wire object MovieRequest. */
-data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRequest {
+data class MovieRequest(val id: Long = 0) : ProviderRequest() {
+    /** The wire `op`, fixed by the class: "movie". */
+    val op: String get() = "movie"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "id" to id)
 
@@ -1152,29 +1331,38 @@ data class MovieRequest(val op: String = "movie", val id: Long = 0) : ProviderRe
         /** Reads a MovieRequest from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): MovieRequest {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return MovieRequest(op = (map["op"] as String), id = (map["id"] as Number).toLong())
+            require(map["op"] == "movie") { "MovieRequest: op ${map["op"]} is not movie" }
+            return MovieRequest(id = (map["id"] as Number).toLong())
         }
     }
 }
 
 /** The core no longer needs the answer to the request with this id. */
-data class CancelRequest(val op: String = "cancel") : ProviderRequest {
+class CancelRequest : ProviderRequest() {
+    /** The wire `op`, fixed by the class: "cancel". */
+    val op: String get() = "cancel"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op)
+
+    override fun equals(other: Any?): Boolean = other is CancelRequest
+    override fun hashCode(): Int = "CancelRequest".hashCode()
+    override fun toString(): String = "CancelRequest()"
 
     companion object {
         /** Reads a CancelRequest from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): CancelRequest {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return CancelRequest(op = (map["op"] as String))
+            require(map["op"] == "cancel") { "CancelRequest: op ${map["op"]} is not cancel" }
+            return CancelRequest()
         }
     }
 }
 
 /** What the provider callback receives, with a request id. */
-interface ProviderRequest {
+sealed class ProviderRequest {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
+    abstract fun toJson(): Map<String, Any?>
 
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
@@ -1234,7 +1422,7 @@ data class HostError(val code: String, val message: String? = null) {
 }
 
 /** The wire object MoviesAnswer. */
-data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAnswer {
+data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAnswer() {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movies" to movies.map { it.toJson() })
 
@@ -1248,7 +1436,7 @@ data class MoviesAnswer(val movies: List<HostMovie> = emptyList()) : ProviderAns
 }
 
 /** The wire object MovieAnswer. */
-data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
+data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer() {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movie" to movie.toJson())
 
@@ -1262,7 +1450,7 @@ data class MovieAnswer(val movie: HostMovieDetail) : ProviderAnswer {
 }
 
 /** The wire object ErrorAnswer. */
-data class ErrorAnswer(val error: HostError) : ProviderAnswer {
+data class ErrorAnswer(val error: HostError) : ProviderAnswer() {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("error" to error.toJson())
 
@@ -1276,9 +1464,9 @@ data class ErrorAnswer(val error: HostError) : ProviderAnswer {
 }
 
 /** cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request. */
-interface ProviderAnswer {
+sealed class ProviderAnswer {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
+    abstract fun toJson(): Map<String, Any?>
 
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */
@@ -1363,7 +1551,10 @@ data class ReplayReport(val matched: Boolean = false, val complete: Boolean = fa
 }
 
 /** The catalog is loading (a library built without an index builds it in memory first); searches wait. */
-data class CatalogLoading(val phase: String = "loading", val progress: Double = 0.0) : CatalogState {
+data class CatalogLoading(val progress: Double = 0.0) : CatalogState() {
+    /** The wire `phase`, fixed by the class: "loading". */
+    val phase: String get() = "loading"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "progress" to progress)
 
@@ -1371,29 +1562,38 @@ data class CatalogLoading(val phase: String = "loading", val progress: Double = 
         /** Reads a CatalogLoading from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): CatalogLoading {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return CatalogLoading(phase = (map["phase"] as String), progress = (map["progress"] as Number).toDouble())
+            require(map["phase"] == "loading") { "CatalogLoading: phase ${map["phase"]} is not loading" }
+            return CatalogLoading(progress = (map["progress"] as Number).toDouble())
         }
     }
 }
 
 /** The wire object CatalogLoaded. */
-data class CatalogLoaded(val phase: String = "loaded") : CatalogState {
+class CatalogLoaded : CatalogState() {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
+
+    override fun equals(other: Any?): Boolean = other is CatalogLoaded
+    override fun hashCode(): Int = "CatalogLoaded".hashCode()
+    override fun toString(): String = "CatalogLoaded()"
 
     companion object {
         /** Reads a CatalogLoaded from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): CatalogLoaded {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return CatalogLoaded(phase = (map["phase"] as String))
+            require(map["phase"] == "loaded") { "CatalogLoaded: phase ${map["phase"]} is not loaded" }
+            return CatalogLoaded()
         }
     }
 }
 
 /** cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded). */
-interface CatalogState {
+sealed class CatalogState {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
+    abstract fun toJson(): Map<String, Any?>
 
     companion object {
         /** Reads whichever variant [value] (JSON text or a parsed map) is. */

@@ -24,6 +24,26 @@ object GoldenTest : Suite("golden") {
             expectEqual(declared, ALL_FEATURES.map { it.name }, "features")
             expectEqual(declared, FEATURES, "feature names in Wire.kt")
         }
+        test("an intent's type is its class's; a union of its own members is sealed") {
+            // The type is no constructor parameter: the JSON is the wire's, byte for byte.
+            expectEqual("queryChanged", QueryChanged(query = "dune").type, "QueryChanged.type")
+            expectEqual("""{"type":"queryChanged","query":"dune"}""", Json.write(QueryChanged(query = "dune").toJson()), "QueryChanged")
+            expectEqual("""{"type":"submitted"}""", Json.write(Submitted().toJson()), "Submitted")
+            expectEqual(Submitted(), SearchIntent.fromJson("""{"type":"submitted"}"""), "Submitted read back")
+            expectEqual(AppQueryChanged(query = "x"), AppSearchIntent.fromJson("""{"type":"queryChanged","query":"x"}"""), "the app's queryChanged")
+            val refused = try { QueryChanged.fromJson("""{"type":"submitted","query":"x"}"""); null } catch (e: IllegalArgumentException) { e }
+            expect(refused != null) { "QueryChanged read a submitted" }
+            // A sealed class: this `when` has no else, so a new request kind fails to compile here.
+            val ops = listOf("""{"op":"search","query":"dune","page":1}""", """{"op":"cancel"}""").map { json ->
+                when (val request = ProviderRequest.fromJson(json)) {
+                    is SearchRequest -> "${request.op} ${request.query}"
+                    is DiscoverRequest -> request.op
+                    is MovieRequest -> request.op
+                    is CancelRequest -> request.op
+                }
+            }
+            expectEqual(listOf("search dune", "cancel"), ops, "requests")
+        }
         test("every intent gets its status") {
             Runtime(HOST_CATALOG).use { runtime ->
                 val lines = File(root, "schema/golden/intents.jsonl").readLines().filter { it.isNotBlank() }
