@@ -106,6 +106,7 @@ kotlin_compile() {
     "$KOTLINC" -jvm-target 1.8 -Xuse-experimental=kotlin.Experimental "${multiplatform[@]}" -cp "$cp" -d "$out.tmp" "${sources[@]}" 2>"$out.log" || status=$?
     # The Debian kotlinc script passes a JVM flag that Java 17 warns about; hide only that.
     grep -v -e '^OpenJDK 64-Bit Server VM warning: Options -Xverify:none' "$out.log" >&2 || true
+    if [ "$status" = 0 ] && grep -q ': warning:' "$out.log"; then status=1; echo "kotlinc: warnings are errors here" >&2; fi
     if [ "$status" != 0 ]; then
       rm -rf "$out.tmp" "$stamp.new"
       echo "kotlinc failed (status $status)" >&2
@@ -136,11 +137,17 @@ check_common_sources() {
   touch "$stamp.new"
   rm -rf "$out"
   if ! KOTLIN_COMPILER=org.jetbrains.kotlin.cli.metadata.K2MetadataCompiler "$KOTLINC" -Xmulti-platform \
-      -classpath "$lib/kotlin-stdlib-common.jar:$lib/kotlinx-coroutines-core-common.jar:$lib/atomicfu-common.jar" \
+      -Xuse-experimental=kotlin.Experimental -classpath "$lib/kotlin-stdlib-common.jar:$lib/kotlinx-coroutines-core-common.jar:$lib/atomicfu-common.jar" \
       -d "$out" "${sources[@]}" 2>"$out.log"; then
     grep -v -e 'Options -Xverify:none' "$out.log" >&2 || true
     rm -f "$stamp.new"
     echo "the shared Kotlin sources (bindings/kotlin/common) use something that is not common Kotlin" >&2
+    return 1
+  fi
+  if grep -q ': warning:' "$out.log"; then  # zero warnings, as kotlin_compile
+    grep ': warning:' "$out.log" >&2
+    rm -f "$stamp.new"
+    echo "the shared Kotlin sources (bindings/kotlin/common) compile with warnings" >&2
     return 1
   fi
   mv "$stamp.new" "$stamp"
