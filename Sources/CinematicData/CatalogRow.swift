@@ -34,15 +34,22 @@ struct CatalogRow {
         static let titleText = "at most 1024 characters and 4096 UTF-8 bytes"
     }
 
-    /// Parses the whole TSV (header first). Throws `.storage` naming the line and what is
-    /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
-    /// blank lines are skipped (but counted). Linear in the size of `bytes`.
+    /// Parses the whole TSV (header first): ``scan(_:_:)``'s rows.
     static func parseAll(_ bytes: [UInt8]) throws(MovieError) -> [CatalogRow] {
         var rows: [CatalogRow] = []
         rows.reserveCapacity(60_000)
+        try scan(bytes) { row, _ throws(MovieError) in rows.append(row) }
+        return rows
+    }
+
+    /// Reads the whole TSV (header first), giving each film's row and its line's bytes (no
+    /// line ending) to `each`, in file order. Throws `.storage` naming the line and what is
+    /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
+    /// blank lines are skipped (but counted). Linear in the size of `bytes`.
+    static func scan(_ bytes: [UInt8], _ each: (CatalogRow, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
         var lineNumber = 0, start = 0
         var sawHeader = false
-        var lines: [Int: Int] = [:]   // id → its line
+        var lines: [UInt32: UInt32] = [:]   // id → its line
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             var line = bytes[start..<end]
@@ -58,13 +65,17 @@ struct CatalogRow {
                 continue
             }
             let row = try CatalogRow(fields: fields(of: line, line: lineNumber), line: lineNumber)
-            if let first = lines.updateValue(lineNumber, forKey: row.id) {
+            if let first = lines.updateValue(UInt32(truncatingIfNeeded: lineNumber), forKey: UInt32(row.id)) {
                 throw .storage("line \(lineNumber): id \(row.id) is already the film of line \(first)")
             }
-            rows.append(row)
+            try each(row, line.indices)
         }
         guard sawHeader else { throw .storage("line 1: no header line (the file is empty)") }
-        return rows
+    }
+
+    /// The row of a film's line that ``scan(_:_:)`` read (so valid).
+    static func parse(line: ArraySlice<UInt8>) throws(MovieError) -> CatalogRow {
+        try CatalogRow(fields: fields(of: line, line: 0), line: 0)
     }
 
     /// A film titled `catalogTitle` with `id`, and every other field of `shape`.

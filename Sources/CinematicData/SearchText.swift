@@ -40,7 +40,7 @@ enum SearchText {
                 if !current.isEmpty && current.dropFirst().isEmpty { finish() }   // one character: O(1), not count
                 continue
             }
-            if character.isLetter || character.isNumber {
+            if isLetterOrNumber(character) {
                 letters += 1
                 var changed = false
                 for scalar in character.unicodeScalars { changed = fold(scalar, into: &current) || changed }
@@ -69,7 +69,7 @@ enum SearchText {
         var joined = ""
         var previousJoinable = false
         for character in title {
-            if character.isLetter || character.isNumber {
+            if isLetterOrNumber(character) {
                 for scalar in character.unicodeScalars { fold(scalar, into: &joined) }
             } else if character == "-" || character == "/" {
                 previousJoinable = true
@@ -101,6 +101,16 @@ enum SearchText {
         return out
     }
 
+    /// `character.isLetter || character.isNumber`, answered without Unicode's tables for an
+    /// ASCII character (the only ASCII letters and digits are A-Z, a-z and 0-9).
+    static func isLetterOrNumber(_ character: Character) -> Bool {
+        let utf8 = character.utf8
+        if utf8.count == 1, let byte = utf8.first {
+            return (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        }
+        return character.isLetter || character.isNumber
+    }
+
     /// The number a roman numeral word stands for (1...20), or nil. "v" and "x" count only
     /// after "part", "episode", "chapter", "vol" or as the last word; "i" only after those.
     static func romanValue(_ word: String, after previous: String? = nil, isLast: Bool = true) -> Int? {
@@ -125,7 +135,8 @@ enum SearchText {
         let value = scalar.value
         if value >= 0x300 && value <= 0x36F { return true } // combining marks
         if value < 0x80 {
-            word.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            // ASCII: only A-Z change when lowercased.
+            word.unicodeScalars.append(value >= 0x41 && value <= 0x5A ? Unicode.Scalar(UInt8(value + 0x20)) : scalar)
             return false
         }
         if let folded = latin[value] {
