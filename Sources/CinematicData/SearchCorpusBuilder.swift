@@ -96,7 +96,7 @@ struct TitleWordLists {
 
     /// Reads the next title (in rank order).
     mutating func append(_ row: CatalogRow) throws(MovieError) {
-        let shown = TitleText.parts(ofCatalogTitle: row.catalogTitle).display
+        let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle), shown = parts.display
         try display.append(row, display: shown)
         // The display title's plain words, then the other forms it is found by: numerals,
         // joined words, the catalog form's ("Godfather, The"), and adjacent words joined
@@ -105,7 +105,9 @@ struct TitleWordLists {
         // Linear per title: a word is checked against the title's earlier words in a set.
         let plain = SearchText.words(shown)
         var seen = Set(plain), variants: [String] = [], joinedWords: [String] = []
-        for word in SearchText.indexWords(ofTitle: shown) + SearchText.indexWords(ofTitle: row.catalogTitle)
+        // A title without a moved article is its own catalog form: its forms are read once.
+        let catalogForms = parts.article == nil ? [] : SearchText.indexWords(ofTitle: row.catalogTitle)
+        for word in SearchText.indexWords(ofTitle: shown, plain: plain) + catalogForms
         where seen.insert(word).inserted { variants.append(word) }
         for (first, second) in zip(plain, plain.dropFirst())
         where !first.dropFirst().isEmpty && !second.dropFirst().isEmpty

@@ -57,8 +57,9 @@ enum SearchText {
     /// or slashed words joined ("Spider-Man" → spider, man, spiderman; never across an
     /// elision: "d'une" is not "dune").
     /// Linear in the title's length: membership is checked in sets, never word by word.
-    static func indexWords(ofTitle title: String) -> [String] {
-        let plain = words(title)
+    /// `plain`, when given, is `words(title)`, already read.
+    static func indexWords(ofTitle title: String, plain given: [String]? = nil) -> [String] {
+        let plain = given ?? words(title)
         let plainSet = Set(plain)
         var out = plain
         for (index, word) in plain.enumerated() {
