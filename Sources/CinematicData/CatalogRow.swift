@@ -96,20 +96,32 @@ struct CatalogRow {
     /// a field over its byte bound or not valid UTF-8 is refused naming the line.
     private static func fields(of line: ArraySlice<UInt8>, line number: Int) throws(MovieError) -> [String] {
         func fail(_ what: String) -> MovieError { .storage("line \(number): \(what)") }
-        let count = line.count(where: { $0 == UInt8(ascii: "\t") }) + 1
-        guard count == columns.count else { throw fail("expected \(columns.count) tab-separated columns, found \(count)") }
-        var fields: [String] = []
-        fields.reserveCapacity(count)
-        for (column, raw) in line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).enumerated() {
-            let name = column == 1 ? "the title" : columns[column]
-            guard column != 1 || raw.count <= Bounds.titleBytes else {
-                throw fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)")
+        // One pass over the line's bytes where they lie: its columns counted, then each field
+        // checked and decoded in turn.
+        let read: Result<[String], MovieError> = line.withUnsafeBufferPointer { bytes in
+            let tab = UInt8(ascii: "\t")
+            var count = 1
+            for byte in bytes where byte == tab { count += 1 }
+            guard count == columns.count else { return .failure(fail("expected \(columns.count) tab-separated columns, found \(count)")) }
+            var fields: [String] = []
+            fields.reserveCapacity(count)
+            var start = 0
+            for column in 0..<count {
+                var end = start
+                while end < bytes.count && bytes[end] != tab { end += 1 }
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                start = end + 1
+                let name = column == 1 ? "the title" : columns[column]
+                guard column != 1 || raw.count <= Bounds.titleBytes else {
+                    return .failure(fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)"))
+                }
+                guard raw.count <= Bounds.fieldBytes else { return .failure(fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)")) }
+                guard let text = String(validating: raw, as: UTF8.self) else { return .failure(fail("\(name) is not valid UTF-8")) }
+                fields.append(text)
             }
-            guard raw.count <= Bounds.fieldBytes else { throw fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)") }
-            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("\(name) is not valid UTF-8") }
-            fields.append(text)
+            return .success(fields)
         }
-        return fields
+        return try read.get()
     }
 
     private init(fields: [String], line: Int) throws(MovieError) {
