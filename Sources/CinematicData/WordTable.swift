@@ -3,8 +3,9 @@ import CinematicDomain
 /// The vocabulary of an index being built, compact: every distinct word's UTF-8 bytes once, in
 /// one buffer, interned to a dense id in order of first appearance. ASCII words are found by
 /// their bytes in an open-addressing table of ids; a word with other characters by Swift
-/// string equality (canonical equivalence: "é" precomposed or not is one word, as a
-/// `Set<String>` counts them), keeping the form seen first. Then ``sortedOrder()`` gives the
+/// string equality (canonical equivalence: Hangul "한" as one scalar or as its three jamo is
+/// one word, as a `Set<String>` counts them), keeping the form seen first (words are folded
+/// first: ``SearchText``, so no non-ASCII word equals an ASCII one). Then ``sortedOrder()`` gives the
 /// ids in byte order, the vocabulary's order in the index.
 struct WordTable {
     /// Every word's bytes, one after another; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
