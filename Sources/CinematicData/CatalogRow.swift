@@ -116,8 +116,14 @@ struct CatalogRow {
                     return .failure(fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)"))
                 }
                 guard raw.count <= Bounds.fieldBytes else { return .failure(fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)")) }
-                guard let text = String(validating: raw, as: UTF8.self) else { return .failure(fail("\(name) is not valid UTF-8")) }
-                fields.append(text)
+                // ASCII is valid UTF-8: decoded directly (most fields), anything else validated.
+                if raw.allSatisfy({ $0 < 0x80 }) {
+                    fields.append(String(decoding: raw, as: UTF8.self))
+                } else if let text = String(validating: raw, as: UTF8.self) {
+                    fields.append(text)
+                } else {
+                    return .failure(fail("\(name) is not valid UTF-8"))
+                }
             }
             return .success(fields)
         }
