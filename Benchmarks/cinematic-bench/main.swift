@@ -5,7 +5,7 @@ import Foundation
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-bench-\(getpid())")
 let catalogPath = directory.appendingPathComponent("catalog.idx").path
 defer { try? FileManager.default.removeItem(at: directory) }
-/// `cinematic-bench [start] [search] [catalog] [relevance] [abi] [recording] [heart] [favorites] [encoding] [cache] [delivery] [app]`: the named benchmarks, all by default.
+/// `cinematic-bench [start] [search] [catalog] [relevance] [abi] [recording] [heart] [favorites] [encoding] [cache] [delivery] [app] [build]`: the named benchmarks, all by default.
 // `cinematic-bench type INDEX QUERY...`: every prefix of each query, typed into a fresh catalog
 // 5 times, with its median time (to see where a keystroke's time goes).
 // INDEX "embedded": the shipped catalog's index, built first.
@@ -21,6 +21,8 @@ if CommandLine.arguments.dropFirst().first == "type", CommandLine.arguments.coun
     try typed.get()
     exit(0)
 }
+// Child modes of `build` (IndexBuildCost): one build in a process of its own.
+if try IndexBuildCost.child(Array(CommandLine.arguments.dropFirst())) { exit(0) }
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {
@@ -57,7 +59,8 @@ do {
     if wanted("encoding") { try EncodingComparison.run(catalogPath: catalogPath); print() }
     if wanted("cache") { try await CachedAnswerLatency.run(catalogPath: catalogPath, directory: directory); print() }
     if wanted("delivery") { try DeliveryCost.run(catalogPath: catalogPath, directory: directory); print() }
-    if wanted("app") { try AppCost.run(catalogPath: catalogPath) }
+    if wanted("app") { try AppCost.run(catalogPath: catalogPath); print() }
+    if wanted("build") { try IndexBuildCost.run(directory: directory) }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -62,7 +62,7 @@ public enum CatalogIndex {
         return hash
     }()
 
-    /// Builds at `path` an index of the rows `load` reads, stamped with its stamp
+    /// Builds at `path` an index of the films `load` reads, stamped with its stamp
     /// (``StagedFile``): `path` is checked first (nothing, an empty file or an index of ours;
     /// before `load` runs, so a destination that is not ours costs no reading), the index is
     /// written to a locked temporary file beside it, flushed, and put in place only if `path`
@@ -70,30 +70,34 @@ public enum CatalogIndex {
     /// then the directory flushed. `progress` gets the share done (0...1): 0.99 once the index
     /// is written, before it is put in place.
     static func write(to path: String, progress: (Double) -> Void = { _ in },
-                      load: () throws(MovieError) -> (rows: [CatalogRow], stamp: Stamp)) throws(MovieError) {
+                      load: () throws(MovieError) -> (films: CatalogFilms, stamp: Stamp)) throws(MovieError) {
         var staged = try StagedFile(path, what: "catalog index") { prefix in
             guard let header = SQLiteHeader(prefix) else { return false }
             return header.applicationID == applicationID
         }
-        let (rows, stamp) = try load()
+        let (films, stamp) = try load()
         let connection = try SQLiteConnection(path: staged.temporary)
         defer { connection.close() }
-        let corpus = try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        let corpus = try fill(connection, films: films, stamp: stamp, progress: progress)
         connection.close()
         try appendSection(corpus, to: staged.temporary)
         try staged.publish()
         progress(1)
     }
 
-    /// Builds the database of an index of `rows` into `connection` (an empty database: a
-    /// temporary file or memory); returns the search section's parts, which follow it.
-    static func fill(_ connection: SQLiteConnection, rows: [CatalogRow], stamp: Stamp,
+    /// Builds the database of an index of `films` into `connection` (an empty database: a
+    /// temporary file or memory), each film inserted as the search section's builder reads it
+    /// (and freed); returns the search section's parts, which follow the database.
+    static func fill(_ connection: SQLiteConnection, films: CatalogFilms, stamp: Stamp,
                      progress: (Double) -> Void = { _ in }) throws(MovieError) -> CorpusParts {
-        guard !rows.isEmpty else { throw .storage("the movie file has no films") }
-        let (ranked, corpus) = try SearchCorpusBuilder.build(rows, progress: progress)
+        guard films.count > 0 else { throw .storage("the movie file has no films") }
         try CatalogSchema.create(in: connection)
-        try CatalogSchema.insert(ranked, stamp: stamp, into: connection)
+        var corpus: CorpusParts?
+        try CatalogSchema.insert(films: films.count, stamp: stamp, into: connection) { insert throws(MovieError) in
+            corpus = try SearchCorpusBuilder.build(films, progress: progress, each: insert)
+        }
         progress(0.99)
+        guard let corpus else { throw .storage("the catalog index was not built") }
         return corpus
     }
 
@@ -101,7 +105,7 @@ public enum CatalogIndex {
     static func image(rows: [CatalogRow], stamp: Stamp, progress: (Double) -> Void) throws(MovieError) -> IndexImage {
         let connection = try SQLiteConnection(path: ":memory:")
         defer { connection.close() }
-        let corpus = try fill(connection, rows: rows, stamp: stamp, progress: progress)
+        let corpus = try fill(connection, films: CatalogFilms(rows: rows), stamp: stamp, progress: progress)
         let database = try connection.serialize()
         defer { sqlite3_free(UnsafeMutableRawPointer(mutating: database.baseAddress)) }
         let bytes = Array(database) + corpus.section(offset: database.count)
@@ -116,10 +120,7 @@ public enum CatalogIndex {
         defer { Glibc.close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .storage("cannot write the catalog index \(path): \(FileIO.message(errno))") }
-        let section = corpus.section(offset: Int(info.st_size))
-        if let code = section.withUnsafeBytes({ FileIO.writeAll(descriptor, $0, path: path) }) {
-            throw .storage("cannot write the catalog index \(path): \(FileIO.message(code))")
-        }
+        try corpus.write(to: descriptor, path: path, offset: Int(info.st_size))
     }
 
     /// The largest index file opened: 4 GiB (an index of 1,000,000 films is about 210 MB).

@@ -34,15 +34,22 @@ struct CatalogRow {
         static let titleText = "at most 1024 characters and 4096 UTF-8 bytes"
     }
 
-    /// Parses the whole TSV (header first). Throws `.storage` naming the line and what is
-    /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
-    /// blank lines are skipped (but counted). Linear in the size of `bytes`.
+    /// Parses the whole TSV (header first): ``scan(_:_:)``'s rows.
     static func parseAll(_ bytes: [UInt8]) throws(MovieError) -> [CatalogRow] {
         var rows: [CatalogRow] = []
         rows.reserveCapacity(60_000)
+        try scan(bytes) { row, _ throws(MovieError) in rows.append(row) }
+        return rows
+    }
+
+    /// Reads the whole TSV (header first), giving each film's row and its line's bytes (no
+    /// line ending) to `each`, in file order. Throws `.storage` naming the line and what is
+    /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
+    /// blank lines are skipped (but counted). Linear in the size of `bytes`.
+    static func scan(_ bytes: [UInt8], _ each: (CatalogRow, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
         var lineNumber = 0, start = 0
         var sawHeader = false
-        var lines: [Int: Int] = [:]   // id → its line
+        var lines: [UInt32: UInt32] = [:]   // id → its line
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             var line = bytes[start..<end]
@@ -58,13 +65,17 @@ struct CatalogRow {
                 continue
             }
             let row = try CatalogRow(fields: fields(of: line, line: lineNumber), line: lineNumber)
-            if let first = lines.updateValue(lineNumber, forKey: row.id) {
+            if let first = lines.updateValue(UInt32(truncatingIfNeeded: lineNumber), forKey: UInt32(row.id)) {
                 throw .storage("line \(lineNumber): id \(row.id) is already the film of line \(first)")
             }
-            rows.append(row)
+            try each(row, line.indices)
         }
         guard sawHeader else { throw .storage("line 1: no header line (the file is empty)") }
-        return rows
+    }
+
+    /// The row of a film's line that ``scan(_:_:)`` read (so valid).
+    static func parse(line: ArraySlice<UInt8>) throws(MovieError) -> CatalogRow {
+        try CatalogRow(fields: fields(of: line, line: 0), line: 0)
     }
 
     /// A film titled `catalogTitle` with `id`, and every other field of `shape`.
@@ -85,20 +96,38 @@ struct CatalogRow {
     /// a field over its byte bound or not valid UTF-8 is refused naming the line.
     private static func fields(of line: ArraySlice<UInt8>, line number: Int) throws(MovieError) -> [String] {
         func fail(_ what: String) -> MovieError { .storage("line \(number): \(what)") }
-        let count = line.count(where: { $0 == UInt8(ascii: "\t") }) + 1
-        guard count == columns.count else { throw fail("expected \(columns.count) tab-separated columns, found \(count)") }
-        var fields: [String] = []
-        fields.reserveCapacity(count)
-        for (column, raw) in line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).enumerated() {
-            let name = column == 1 ? "the title" : columns[column]
-            guard column != 1 || raw.count <= Bounds.titleBytes else {
-                throw fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)")
+        // One pass over the line's bytes where they lie: its columns counted, then each field
+        // checked and decoded in turn.
+        let read: Result<[String], MovieError> = line.withUnsafeBufferPointer { bytes in
+            let tab = UInt8(ascii: "\t")
+            var count = 1
+            for byte in bytes where byte == tab { count += 1 }
+            guard count == columns.count else { return .failure(fail("expected \(columns.count) tab-separated columns, found \(count)")) }
+            var fields: [String] = []
+            fields.reserveCapacity(count)
+            var start = 0
+            for column in 0..<count {
+                var end = start
+                while end < bytes.count && bytes[end] != tab { end += 1 }
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                start = end + 1
+                let name = column == 1 ? "the title" : columns[column]
+                guard column != 1 || raw.count <= Bounds.titleBytes else {
+                    return .failure(fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)"))
+                }
+                guard raw.count <= Bounds.fieldBytes else { return .failure(fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)")) }
+                // ASCII is valid UTF-8: decoded directly (most fields), anything else validated.
+                if raw.allSatisfy({ $0 < 0x80 }) {
+                    fields.append(String(decoding: raw, as: UTF8.self))
+                } else if let text = String(validating: raw, as: UTF8.self) {
+                    fields.append(text)
+                } else {
+                    return .failure(fail("\(name) is not valid UTF-8"))
+                }
             }
-            guard raw.count <= Bounds.fieldBytes else { throw fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)") }
-            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("\(name) is not valid UTF-8") }
-            fields.append(text)
+            return .success(fields)
         }
-        return fields
+        return try read.get()
     }
 
     private init(fields: [String], line: Int) throws(MovieError) {

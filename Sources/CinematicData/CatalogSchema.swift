@@ -26,16 +26,17 @@ enum CatalogSchema {
             """)
     }
 
-    /// Loads `ranked` (rows in rank order, as ``SearchCorpusBuilder`` returns them) and the
-    /// stamp.
-    static func insert(_ ranked: [CatalogRow], stamp: CatalogIndex.Stamp,
-                       into connection: SQLiteConnection) throws(MovieError) {
+    /// Loads `films` films and the stamp, in one transaction: `load` is given the function that
+    /// inserts a row (with its rank - 1) and calls it for every film, in rank order (as
+    /// ``SearchCorpusBuilder`` reads them).
+    static func insert(films: Int, stamp: CatalogIndex.Stamp, into connection: SQLiteConnection,
+                       load: ((Int, CatalogRow) throws(MovieError) -> Void) throws(MovieError) -> Void) throws(MovieError) {
         try connection.transaction { () throws(MovieError) in
             let movie = try connection.prepare("""
                 INSERT INTO movies (rank, budget, rating, votes, distribution, genre_mask) VALUES (?, ?, ?, ?, ?, ?)
                 """, persistent: false)
             defer { movie.finalize() }
-            for (offset, row) in ranked.enumerated() {
+            try load { offset, row throws(MovieError) in
                 try movie.run([
                     .int(offset + 1), row.budget.map { .int($0) } ?? .null, .double(row.rating), .int(row.votes),
                     RatingDistribution.encode(row.distribution), .int(GenreMask.mask(of: row.genres)),
@@ -43,7 +44,7 @@ enum CatalogSchema {
             }
             let meta = try connection.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)", persistent: false)
             defer { meta.finalize() }
-            for (key, value) in stamp.entries + [("films", "\(ranked.count)")] { try meta.run([.text(key), .text(value)]) }
+            for (key, value) in stamp.entries + [("films", "\(films)")] { try meta.run([.text(key), .text(value)]) }
         }
         try connection.execute("""
             CREATE INDEX movies_top_rated ON movies (rating DESC, votes DESC, rank) WHERE votes >= \(DiscoverSection.topRatedMinimumVotes);

@@ -85,25 +85,55 @@ enum CorpusLayout {
     /// The section of `films` titles and `words` words holding `parts` (one per ``Part``, in
     /// order, as bytes), followed by the file's trailer for a section at `offset` in the file.
     static func section(films: Int, words: Int, parts: [[UInt8]], offset: Int) -> [UInt8] {
+        var bytes = header(films: films, words: words, lengths: parts.map(\.count))
+        for part in parts {
+            bytes += part
+            bytes += [UInt8](repeating: 0, count: padding(after: part.count))
+        }
+        return bytes + trailer(offset: offset)
+    }
+
+    /// ``section(films:words:parts:offset:)``'s bytes written to `descriptor` (open on `path`)
+    /// part by part, never gathered in one buffer.
+    static func write(films: Int, words: Int, parts: [[UInt8]], offset: Int, to descriptor: Int32, path: String) throws(MovieError) {
+        func write(_ bytes: [UInt8]) throws(MovieError) {
+            if let code = bytes.withUnsafeBytes({ FileIO.writeAll(descriptor, $0, path: path) }) {
+                throw .storage("cannot write the catalog index \(path): \(FileIO.message(code))")
+            }
+        }
+        try write(header(films: films, words: words, lengths: parts.map(\.count)))
+        for part in parts {
+            try write(part)
+            try write([UInt8](repeating: 0, count: padding(after: part.count)))
+        }
+        try write(trailer(offset: offset))
+    }
+
+    /// The zeros after a part of `count` bytes, up to the next 8-byte boundary.
+    private static func padding(after count: Int) -> Int { (8 - count % 8) % 8 }
+
+    /// The header and table of parts of the given byte `lengths`, each placed 8-byte aligned
+    /// after the table (which ends 8-byte aligned: ``tableEnd``).
+    private static func header(films: Int, words: Int, lengths: [Int]) -> [UInt8] {
         var table: [(Int, Int)] = []
         var position = tableEnd
-        for part in parts {
-            table.append((position, part.count))
-            position = (position + part.count + 7) & ~7
+        for length in lengths {
+            table.append((position, length))
+            position += length + padding(after: length)
         }
         var bytes = magic
-        bytes.reserveCapacity(position + trailerBytes)
         append(UInt32(version), to: &bytes)
-        append(UInt32(parts.count), to: &bytes)
+        append(UInt32(lengths.count), to: &bytes)
         append(UInt32(films), to: &bytes)
         append(UInt32(words), to: &bytes)
         append(UInt64(position), to: &bytes)
         for (start, count) in table { append(UInt64(start), to: &bytes); append(UInt64(count), to: &bytes) }
-        for (part, (start, _)) in zip(parts, table) {
-            bytes += [UInt8](repeating: 0, count: start - bytes.count)
-            bytes += part
-        }
-        bytes += [UInt8](repeating: 0, count: position - bytes.count)
+        return bytes
+    }
+
+    /// The file's trailer for a section at `offset`.
+    private static func trailer(offset: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
         append(UInt64(offset), to: &bytes)
         return bytes + trailerMagic
     }

@@ -45,7 +45,7 @@ enum SearchText {
                 if !current.isEmpty && current.dropFirst().isEmpty { finish() }   // one character: O(1), not count
                 continue
             }
-            if character.isLetter || character.isNumber {
+            if isLetterOrNumber(character) {
                 letters += 1
                 var changed = false
                 for scalar in character.unicodeScalars { changed = fold(scalar, into: &current) || changed }
@@ -81,8 +81,9 @@ enum SearchText {
     /// or slashed words joined ("Spider-Man" → spider, man, spiderman; never across an
     /// elision: "d'une" is not "dune").
     /// Linear in the title's length: membership is checked in sets, never word by word.
-    static func indexWords(ofTitle title: String) -> [String] {
-        let plain = words(title)
+    /// `plain`, when given, is `words(title)`, already read.
+    static func indexWords(ofTitle title: String, plain given: [String]? = nil) -> [String] {
+        let plain = given ?? words(title)
         let plainSet = Set(plain)
         var out = plain
         for (index, word) in plain.enumerated() {
@@ -93,7 +94,7 @@ enum SearchText {
         var joined = ""
         var previousJoinable = false
         for character in title {
-            if character.isLetter || character.isNumber {
+            if isLetterOrNumber(character) {
                 for scalar in character.unicodeScalars { fold(scalar, into: &joined) }
             } else if character == "-" || character == "/" {
                 previousJoinable = true
@@ -123,6 +124,16 @@ enum SearchText {
             }
         }
         return out
+    }
+
+    /// `character.isLetter || character.isNumber`, answered without Unicode's tables for an
+    /// ASCII character (the only ASCII letters and digits are A-Z, a-z and 0-9).
+    static func isLetterOrNumber(_ character: Character) -> Bool {
+        let utf8 = character.utf8
+        if utf8.count == 1, let byte = utf8.first {
+            return (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        }
+        return character.isLetter || character.isNumber
     }
 
     /// The number a roman numeral word stands for (1...20), or nil. "v" and "x" count only

@@ -15,8 +15,21 @@ package enum SyntheticCatalog {
         let rows = try rows(count: count)
         var words: Set<String> = []
         for row in rows { for word in SearchText.words(row.catalogTitle) { words.insert(word) } }
-        try CatalogIndex.write(to: path) { (rows, CatalogIndex.Stamp(data: "synthetic-\(count)", library: "bench")) }
+        try CatalogIndex.write(to: path) { (CatalogFilms(rows: rows), CatalogIndex.Stamp(data: "synthetic-\(count)", library: "bench")) }
         return words.count
+    }
+
+    /// The same `count` films as a movie file's text (docs/catalog-index.md: the header line,
+    /// then one tab-separated line a film), so a builder run on it sees the same films.
+    package static func movieFileText(count: Int) throws(MovieError) -> String {
+        var text = CatalogRow.columns.joined(separator: "\t") + "\n"
+        for row in try rows(count: count) {
+            let fields = ["\(row.id)", row.catalogTitle, "\(row.year)", "\(row.runtime)", row.budget.map { "\($0)" } ?? "NA",
+                          "\(row.rating)", "\(row.votes)"] + row.distribution.map { "\($0)" } + [row.mpaa ?? "", row.genres.joined(separator: ",")]
+            text += fields.joined(separator: "\t")
+            text += "\n"
+        }
+        return text
     }
 
     static func rows(count: Int) throws(MovieError) -> [CatalogRow] {
