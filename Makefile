@@ -47,7 +47,7 @@ REPLAY_TOOL := $(BUILD)/bin/cinematic-replay
 CATALOG_HOST := $(BUILD)/bin/catalog-host
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
+.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
 
 all: lib $(REPLAY_TOOL)
 
@@ -100,7 +100,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-test: test-generated wire-check test-release-checks abi-check test-migration-doc test-adding-a-feature test-layering test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-fuzz
+test: test-generated wire-check test-release-checks abi-check test-migration-doc test-adding-a-feature test-layering test-no-hooks test-comparison-doc test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-fuzz
 
 ## wheel: build/dist/cinematic-<version>-py3-none-manylinux_*_x86_64.whl, the Python package
 ## with libcinematic.so.0 inside, repaired by auditwheel (jansson and SQLite travel in it).
@@ -193,6 +193,11 @@ test-adding-a-feature: lib
 ## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh
+
+## test-no-hooks: `nm` of the shipped library shows no test hook (FaultInjection, FaultVFS,
+## SyntheticCatalog, CinematicBenchmarks, the CinematicTestHooks module): tools/check-no-hooks.sh.
+test-no-hooks: lib
+	tools/check-no-hooks.sh $(LIB)
 
 ## test-comparison-doc: docs/comparison.md's code-line counts are what tools/count-lines.py
 ## prints, and its mutation table lists every mutation of tools/mutants.py, each caught.

@@ -3,9 +3,9 @@ import CinematicDomain
 /// One line of data/ggplot2movies.tsv.gz (see data/README.md for the columns), validated
 /// where it enters: every field bounded, every number finite and in range, text valid UTF-8
 /// (the bounds are documented in include/cinematic.h, next to cinematic_catalog_build_index).
-struct CatalogRow {
+package struct CatalogRow {
     let id: Int
-    let catalogTitle: String
+    package let catalogTitle: String
     let year: Int
     let runtime: Int
     let budget: Int?
@@ -67,8 +67,9 @@ struct CatalogRow {
         return rows
     }
 
-    /// A film titled `catalogTitle` with `id`, and every other field of `shape`.
-    init(id: Int, catalogTitle: String, like shape: CatalogRow) {
+    /// A film titled `catalogTitle` with `id`, and every other field of `shape` (how the
+    /// benchmark's synthetic catalog makes its films).
+    package init(id: Int, catalogTitle: String, like shape: CatalogRow) {
         self.id = id
         self.catalogTitle = catalogTitle
         year = shape.year
