@@ -25,7 +25,13 @@ enum CachedAnswerLatency {
         let cached = CachedMovieCatalog(remote: remote, cache: cache, coder: CachedAnswerJSON(),
                                         now: { Int64(Date().timeIntervalSince1970) })
         let names = (0..<queries).map { "query \($0)" }
-        for name in names { _ = try await cached.search(matching: name, page: 1) }   // live: stored
+        // Live: stored. Waiting for the writes every 128 stores keeps the queue under
+        // OfflineCache.maximumPendingStores (256), past which stores are dropped: on a busy
+        // machine the cache's thread falls behind and the lookups below would miss.
+        for (index, name) in names.enumerated() {
+            _ = try await cached.search(matching: name, page: 1)
+            if index % 128 == 127 { _ = await cache.usage() }
+        }
         _ = await cache.usage()                                                           // every store written
         remote.fail(true)
         let clock = ContinuousClock()
