@@ -1,0 +1,17 @@
+# Benchmarks (included by the Makefile): `make bench` and the C host it times.
+
+## bench: search latency over the real catalog (medians and ratios, one run), what
+## `import cinematic` costs over `import ctypes, json` (bindings/python/bench_import.py), then the desktop
+## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
+## (examples/desktop/bench_typing.py, offscreen).
+bench: deps lib $(EXAMPLE) $(CATALOG_HOST)
+	$(SWIFT) run -c release cinematic-bench
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
+	examples/desktop/bench-typing.sh
+	$(MAKE) --no-print-directory bench-web
+
+## catalog-host: the C host `make bench` times and weighs a catalog with (Benchmarks/c).
+$(CATALOG_HOST): Benchmarks/c/catalog_host.c include/cinematic.h lib
+	@mkdir -p $(BUILD)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
