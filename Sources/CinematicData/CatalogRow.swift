@@ -5,6 +5,7 @@ import CinematicDomain
 /// (the bounds are documented in include/cinematic.h, next to cinematic_catalog_build_index).
 package struct CatalogRow {
     let id: Int
+    /// The title as the movie file spells it ("Matrix Reloaded, The"), which search words come from.
     package let catalogTitle: String
     let year: Int
     let runtime: Int
