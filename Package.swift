@@ -52,10 +52,13 @@ let package = Package(
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicThreads", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicThreadsTests", dependencies: ["CinematicThreads", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
+        // Test hooks (fault injection into FileIO's system calls and SQLite's VFS): linked by
+        // the fault tests only, never by the shipped library (checked by `make test-no-hooks`).
+        .target(name: "CinematicTestHooks", dependencies: ["CinematicData", "CSQLite"], path: "Tests/CinematicTestHooks", swiftSettings: strict),
+        .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport", "CinematicTestHooks"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicComparisonTests", dependencies: ["CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CinematicTestHooks"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

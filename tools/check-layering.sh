@@ -42,13 +42,15 @@ ALLOWED = {
     "cinematic-abi-profile": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit"} | PLATFORM,
     # Tests.
     "CinematicTestSupport": {"CinematicDomain", "MVIKit", "Synchronization", "Testing"},
+    # Test hooks: fault injection (FileIO's system calls, SQLite's VFS); never shipped.
+    "CinematicTestHooks": {"CinematicData", "CSQLite"} | PLATFORM,
     "MVIKitTests": {"MVIKit", "CinematicThreads"} | TESTING,
     "CinematicThreadsTests": {"CinematicThreads", "MVIKit"} | TESTING,
     "CinematicDomainTests": {"CinematicDomain"} | TESTING,
-    "CinematicDataTests": {"CinematicData", "CinematicDomain", "MVIKit"} | TESTING,
+    "CinematicDataTests": {"CinematicData", "CinematicDomain", "MVIKit", "CinematicTestHooks"} | TESTING,
     "CinematicFeaturesTests": {"CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"} | TESTING,
     "CinematicComparisonTests": {"CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit"} | TESTING,
-    "CinematicTests": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit"} | TESTING,
+    "CinematicTests": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CinematicTestHooks"} | TESTING,
 }
 
 IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)")

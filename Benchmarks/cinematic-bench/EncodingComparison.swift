@@ -43,7 +43,7 @@ enum EncodingComparison {
         for _ in 0..<(rounds / 500) {
             for _ in 0..<500 {
                 let start = clock.now
-                bytes.0 = CinematicBenchmarks.encodeUncached(swiftState)
+                bytes.0 = encodeUncached(swiftState)
                 janssonSamples.append(clock.now - start)
             }
             for _ in 0..<500 {
@@ -68,5 +68,13 @@ enum EncodingComparison {
         print("  Foundation JSONEncoder          median \(Report.format(foundation))  (\(bytes.1) bytes)")
         print("  speed-up jansson over Foundation \(Report.ratio(foundation, jansson))  (goal >= 1.5x)")
         print("  cinematic_store_state (cached results fragment) median \(Report.format(Report.median(cachedSamples)))")
+    }
+
+    /// `state` encoded the way the C API would without its fragment cache (a new codec each
+    /// time: ``SearchCodec/stateJSON(_:)``), copied for a host and freed. Returns the byte count.
+    static func encodeUncached(_ state: SearchState) -> Int {
+        let text = strdup(SearchCodec.stateJSON(state))!
+        defer { free(text) }
+        return strlen(text)
     }
 }

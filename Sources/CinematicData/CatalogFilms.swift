@@ -5,7 +5,7 @@ import CinematicDomain
 /// kept as its text and each film's line, 8 bytes a film, and parsed again when handed out
 /// (``CatalogRow/parse(line:)``), so a build never holds every row as Swift values.
 /// ``release()`` gives the text back once the builder has read every film.
-final class CatalogFilms {
+package final class CatalogFilms {
     /// The number of films.
     let count: Int
     private var rows: [CatalogRow]
@@ -14,7 +14,7 @@ final class CatalogFilms {
     private var lines: [UInt64]
 
     /// Films held as rows (any order: ranked here).
-    init(rows: [CatalogRow]) {
+    package init(rows: [CatalogRow]) {
         self.rows = rows.sorted { ($0.votes, $1.id) > ($1.votes, $0.id) }
         count = rows.count
         text = []

@@ -69,8 +69,8 @@ public enum CatalogIndex {
     /// still holds what was checked (so `path` holds a whole index or what it held before),
     /// then the directory flushed. `progress` gets the share done (0...1): 0.99 once the index
     /// is written, before it is put in place.
-    static func write(to path: String, progress: (Double) -> Void = { _ in },
-                      load: () throws(MovieError) -> (films: CatalogFilms, stamp: Stamp)) throws(MovieError) {
+    package static func write(to path: String, progress: (Double) -> Void = { _ in },
+                              load: () throws(MovieError) -> (films: CatalogFilms, stamp: Stamp)) throws(MovieError) {
         var staged = try StagedFile(path, what: "catalog index") { prefix in
             guard let header = SQLiteHeader(prefix) else { return false }
             return header.applicationID == applicationID
@@ -174,7 +174,7 @@ public enum CatalogIndex {
 }
 
 /// The movie file and index compiled into the library (static storage).
-enum EmbeddedCatalog {
+package enum EmbeddedCatalog {
     /// data/ggplot2movies.tsv.gz.
     static var movieFile: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: catalog_data_gz_bytes(), count: catalog_data_gz_length())
@@ -199,7 +199,7 @@ enum EmbeddedCatalog {
     }
 
     /// Every film of the embedded movie file.
-    static func rows() throws(MovieError) -> [CatalogRow] {
+    package static func rows() throws(MovieError) -> [CatalogRow] {
         try CatalogRow.parseAll(GzipData.inflate(movieFile, maximumBytes: MovieFile.maximumBytes, what: "the embedded movie file"))
     }
 }

@@ -3,20 +3,30 @@ import CinematicDomain
 /// One line of data/ggplot2movies.tsv.gz (see data/README.md for the columns), validated
 /// where it enters: every field bounded, every number finite and in range, text valid UTF-8
 /// (the bounds are documented in include/cinematic.h, next to cinematic_catalog_build_index).
-struct CatalogRow {
-    let id: Int
-    let catalogTitle: String
-    let year: Int
-    let runtime: Int
-    let budget: Int?
-    let rating: Double
-    let votes: Int
-    let distribution: [Double]
-    let mpaa: String?
-    let genres: [String]
+package struct CatalogRow {
+    /// The film's id (the file's `id` column).
+    package let id: Int
+    /// The title as the movie file spells it ("Matrix Reloaded, The"), which search words come from.
+    package let catalogTitle: String
+    /// Release year.
+    package let year: Int
+    /// Minutes (the file's `length` column).
+    package let runtime: Int
+    /// Budget in dollars, when known.
+    package let budget: Int?
+    /// Mean rating, 0...10.
+    package let rating: Double
+    /// Number of votes.
+    package let votes: Int
+    /// `r1`...`r10`: the share of votes per rating.
+    package let distribution: [Double]
+    /// MPAA rating, when known.
+    package let mpaa: String?
+    /// Genre names.
+    package let genres: [String]
 
     /// The expected header line's columns.
-    static let columns = ["id", "title", "year", "length", "budget", "rating", "votes",
+    package static let columns = ["id", "title", "year", "length", "budget", "rating", "votes",
                           "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "mpaa", "genres"]
 
     /// The most a line's fields may hold, so the work and memory a line costs is bounded
@@ -78,8 +88,9 @@ struct CatalogRow {
         try CatalogRow(fields: fields(of: line, line: 0), line: 0)
     }
 
-    /// A film titled `catalogTitle` with `id`, and every other field of `shape`.
-    init(id: Int, catalogTitle: String, like shape: CatalogRow) {
+    /// A film titled `catalogTitle` with `id`, and every other field of `shape` (how the
+    /// benchmark's synthetic catalog makes its films).
+    package init(id: Int, catalogTitle: String, like shape: CatalogRow) {
         self.id = id
         self.catalogTitle = catalogTitle
         year = shape.year

@@ -5,31 +5,32 @@ import Darwin
 #endif
 
 /// The system calls behind every file the library writes itself (recordings, log output,
-/// temporary files), each through ``FaultInjection`` so tests can make it fail. They behave
-/// exactly like the libc calls: -1 and `errno` on failure (EINTR included: callers retry).
+/// temporary files), made through one table, ``SystemCalls``: the real calls unless a test
+/// target has replaced them (``use(_:)``). They behave exactly like the libc calls: -1 and
+/// `errno` on failure (EINTR included: callers retry).
 package enum FileIO {
     /// `open(2)`.
     package static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0o600) -> Int32 {
-        if let fault = FaultInjection.fault(.open, path: path) { return fail(fault) }
-        return Glibc.open(path, flags, mode)
+        guard let calls = replaced else { return Glibc.open(path, flags, mode) }
+        return calls.open(path, flags, mode)
     }
 
     /// `read(2)` of a descriptor opened on `path`.
     package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, path: String) -> Int {
-        if let fault = FaultInjection.fault(.read, path: path) { return Int(fail(fault)) }
-        return Glibc.read(fd, buffer, count)
+        guard let calls = replaced else { return Glibc.read(fd, buffer, count) }
+        return calls.read(fd, buffer, count, path)
     }
 
     /// `pread(2)` of a descriptor opened on `path`.
     package static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, at offset: Int, path: String) -> Int {
-        if let fault = FaultInjection.fault(.read, path: path) { return Int(fail(fault)) }
-        return Glibc.pread(fd, buffer, count, off_t(offset))
+        guard let calls = replaced else { return Glibc.pread(fd, buffer, count, off_t(offset)) }
+        return calls.pread(fd, buffer, count, offset, path)
     }
 
     /// `write(2)` to a descriptor opened on `path`.
     package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, path: String) -> Int {
-        if let fault = FaultInjection.fault(.write, path: path) { return Int(fail(fault)) }
-        return Glibc.write(fd, buffer, count)
+        guard let calls = replaced else { return Glibc.write(fd, buffer, count) }
+        return calls.write(fd, buffer, count, path)
     }
 
     /// Writes all of `bytes` (retrying short writes and EINTR); nil on success, else the
@@ -54,21 +55,16 @@ package enum FileIO {
 
     /// `fsync(2)` of a descriptor opened on `path`.
     package static func fsync(_ fd: Int32, path: String) -> Int32 {
-        if let fault = FaultInjection.fault(.fsync, path: path) { return fail(fault) }
-        return Glibc.fsync(fd)
+        guard let calls = replaced else { return Glibc.fsync(fd) }
+        return calls.fsync(fd, path)
     }
 
     /// `rename(2)`.
     package static func rename(_ source: String, _ destination: String) -> Int32 {
-        if let fault = FaultInjection.fault(.rename, path: destination) { return fail(fault) }
-        return Glibc.rename(source, destination)
+        guard let calls = replaced else { return Glibc.rename(source, destination) }
+        return calls.rename(source, destination)
     }
 
     /// The text of `code` (an `errno`).
     package static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
-
-    private static func fail(_ code: Int32) -> Int32 {
-        errno = code
-        return -1
-    }
 }

@@ -9,7 +9,7 @@
 ///   query words are also tried joined ("good fellas" → "goodfellas").
 /// - Roman numerals 1 to 20 also count as their number ("Part II" is also "part 2"); "v" and
 ///   "x" only after "part", "episode", "chapter" or at a title's end, "i" only after those.
-enum SearchText {
+package enum SearchText {
     /// Words a query may leave out without missing a title ("the matrix" finds "Matrix").
     static let stopwords: Set<String> = [
         "the", "a", "an", "of", "and", "in", "on", "at", "to", "for", "la", "le", "les", "el",
@@ -17,7 +17,7 @@ enum SearchText {
     ]
 
     /// The words of `text`, normalized, in order.
-    static func words(_ text: String) -> [String] { queryWords(text).map(\.word) }
+    package static func words(_ text: String) -> [String] { queryWords(text).map(\.word) }
 
     /// The words of `text`, normalized, in order, each with whether most of its letters lost a
     /// diacritic to folding ("üñí" → "uni": all three did). Such a word says little once

@@ -1,4 +1,5 @@
 @testable import CinematicData
+import CinematicTestHooks
 import CinematicDomain
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import Cinematic
 import CinematicData
+import CinematicTestHooks
 import Foundation
 import Testing
 

@@ -12,7 +12,7 @@ import MVIKit
 /// (a hint: `{"kind":"person","text":"…"}`, `{"kind":"genre","text":"…"}`); every
 /// phase but idle names the query it answers, and loaded results of a host catalog say
 /// where they came from (`"source":"live"`, or `"source":"cache","cachedAt":…`).
-struct SearchCodec: FeatureCodec {
+package struct SearchCodec: FeatureCodec {
     typealias Reducer = SearchReducer
 
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
@@ -75,4 +75,10 @@ struct SearchCodec: FeatureCodec {
     static func node(_ hint: SearchHint) -> StateNode {
         .object([("kind", .string(hint.kind.rawValue)), ("text", .string(hint.text))])
     }
+}
+
+extension SearchCodec {
+    /// The wire JSON of `state` as a new codec writes it, the whole tree (no fragment cache):
+    /// what `make bench` times against the cached path (`package`: this package's targets only).
+    package static func stateJSON(_ state: SearchState) -> String { SearchCodec().encodeState(state).text }
 }

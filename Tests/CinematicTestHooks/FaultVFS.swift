@@ -26,7 +26,7 @@ import Glibc
 ///
 /// Disarmed, every call only delegates (one relaxed atomic load more). Installed by tests
 /// only (``FaultInjection/installSQLiteShim()``), as the default VFS: every connection
-/// opened after it goes through it.
+/// opened after it goes through it. Test-only target: the shipped library does not contain it.
 enum FaultVFS {
     /// The shim's registered name.
     static let name = "cinematic-fault"
@@ -141,8 +141,7 @@ private let sqliteIOErrFsync = SQLITE_IOERR | (4 << 8)
 extension FaultInjection {
     /// Test-only: makes every SQLite connection opened from now on go through ``FaultVFS``
     /// (registered as the default VFS), so armed `.open`, `.read`, `.write` and `.fsync`
-    /// rules reach SQLite's files too. Idempotent; disarmed, the shim only delegates. Nothing
-    /// in the shipped library calls it.
+    /// rules reach SQLite's files too. Idempotent; disarmed, the shim only delegates.
     ///
     /// ```swift
     /// FaultInjection.installSQLiteShim()

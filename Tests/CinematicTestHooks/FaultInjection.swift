@@ -1,11 +1,15 @@
+import CinematicData
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A test-only seam, in the spirit of SQLite's fault-injecting VFS: makes the library's own
-/// file operations (``FileIO``, and SQLite's through ``FaultVFS``) fail on demand with a
-/// chosen `errno`, so tests can check that every failure is reported and nothing
-/// acknowledged is lost. Disarmed (the default) it costs one relaxed atomic load per
-/// operation. Nothing in the shipped library arms it; tests do, through `@testable` or
-/// `package` access.
+/// Test-only fault injection, in the spirit of SQLite's fault-injecting VFS: makes the
+/// library's own file operations (``FileIO``, whose system-call table it replaces on the
+/// first ``arm(_:)``, and SQLite's through ``FaultVFS``) fail on demand with a chosen
+/// `errno`, so tests can check that every failure is reported and nothing acknowledged is
+/// lost. It lives in a test-only target (Tests/CinematicTestHooks): the shipped library does
+/// not contain it (`make test-no-hooks`).
 ///
 /// ```swift
 /// let armed = FaultInjection.arm(.init(.write, pathContaining: "session.jsonl", errno: ENOSPC))
@@ -52,12 +56,35 @@ package enum FaultInjection {
         var failures = 0
     }
 
+    /// ``FileIO``'s table replaced by one that consults the rules before each real call
+    /// (once, on the first ``arm(_:)``; disarmed, it only delegates).
+    private static let fileCallsReplaced: Bool = {
+        let real = FileIO.SystemCalls.real
+        var calls = real
+        calls.open = { path, flags, mode in fault(.open, path: path).map(fail) ?? real.open(path, flags, mode) }
+        calls.read = { fd, buffer, count, path in fault(.read, path: path).map { Int(fail($0)) } ?? real.read(fd, buffer, count, path) }
+        calls.pread = { fd, buffer, count, offset, path in
+            fault(.read, path: path).map { Int(fail($0)) } ?? real.pread(fd, buffer, count, offset, path)
+        }
+        calls.write = { fd, buffer, count, path in fault(.write, path: path).map { Int(fail($0)) } ?? real.write(fd, buffer, count, path) }
+        calls.fsync = { fd, path in fault(.fsync, path: path).map(fail) ?? real.fsync(fd, path) }
+        calls.rename = { source, destination in fault(.rename, path: destination).map(fail) ?? real.rename(source, destination) }
+        return FileIO.use(calls)
+    }()
+
+    /// A failed system call: `errno` set to `code`, -1 returned.
+    private static func fail(_ code: Int32) -> Int32 {
+        errno = code
+        return -1
+    }
+
     private static let armed = Atomic<Bool>(false)
     private static let rules = Mutex<(entries: [Entry], lastID: UInt64)>(([], 0))
 
     /// Adds `rule` (rules are checked in the order they were armed).
     @discardableResult
     package static func arm(_ rule: Rule) -> Armed {
+        _ = fileCallsReplaced
         let id = rules.withLock { rules -> UInt64 in
             rules.lastID += 1
             rules.entries.append(Entry(id: rules.lastID, rule: rule))

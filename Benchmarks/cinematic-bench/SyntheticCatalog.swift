@@ -1,17 +1,18 @@
+import CinematicData
 import CinematicDomain
 
-/// A synthetic catalog for the scale benchmark (a `package` seam: benchmarks only), whose
+/// A synthetic catalog for the scale benchmark (benchmark code: the library does not hold it), whose
 /// vocabulary grows with it as a real catalog's does: each title starts from the first words
 /// of a real title, and about half the titles also get a word the real catalog does not
 /// have: an invented word (syllables; the pool of them grows with the catalog), a real word
 /// with a typo (a letter dropped, doubled, swapped or replaced), or a real word continued
 /// ("star" → "starling", "stars"). Every other field is a real film's (so the vote
 /// distribution is the real one). Deterministic.
-package enum SyntheticCatalog {
+enum SyntheticCatalog {
     /// Builds the index of a synthetic catalog of `count` films at `path`; returns the size
     /// of its vocabulary.
     @discardableResult
-    package static func writeIndex(count: Int, to path: String) throws(MovieError) -> Int {
+    static func writeIndex(count: Int, to path: String) throws(MovieError) -> Int {
         let rows = try rows(count: count)
         var words: Set<String> = []
         for row in rows { for word in SearchText.words(row.catalogTitle) { words.insert(word) } }
