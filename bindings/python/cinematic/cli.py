@@ -30,19 +30,17 @@ Every status but 0 comes with a one-line message on standard error (``cinematic:
 there is never a traceback.
 """
 
-import argparse
 import contextlib
 import io
-import json
 import os
-import re
-import shlex
 import sys
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO
+from typing import List, Optional, Sequence, TextIO
 
-from . import wire
-from .errors import CinematicError, InvalidError
+from ._cli_commands import TIMEOUT, Failed, detail, discover, search  # (TIMEOUT, MAX_ID, MAX_PAGES:
+from ._cli_parser import MAX_ID, MAX_PAGES                             # importable here as before)
+from ._cli_parser import parser as _parser
 from ._native import LibraryNotFoundError
+from .errors import CinematicError, InvalidError
 from .runtime import Runtime
 
 EXIT_OK = 0
@@ -51,171 +49,13 @@ EXIT_USAGE = 2
 EXIT_NO_LIBRARY = 3
 EXIT_INTERRUPTED = 130
 
-#: The largest movie ID (IDs are 64-bit on the wire) and the most pages a search may load.
-MAX_ID = 2 ** 63 - 1
-MAX_PAGES = 1000
-
-class _Failed(Exception):
-    """The library answered with a failure phase."""
-
-
 #: The exit status of each failure, first match wins (InvalidError is a CinematicError).
 _EXIT_STATUS_OF = (
     (LibraryNotFoundError, EXIT_NO_LIBRARY),
     (InvalidError, EXIT_USAGE),
     (CinematicError, EXIT_FAILED),
-    (_Failed, EXIT_FAILED),
+    (Failed, EXIT_FAILED),
 )
-
-#: How long a command waits for the library's answer, in seconds.
-TIMEOUT = 30.0
-
-_EPILOG = """exit status:
-  0    answered (a search may find nothing; also when a pipe's reader went away early)
-  1    failed: the library reported a failure (e.g. notFound), or the answer could not be
-       written (standard output closed or full)
-  2    bad usage (unknown command or section, a query under 2 or over 256 characters, an ID
-       or --pages not a whole number in ASCII digits within range, an argument not UTF-8)
-  3    the library could not be loaded
-  130  interrupted"""
-
-
-def _whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: ASCII digits only (int() also takes "\u0663", "+3", " 3" and "1_0"),
-    from ``low`` to ``high``."""
-    def parse(text: str) -> int:
-        if re.fullmatch(r"[0-9]{1,20}", text) is None or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high} in ASCII digits, not {text!r}")
-        return int(text)
-    return parse
-
-
-def _section_key(text: str) -> str:
-    return re.sub(r"[_\-\s]", "", text).lower()
-
-
-#: Each section by its key: lowercase, without _ or - ("top_rated", "TopRated" and "toprated"
-#: are topRated).
-_SECTIONS = {_section_key(section): section for section in wire.SECTION_ID_VALUES}
-
-
-def _section(text: str) -> str:
-    """An argparse type: a Discover section in any spelling people type."""
-    section = _SECTIONS.get(_section_key(text))
-    if section is None:
-        raise argparse.ArgumentTypeError(f"unknown section {text!r} (choose from {', '.join(wire.SECTION_ID_VALUES)})")
-    return section
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="cinematic",
-        description="Search, discover and look up movies in the Cinematic catalog (58,788 films).",
-        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"cinematic {wire.VERSION}")
-    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    search = commands.add_parser(
-        "search", help="search titles (typos, numerals, years, decades and genres are understood: 1994, 90s comedy); "
-                       "standard error says what the catalog cannot answer (people, genres it lacks) and when more "
-                       "results exist")
-    search.add_argument("query", nargs="+", help="what to search for, e.g. godfather 2")
-    search.add_argument("--pages", type=_whole_number(1, MAX_PAGES), default=1, metavar="N",
-                        help=f"pages of 20 results to show (default 1, at most {MAX_PAGES})")
-    discover = commands.add_parser("discover", help="a browsing section")
-    discover.add_argument("section", nargs="?", type=_section, metavar="SECTION",
-                          help=f"{', '.join(wire.SECTION_ID_VALUES)} (default: popular); "
-                               "any case, with or without _ or - (top_rated)")
-    discover.add_argument("--section", dest="section_option", type=_section, metavar="SECTION",
-                          help="the same as SECTION")
-    detail = commands.add_parser("detail", help="one movie by its id")
-    detail.add_argument("movie_id", type=_whole_number(1, MAX_ID), metavar="ID", help="the movie's id, e.g. 15249")
-    for sub in (search, discover, detail):
-        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print the answer as JSON")
-    return parser
-
-
-def _line(movie: Dict[str, Any]) -> str:
-    return f"{movie['id']:>6}  {movie['title']} ({movie['year']})  {movie['rating']:.1f}/10, {movie['votes']:,} votes"
-
-
-def _phase_value(phase: Mapping[str, Any]) -> Any:
-    if phase["phase"] == "failed":
-        error = phase["error"]
-        raise _Failed(f"{error['code']}: {error.get('message', '')}".rstrip(": "))
-    return phase.get("value")
-
-
-def _json_text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) + "\n"
-
-
-class _Answer(NamedTuple):
-    """What a command writes: the answer (standard output) and notes on standard error,
-    before it (a search's hint) and after it (more results exist)."""
-    text: str
-    before: str = ""
-    after: str = ""
-
-
-def _search(runtime: Runtime, words: List[str], pages: int, as_json: bool) -> _Answer:
-    query = " ".join(words)
-    with runtime.search() as store:
-        store.query_changed(query)
-        store.submitted()
-        # `submitted` reduces synchronously: a searchable query is loading now; a short one idle.
-        state = store.wait_for(lambda s: s["results"]["phase"] != "loading", timeout=TIMEOUT)
-        movies: List[Dict[str, Any]] = list(_phase_value(state["results"]) or [])
-        while state["results"]["phase"] == "loaded" and state["pagesLoaded"] < pages and not state["isExhausted"]:
-            wanted = state["pagesLoaded"] + 1
-            store.load_more()
-            state = store.wait_for(lambda s: s["pagesLoaded"] >= wanted or s["loadMoreError"] is not None, timeout=TIMEOUT)
-            if state["loadMoreError"] is not None:
-                raise _Failed(state["loadMoreError"]["code"])
-            movies = list(_phase_value(state["results"]) or [])
-    if as_json:
-        return _Answer(_json_text(movies))
-    # What the catalog cannot answer ("tom hanks": no people), then whether more results exist.
-    found = state.get("hint")
-    hint = f"note: {found['text']}\n" if found is not None else ""
-    if not movies:
-        return _Answer(f"no movies match {query!r}\n", hint)
-    more = ""
-    if state["results"]["phase"] == "loaded" and not state["isExhausted"]:
-        command = shlex.join(["cinematic", "search", *words, "--pages", str(state["pagesLoaded"] + 1)])
-        more = f"{len(movies)} shown, more match: {command}\n"
-    return _Answer("".join(_line(movie) + "\n" for movie in movies), hint, more)
-
-
-def _discover(runtime: Runtime, section_id: str, as_json: bool) -> _Answer:
-    with runtime.discover() as store:
-        store.task()
-
-        def section_of(state: wire.DiscoverState) -> wire.DiscoverSection:
-            return next(s for s in state["sections"] if s["section"] == section_id)
-
-        state = store.wait_for(lambda s: section_of(s)["movies"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)
-        section = section_of(state)
-        movies = list(_phase_value(section["movies"]) or [])
-    if as_json:
-        return _Answer(_json_text(movies))
-    return _Answer(f"{section['title']}\n" + "".join(_line(movie) + "\n" for movie in movies))
-
-
-def _detail(runtime: Runtime, movie_id: int, as_json: bool) -> _Answer:
-    with runtime.detail(movie_id) as store:
-        store.task()
-        state = store.wait_for(lambda s: s["detail"]["phase"] in ("loaded", "failed"), timeout=TIMEOUT)
-        movie = _phase_value(state["detail"])
-    if as_json:
-        return _Answer(_json_text(movie))
-    text = (f"{movie['title']} ({movie['year']})\n"
-            f"  {', '.join(movie['genres']) or 'no genre'}; {movie['runtime']} min; MPAA {movie['mpaa'] or 'unknown'}\n"
-            f"  rated {movie['rating']:.1f}/10 by {movie['votes']:,} IMDb users\n")
-    if movie.get("budget"):
-        text += f"  budget ${movie['budget']:,}\n"
-    return _Answer(text)
 
 
 class _Output:
@@ -330,12 +170,12 @@ def _run(argv: List[str], io_: _Output) -> int:
     try:
         with Runtime() as runtime:
             if args.command == "search":
-                answer = _search(runtime, args.query, args.pages, args.json)
+                answer = search(runtime, args.query, args.pages, args.json)
             elif args.command == "discover":
-                answer = _discover(runtime, args.section, args.json)
+                answer = discover(runtime, args.section, args.json)
             else:
-                answer = _detail(runtime, args.movie_id, args.json)
-    except (LibraryNotFoundError, _Failed, CinematicError) as error:
+                answer = detail(runtime, args.movie_id, args.json)
+    except (LibraryNotFoundError, Failed, CinematicError) as error:
         io_.say(f"cinematic: {error}\n")
         return next(status for kind, status in _EXIT_STATUS_OF if isinstance(error, kind))
     io_.say(answer.before)

@@ -5,68 +5,19 @@ from __future__ import annotations
 import ctypes
 import json
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, Optional, Type, TypeVar
+from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar
 
 from . import _native
-from ._core import HandleRegistry, JSONInput, check, decode_state, encode, take_string
+from ._core import JSONInput, check, encode, take_string
 from ._delivery import RuntimeCore
+from ._host_callbacks import RUNTIMES, Logger, Provider, Request, RuntimeCallbacks
 from .features import FeatureOpeners
 from .restore import RuntimeSnapshots
 from .store import Store
 
 __all__ = ["Runtime", "Provider", "Request", "Logger"]
 
-#: A provider request: ``{"op": "search", "query": "dune", "page": 1}``,
-#: ``{"op": "discover", "section": "popular", "page": 1}``, ``{"op": "movie", "id": 15249}``
-#: or ``{"op": "cancel"}``.
-Request = Dict[str, Any]
-#: A catalog provider: ``provider(request_id, request)``. It must not block. It answers later
-#: with :meth:`Runtime.respond` (from any thread), or at once by returning the answer (a
-#: mapping); returning None means "I will answer later" (or never, for ``cancel``).
-Provider = Callable[[int, Request], Optional[Mapping[str, Any]]]
-
-#: A logger: ``logger(line)`` receives each readable log line (see :meth:`Runtime.set_logger`).
-Logger = Callable[[str], None]
-
 S = TypeVar("S", bound="Store[Any]")
-
-#: key -> weakref(Runtime), for the provider trampoline.
-_runtimes = HandleRegistry()
-
-
-def _on_request(userdata: Optional[int], request_id: int, request_json: Optional[bytes]) -> None:
-    # Runs on whatever thread the library delivers on. Must never raise into C.
-    ref = _runtimes.get(userdata)
-    runtime: Optional[Runtime] = ref() if ref is not None else None
-    if runtime is None:
-        return
-    try:
-        runtime._on_request(request_id, request_json)
-    except BaseException as error:  # pragma: no cover - _on_request catches
-        runtime._errors.record(error, "the catalog provider trampoline")
-
-
-#: The one C function pointer every runtime's provider uses (lives as long as the module).
-_request_trampoline = _native.REQUEST_FN(_on_request)
-
-
-def _on_log(userdata: Optional[int], line: Optional[bytes]) -> None:
-    # Runs on whatever thread the library delivers on. Must never raise into C.
-    ref = _runtimes.get(userdata)
-    runtime: Optional[Runtime] = ref() if ref is not None else None
-    if runtime is None:
-        return
-    logger = runtime._logger
-    if logger is None or line is None:
-        return
-    try:
-        logger(line.decode("utf-8", "replace"))
-    except BaseException as error:
-        runtime._errors.record(error, "the logger")
-
-
-#: The one C function pointer every runtime's logger uses (lives as long as the module).
-_log_trampoline = _native.LOG_FN(_on_log)
 
 
 def _close_handle(handle: int) -> None:
@@ -78,7 +29,7 @@ def _close_handle(handle: int) -> None:
         pass
 
 
-class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCore):
+class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCallbacks, RuntimeCore):
     """A libcinematic runtime. Open stores from it; close it (or use ``with``) to stop
     everything::
 
@@ -152,7 +103,7 @@ class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCore):
         RuntimeCore.__init__(self, handle.value, settings, patches)
         self._provider: Optional[Provider] = None
         self._logger: Optional[Logger] = None
-        self._key = _runtimes.add(weakref.ref(self))
+        self._key = RUNTIMES.add(weakref.ref(self))
         self._finalizer = weakref.finalize(self, _close_handle, self._handle)
 
     # ------------------------------------------------------------------ lifecycle
@@ -193,7 +144,7 @@ class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCore):
             self._closed_down()
             self._provider = None
             self._logger = None
-            _runtimes.remove(self._key)
+            RUNTIMES.remove(self._key)
             if status != 5:
                 check(status, "cinematic_runtime_close")
         self._errors.raise_pending()
@@ -230,85 +181,3 @@ class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCore):
         check(_native.lib().cinematic_runtime_advance_clock(self._handle, int(milliseconds)),
               "cinematic_runtime_advance_clock")
         self._errors.raise_pending()
-
-    # ------------------------------------------------------------------ debugging
-
-    def set_logger(self, logger: Optional[Logger]) -> None:
-        """Registers the runtime's logger (None removes it): ``logger(line)`` receives a
-        readable line for every intent any store reduces (with the state fields it
-        changed), every time-travel step and every effect started, cancelled and finished::
-
-            [250 ms] search#2 intent #3 searchNow {"type":"searchNow"} changed: results
-            [250 ms] search#2 effect started "search" (#7)
-
-        Lines run under the delivery rules, like state callbacks (``"queued"``: in
-        :meth:`dispatch`). Off by default, and free when off. When this returns the previous
-        logger is never called again. An exception the logger raises is handled like any
-        callback error (see :class:`Runtime`).
-
-        Raises ClosedError.
-        """
-        self._errors.raise_pending()
-        self._register("_logger", logger, "cinematic_runtime_set_logger", _log_trampoline, _native.LOG_FN())
-
-    def _register(self, attribute: str, callback: Any, function: str, trampoline: Any, null: Any) -> None:
-        """Points the C callback `function` at `trampoline` (which finds `callback` in
-        ``self.<attribute>`` through this runtime's key), or at nothing (`null`) when
-        `callback` is None. The library stops calling first and the attribute is cleared
-        after; a new callback is stored first, so the trampoline always finds one while the
-        library may call it. ``self.<attribute>`` keeps its old value if the call fails."""
-        if callback is None:
-            check(getattr(_native.lib(), function)(self._handle, null, None), function)
-            setattr(self, attribute, None)
-            return
-        previous = getattr(self, attribute)
-        setattr(self, attribute, callback)
-        try:
-            check(getattr(_native.lib(), function)(self._handle, trampoline, self._key), function)
-        except BaseException:
-            setattr(self, attribute, previous)
-            raise
-
-    # ------------------------------------------------------------------ host catalog
-
-    def set_provider(self, provider: Optional[Provider]) -> None:
-        """Registers the catalog provider of a ``"host"`` catalog (None removes it). Register
-        it before opening stores: requests made while none is registered fail with
-        ``"network"``.
-
-        ``provider(request_id, request)`` receives ``{"op": "search", "query", "page"}``,
-        ``{"op": "discover", "section", "page"}``, ``{"op": "movie", "id"}`` or
-        ``{"op": "cancel"}`` (the request with that id is no longer needed; answering it
-        anyway is safe). It runs under the delivery rules and must not block: answer with
-        :meth:`respond`, from any thread, whenever you like, or return the answer.
-
-        Raises MisuseError (the catalog is not ``"host"``), ClosedError.
-        """
-        self._errors.raise_pending()
-        self._register("_provider", provider, "cinematic_runtime_set_provider", _request_trampoline, _native.REQUEST_FN())
-
-    def respond(self, request_id: int, answer: JSONInput) -> None:
-        """Answers provider request ``request_id``: ``{"movies": [movie, ...]}`` (search,
-        discover), ``{"movie": {...detail...}}`` (movie) or ``{"error": {"code", "message"}}``.
-        An answer to a cancelled or already answered request is accepted and dropped.
-
-        Raises JSONError / TooLargeError / InvalidError (bad answer: the request then fails
-        with ``"invalidResponse"``; or an id that was never issued), MisuseError (not a host
-        catalog), ClosedError.
-        """
-        self._errors.raise_pending()
-        check(_native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer")),
-              "cinematic_runtime_respond")
-        self._errors.raise_pending()
-
-    def _on_request(self, request_id: int, request_json: Optional[bytes]) -> None:
-        provider = self._provider
-        if provider is None:
-            return
-        try:
-            answer = provider(request_id, decode_state(request_json))
-            if answer is not None:
-                check(_native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer")),
-                      "cinematic_runtime_respond")
-        except BaseException as error:
-            self._errors.record(error, f"the catalog provider {provider!r} (request {request_id})")
