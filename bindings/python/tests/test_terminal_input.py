@@ -5,6 +5,7 @@ words typed into the Favorites tab, and the debug panel's time travel followed b
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -105,10 +106,18 @@ def test_typing_in_the_favorites_tab_removes_nothing_and_every_removal_can_be_un
         app.wait_for(lambda s: "y removes" in s, "the confirmation")
         app.send("y")
         app.wait_for(lambda s: f"Favorites ({remaining})" in s and "(u undoes)" in s, f"{remaining} left")
-    # Undo, one by one, newest first: all three come back.
+    # Undo, one by one, newest first: all three come back. A film shows in the list at once and
+    # "Restored <title>" once it is stored: each wait is for that film's own notice, so no
+    # write is still under way when "u" finds nothing left to undo (its notice would be
+    # replaced by the last "Restored").
+    restored_titles: set = set()
     for restored in (1, 2, 3):
         app.send("u")
-        app.wait_for(lambda s: f"Favorites ({restored})" in s and "Restored" in s, f"{restored} restored")
+        def stored(s: str) -> bool:
+            notice = re.search(r"Restored (.+?)\s*$", app.screen.lines()[-2])
+            return f"Favorites ({restored})" in s and notice is not None and notice.group(1) not in restored_titles
+        app.wait_for(stored, f"{restored} restored")
+        restored_titles.add(re.search(r"Restored (.+?)\s*$", app.screen.lines()[-2]).group(1))  # as stored() saw it
     # One condition for the whole frame (curses may be mid-redraw between two reads).
     app.wait_for(lambda s: all(line_with(s, title, year) is not None for title, year in (
         ("Dune", "1984"), ("Stargate", "1994"), ("The Godfather: Part II", "1974"))), "all three back")
