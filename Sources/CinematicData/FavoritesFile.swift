@@ -54,13 +54,31 @@ enum FavoritesFile {
         return encoded + "?" + query
     }
 
-    /// A cheap fingerprint of the file and its WAL (sizes and modification times), for
-    /// read-only favorites that cannot use `data_version` without creating side files.
+    /// A cheap fingerprint of the file and its WAL (sizes and modification times) and of the
+    /// WAL index's header, for read-only favorites that cannot use `data_version` without
+    /// creating side files.
+    ///
+    /// The header matters: a writer appends a commit's frames to the WAL first and publishes
+    /// them in the WAL index (`-shm`, changed through a shared mapping: no size or time
+    /// moves) after. A reader between the two reads the old content under the WAL's new
+    /// size and time; without the header, nothing would change again and the commit would
+    /// stay unseen. SQLite's header: two copies of 48 bytes (change counter, last frame,
+    /// salts, checksums) at the start of the file.
     static func signature(_ path: String) -> [Int] {
-        [path, path + "-wal"].flatMap { file -> [Int] in
+        let files = [path, path + "-wal"].flatMap { file -> [Int] in
             var info = stat()
             guard stat(file, &info) == 0 else { return [-1] }
             return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+        }
+        return files + walIndexHeader(path + "-shm")
+    }
+
+    /// The first 96 bytes of the WAL index at `path` as 12 words; [-1] when there is none to read.
+    private static func walIndexHeader(_ path: String) -> [Int] {
+        guard let file = try? ReadableFile.open(path, what: "favorites WAL index", maximumBytes: 1 << 30),
+              let bytes = try? file.read(count: 96, at: 0) else { return [-1] }
+        return stride(from: 0, to: bytes.count, by: 8).map { start in
+            bytes[start..<min(start + 8, bytes.count)].reduce(0) { $0 << 8 | Int($1) }
         }
     }
 }
