@@ -73,7 +73,7 @@ struct SnapshotTests {
 
     @Test func aSnapshotOfAnotherFeatureOrNoneIsRefused() {
         #expect(refusal(#"{"format":1,"feature":"detail","data":{"movieId":1}}"#, expecting: "search")?.0 == .invalid)
-        #expect(refusal(#"{"format":1,"feature":"watchlist","data":{}}"#)?.0 == .unknownFeature)
+        #expect(refusal(#"{"format":1,"feature":"no such feature","data":{}}"#)?.0 == .unknownFeature)
     }
 
     @Test func theViewIsBounded() throws {

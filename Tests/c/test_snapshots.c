@@ -246,7 +246,7 @@ static void test_hostile(void) {
     restore(rt, "{}", CINEMATIC_ERR_INVALID);
     CHECK_ENVELOPE_CONTAINS("not a cinematic snapshot");
     restore(rt, "{\"format\":1,\"feature\":\"search\",\"data\":{\"query\":\"dune\"", CINEMATIC_ERR_JSON); /* truncated */
-    restore(rt, "{\"format\":1,\"feature\":\"watchlist\",\"data\":{}}", CINEMATIC_ERR_UNKNOWN_FEATURE);
+    restore(rt, "{\"format\":1,\"feature\":\"no such feature\",\"data\":{}}", CINEMATIC_ERR_UNKNOWN_FEATURE);
     restore(rt, "{\"format\":1,\"feature\":\"search\",\"data\":{\"query\":\"dune\",\"pagesLoaded\":1,\"evil\":1}}", CINEMATIC_ERR_INVALID);
     CHECK_ENVELOPE_CONTAINS("$.data");
     restore(rt, "{\"format\":1,\"feature\":\"search\",\"data\":{\"query\":\"dune\",\"pagesLoaded\":-3}}", CINEMATIC_ERR_INVALID);

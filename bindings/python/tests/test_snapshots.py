@@ -113,7 +113,7 @@ def test_bad_snapshots_raise_clear_errors() -> None:
         with pytest.raises(cinematic.InvalidError, match="not a cinematic snapshot"):
             runtime.restore({"query": "dune"})
         with pytest.raises(cinematic.UnknownFeatureError):
-            runtime.restore({"format": 1, "feature": "watchlist", "data": {}})
+            runtime.restore({"format": 1, "feature": "no such feature", "data": {}})
         with pytest.raises(cinematic.InvalidError):
             runtime.restore_all({"format": 1, "stores": [{"format": 1, "feature": "favorites", "data": {}},
                                                          {"format": 1, "feature": "search", "data": {"query": 1}}]})

@@ -88,7 +88,7 @@ object SnapshotsTest : Suite("snapshots") {
                     runtime.restore("""{"format":4,"library":"2.0.0","feature":"search","data":{}}""")
                 }
                 expect("format 4 (written by cinematic 2.0.0)" in newer.message) { newer.message }
-                expectCinematicError("unknown_feature") { runtime.restore("""{"format":1,"feature":"watchlist","data":{}}""") }
+                expectCinematicError("unknown_feature") { runtime.restore("""{"format":1,"feature":"no such feature","data":{}}""") }
                 expectCinematicError("json") { runtime.restore("""{"format":1,"feature":"sea""") }
                 expectCinematicError("invalid") {
                     runtime.restoreAll("""{"format":1,"stores":[{"format":1,"feature":"favorites","data":{}},{"format":1,"feature":"search","data":{"query":"x","pagesLoaded":-1}}]}""")
