@@ -30,16 +30,39 @@ def test_every_golden_feature_is_generated_and_every_generated_feature_has_golde
     assert {case["feature"] for case in INTENTS} == set(SAMPLE_ARGS)
 
 
+#: Why a golden line is invalid ("why"), and the words the library's message then holds: a
+#: misspelled type on a line refused for a member is refused as an unknown type, and fails.
+WHY = {"unknownType": 'unknown intent "', "internalType": "is an internal effect result",
+       "missingType": 'missing required member "type"', "notAnObject": "expected an intent object"}
+
+
+def why_of(message: str) -> str:
+    """The "why" a refusal's message says: one of WHY, else "member" (a member of a known type)."""
+    return next((why for why, words in WHY.items() if words in message), "member" if "(at $." in message else "?")
+
+
 @pytest.mark.parametrize("case", INTENTS, ids=lambda case: f"{case['feature']}-{json.dumps(case['intent'])[:40]}")
 def test_golden_intent_gets_its_status(runtimes, case):
     runtime = runtimes(HOST_CONFIG)
     with runtime.open_store(case["feature"], args_for(case["feature"])) as store:
         if case["status"] == "ok":
+            assert "why" not in case
             store.send(json.dumps(case["intent"]))
         else:
             with pytest.raises(cinematic.CinematicError) as raised:
                 store.send(json.dumps(case["intent"]))
             assert raised.value.status_name == case["status"]
+            assert case.get("why") in (*WHY, "member"), "an invalid golden line says why: " + " | ".join((*WHY, "member"))
+            assert why_of(str(raised.value)) == case["why"], str(raised.value)
+
+
+def test_a_misspelled_type_on_a_line_refused_for_a_member_fails(runtimes):
+    case = next(case for case in INTENTS if case.get("why") == "member" and case["feature"] == "search")
+    misspelled = {**case["intent"], "type": case["intent"]["type"] + "x"}
+    with runtimes(HOST_CONFIG).open_store("search") as store:
+        with pytest.raises(cinematic.CinematicError) as raised:
+            store.send(json.dumps(misspelled))
+    assert raised.value.status_name == case["status"] and why_of(str(raised.value)) != case["why"]
 
 
 @pytest.mark.parametrize("feature", SAMPLE_ARGS)
