@@ -82,7 +82,7 @@ TYPE_NAMES_ONLY = ("Wire.kt", "NativeLibrary.kt")
 _DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*((?:(?:public|private|internal|protected|open|abstract|sealed|data|inline|"
     r"override|suspend|operator|infix|const|lateinit|enum|annotation|actual|expect|inner|companion|external|"
-    r"tailrec|final|vararg)\s+)*)(class|interface|object|fun|val|var|typealias)\b\s*(?:<[^>]*>\s*)?"
+    r"tailrec|final|vararg)\s+)*)(class|interface|object|fun|val|var|typealias)\b\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?"
     r"(?:[\w<>?,\s*]+\.)*`?(\w+)`?")
 _HIDDEN = {"private", "internal", "protected", "override"}
 

@@ -16,7 +16,7 @@ from typing import List, Optional
 import cinematic
 import cinematic.testing
 import cinematic.wire
-from test_readme_api import README, code_of
+from test_readme_api import KOTLIN, README, code_of, kotlin_public_api
 
 #: Every public member of a store class of the package (what `store.X` may name).
 STORE_MEMBERS = {name for _, cls in inspect.getmembers(cinematic, inspect.isclass)
@@ -93,3 +93,29 @@ def test_a_misspelled_name_in_the_readme_fails():
                          ("`DiscoverStore`", "`FavoritesStore`"), ("`runtime.detail(movie_id)`", "`runtime.detial(movie_id)`")):
         assert right in text
         assert table_mismatches(text.replace(right, wrong, 1)) != [], wrong
+
+
+# ------------------------------------------------------------------------------------ Kotlin
+
+def kotlin_unknown_in_code(markdown: str) -> List[str]:
+    """Names in the Kotlin README's code that the binding's sources do not declare:
+    `runtime.X` (a Runtime member or extension), `store.X` (a member of a store class or an
+    extension), and every `…Store` class."""
+    api = kotlin_public_api()
+    members = {name.rpartition(".")[2] for name in api}
+    runtime = {name.rpartition(".")[2] for name in api if name.startswith("Runtime.") or "." not in name}
+    store = {name.rpartition(".")[2] for name in api if name.split(".")[0].endswith("Store") or "." not in name}
+    missing = []
+    for text in code_of(markdown):
+        missing += [f"runtime.{n}" for n in re.findall(r"\bruntime\.(\w+)", text) if n not in runtime]
+        missing += [f"store.{n}" for n in re.findall(r"\bstore\.(\w+)", text) if n not in store]
+        missing += [n for n in re.findall(r"\b([A-Z]\w*Store)\b", text) if n not in members]
+    return sorted(set(missing))
+
+
+def test_every_name_in_the_kotlin_readme_exists():
+    text = (KOTLIN / "README.md").read_text()
+    assert kotlin_unknown_in_code(text) == []
+    for right, wrong in (("runtime.openSearch", "runtime.openSerch"), ("store.pendingEffects", "store.pendingEfects"),
+                         ("ShownDetailStore", "ShownDetialStore")):
+        assert right in text and wrong.split(".")[-1] in " ".join(kotlin_unknown_in_code(text.replace(right, wrong, 1)))
