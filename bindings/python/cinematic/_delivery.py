@@ -148,6 +148,9 @@ class RuntimeCore:
         self._errors = CallbackErrors()
         self._lock = threading.RLock()
         self._closed = False
+        #: Set as close() begins: a provider answering from a request callback that runs while
+        #: the runtime closes gets "closed" from respond, and that answer is dropped, not raised.
+        self._closing = False
         self._open_stores: Dict[int, _Tracked] = {}
         self._loop_readers: Dict[Any, LoopReader] = {}
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Mapping, Optional
 
 from . import _native
 from ._core import CallbackErrors, HandleRegistry, JSONInput, check, decode_state, encode
+from .wire import ERR_CLOSED
 
 __all__ = ["RuntimeCallbacks", "Provider", "Request", "Logger", "RUNTIMES"]
 
@@ -70,6 +71,7 @@ class RuntimeCallbacks:
     _errors: CallbackErrors
     _provider: Optional[Provider]
     _logger: Optional[Logger]
+    _closing: bool
 
     def set_logger(self, logger: Optional[Logger]) -> None:
         """Registers the runtime's logger (None removes it): ``logger(line)`` receives a
@@ -146,7 +148,9 @@ class RuntimeCallbacks:
         try:
             answer = provider(request_id, decode_state(request_json))
             if answer is not None:
-                check(_native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer")),
-                      "cinematic_runtime_respond")
+                status = _native.lib().cinematic_runtime_respond(self._handle, int(request_id), encode(answer, "answer"))
+                if status == ERR_CLOSED and self._closing:
+                    return  # answered while the runtime closes: closing abandons every request
+                check(status, "cinematic_runtime_respond")
         except BaseException as error:
             self._errors.record(error, f"the catalog provider {provider!r} (request {request_id})")

@@ -138,6 +138,7 @@ class Runtime(FeatureOpeners, RuntimeSnapshots, RuntimeCallbacks, RuntimeCore):
         callback, that callback is the last). Idempotent. Raises a pending callback exception
         after closing."""
         if not self._closed:
+            self._closing = True
             self._shut_down()
             status = _native.lib().cinematic_runtime_close(self._handle)
             self._finalizer.detach()

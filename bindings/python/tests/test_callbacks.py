@@ -269,3 +269,27 @@ def test_runtime_closed_by_garbage_collection():
     del runtime, store
     gc.collect()
     assert not finalizer.alive
+
+
+def test_an_answer_given_while_the_runtime_closes_is_dropped(runtimes):
+    """A provider that answers from its request callback while the runtime closes (here: it
+    closes the runtime itself first) gets "closed" from respond; closing abandons every
+    request, so that answer is dropped, not raised from the next call (seen under load, when
+    a request callback ran during close())."""
+    runtime = host_runtime(runtimes)
+    asked = threading.Event()
+
+    def provider(request_id, request):
+        if request.get("op") == "cancel":
+            return None
+        runtime.close()
+        asked.set()
+        return {"movies": []}
+
+    runtime.set_provider(provider)
+    search = runtime.search()
+    search.query_changed("dune")
+    runtime.advance_clock(250)
+    assert asked.wait(5)
+    runtime.close()   # raised ClosedError("cinematic_runtime_respond: closed") before
+    assert runtime.closed
