@@ -120,8 +120,11 @@ package final class WorkerThread: @unchecked Sendable {
     }
 
     private func loop() {
-        while let job = next() {
-            job()
+        running: while true {
+            do {
+                guard let job = next() else { break running }
+                job()
+            }   // the job and what it captured are released here, before idle is announced
             condition.locked {
                 isBusy = false
                 condition.broadcast()
