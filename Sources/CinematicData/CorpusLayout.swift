@@ -85,28 +85,31 @@ enum CorpusLayout {
     /// The section of `films` titles and `words` words holding `parts` (one per ``Part``, in
     /// order, as bytes), followed by the file's trailer for a section at `offset` in the file.
     static func section(films: Int, words: Int, parts: [[UInt8]], offset: Int) -> [UInt8] {
-        var bytes = header(films: films, words: words, lengths: parts.map(\.count))
-        for part in parts {
-            bytes += part
-            bytes += [UInt8](repeating: 0, count: padding(after: part.count))
-        }
-        return bytes + trailer(offset: offset)
+        var bytes: [UInt8] = []
+        pieces(films: films, words: words, parts: parts, offset: offset) { bytes += $0 }
+        return bytes
     }
 
     /// ``section(films:words:parts:offset:)``'s bytes written to `descriptor` (open on `path`)
     /// part by part, never gathered in one buffer.
     static func write(films: Int, words: Int, parts: [[UInt8]], offset: Int, to descriptor: Int32, path: String) throws(MovieError) {
-        func write(_ bytes: [UInt8]) throws(MovieError) {
+        try pieces(films: films, words: words, parts: parts, offset: offset) { bytes throws(MovieError) in
             if let code = bytes.withUnsafeBytes({ FileIO.writeAll(descriptor, $0, path: path) }) {
                 throw .storage("cannot write the catalog index \(path): \(FileIO.message(code))")
             }
         }
-        try write(header(films: films, words: words, lengths: parts.map(\.count)))
+    }
+
+    /// The section's bytes in order, handed to `emit` piece by piece: the header, each part
+    /// and its padding, the trailer.
+    private static func pieces<Failure: Error>(films: Int, words: Int, parts: [[UInt8]], offset: Int,
+                                               _ emit: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        try emit(header(films: films, words: words, lengths: parts.map(\.count)))
         for part in parts {
-            try write(part)
-            try write([UInt8](repeating: 0, count: padding(after: part.count)))
+            try emit(part)
+            try emit([UInt8](repeating: 0, count: padding(after: part.count)))
         }
-        try write(trailer(offset: offset))
+        try emit(trailer(offset: offset))
     }
 
     /// The zeros after a part of `count` bytes, up to the next 8-byte boundary.
