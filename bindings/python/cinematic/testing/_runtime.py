@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from ..runtime import Runtime
 from ._catalog import TestCatalog
+from ._finishing import FinishesOnExit
 
 if TYPE_CHECKING:
     from ._store import TestStore
@@ -22,7 +23,7 @@ HISTORY = 10_000
 _EFFECT_LINE = re.compile(r'^\[\d+ ms\] (\w+)#(\d+) effect (started|cancelled|finished) (?:"(.*)"|\(anonymous\)) \(#(\d+)\)$')
 
 
-class TestRuntime:
+class TestRuntime(FinishesOnExit):
     """A runtime for tests: manual clock, a :class:`TestCatalog`, in-memory favorites,
     history on, no offline cache. Open stores with :meth:`store`; :meth:`advance` moves the
     clock for all of them; :meth:`finish` finishes each and closes the runtime.
@@ -54,15 +55,6 @@ class TestRuntime:
         self.runtime.set_logger(self._on_log)
         self.runtime.set_provider(self.catalog._provide)
         self._closed = False
-
-    def __enter__(self) -> "TestRuntime":
-        return self
-
-    def __exit__(self, kind: Any, *rest: Any) -> None:
-        if kind is None:
-            self.finish()
-        else:
-            self.close()
 
     def store(self, feature: str, args: Optional[Mapping[str, Any]] = None, *, exhaustive: Optional[bool] = None) -> "TestStore":
         """Opens a :class:`TestStore` of ``feature`` on this runtime."""

@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 from ..runtime import Runtime
 from ..store import Store
 from ._catalog import TestCatalog
+from ._finishing import FinishesOnExit
 from ._diff import format_diff
 from ._failure import TestStoreFailure, compact
 from ._runtime import TestRuntime
@@ -23,7 +24,7 @@ State = Dict[str, Any]
 Changes = Union[None, Mapping[str, Any], Callable[[State], Any]]
 
 
-class TestStore:
+class TestStore(FinishesOnExit):
     """One store under test. See the module documentation.
 
     ``TestStore("search")`` makes its own :class:`TestRuntime` (closed by :meth:`finish`);
@@ -51,15 +52,6 @@ class TestStore:
         self.test_runtime.stores.append(self)
 
     # ------------------------------------------------------------------ conveniences
-
-    def __enter__(self) -> "TestStore":
-        return self
-
-    def __exit__(self, kind: Any, *rest: Any) -> None:
-        if kind is None:
-            self.finish()
-        else:
-            self.close()
 
     def __repr__(self) -> str:
         return f"<TestStore {self.feature!r}>"
