@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 // Cinematic Core: an MVI runtime and a movie app's features, shipped as a C library.
+import Foundation
 import PackageDescription
+
+/// Each feature's wire file (`Sources/CinematicFeatures/<Name>/<name>.wire.md`): read by
+/// tools/wiregen.py, not compiled, so a new feature needs no line here.
+let wireFiles = ((try? FileManager.default.subpathsOfDirectory(atPath: Context.packageDirectory + "/Sources/CinematicFeatures")) ?? [])
+    .filter { $0.hasSuffix(".wire.md") }.sorted()
 
 /// Every Swift target builds in Swift 6 language mode with complete strict concurrency.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("StrictConcurrency")]
@@ -33,7 +39,7 @@ let package = Package(
             name: "CinematicData",
             dependencies: ["CinematicDomain", "CinematicThreads", "CSQLite", "CZlib", "CSystem", "CinematicCatalogData"],
             swiftSettings: strict),
-        .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], swiftSettings: strict),
+        .target(name: "CinematicFeatures", dependencies: ["CinematicDomain", "MVIKit"], exclude: wireFiles, swiftSettings: strict),
         .target(name: "Cinematic", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CJansson", "CSystem"], exclude: ["cinematic.map"], swiftSettings: strict),
 
         // Evidence, not product: Search built MV, MVVM and MVI (docs/comparison.md). Nothing

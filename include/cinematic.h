@@ -222,7 +222,7 @@ typedef enum cinematic_status {
 
 /** The features cinematic_store_open accepts, in the schema's order, as an initializer:
  *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in
- *  schema/cinematic.schema.json and docs/wire-format.md. */
+ *  the wire files (docs/wire.md lists them). */
 #define CINEMATIC_FEATURE_NAMES { "search", "discover", "favorites", "detail", "app" }
 /** How many names CINEMATIC_FEATURE_NAMES holds. */
 #define CINEMATIC_FEATURE_COUNT 5

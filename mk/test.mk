@@ -11,7 +11,8 @@ test-generated:
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
 ## test-adding-a-feature: follows docs/adding-a-feature.md in a scratch copy (a Watchlist
-## feature: generate, build, C/Python/Kotlin golden checks; at most 7 files written by hand).
+## feature: generate, build, C/Python/Kotlin golden checks; at most 4 files written by hand),
+## then misspells each wire name of its wire file in turn and expects a named gate to fail.
 test-adding-a-feature: lib
 	python3 tools/try-adding-a-feature.py
 

@@ -1,8 +1,18 @@
 #!/usr/bin/env python3
-"""Generates every host-side copy of the wire format from schema/cinematic.schema.json.
+"""Generates every copy of the wire format from the wire files people write.
 
-One source of truth: the schema holds the wire types, the statuses and the version. This
+One source of truth: schema/core.wire.json (statuses, version, what features share) and one
+wire file per feature, Sources/CinematicFeatures/<Name>/<name>.wire.md (its intents, state,
+arguments, snapshot, golden lines and docs paragraph; tools/wiregen_lib/assemble.py). This
 script writes
+
+  schema/cinematic.schema.json                            the whole schema (JSON Schema 2020-12)
+  schema/golden/intents.jsonl, initial-states.json        the golden lines every host checks
+  docs/wire.md                                            the features' sections (between markers)
+  bindings/python/README.md, bindings/kotlin/README.md    the feature tables (between markers)
+  Sources/CinematicFeatures/Generated/HostIntents.swift   each feature's `Host` enum
+  Sources/Cinematic/Generated/FeatureWire.swift           each codec's names, host intent decoder
+                                                          and encoder, snapshot, StateKey names
 
   bindings/python/cinematic/wire.py                       statuses, version, the wire types
                                                           (lazily, from _wire_types.py: TypedDicts)
@@ -22,6 +32,7 @@ naming the file, when any of them differs from what the schema says. Standard li
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -34,16 +45,30 @@ from wiregen_lib.python import python, python_types  # noqa: E402
 from wiregen_lib.python_features import python_features  # noqa: E402
 from wiregen_lib.kotlin import kotlin  # noqa: E402
 from wiregen_lib.kotlin_features import kotlin_features  # noqa: E402
-from wiregen_lib.swift import swift, swift_features, header_block, splice  # noqa: E402
+from wiregen_lib.swift import swift, header_block, splice  # noqa: E402
+from wiregen_lib.swift_host import swift_features, swift_host_enums  # noqa: E402
+from wiregen_lib.assemble import assembled  # noqa: E402
+from wiregen_lib import pages  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 
 def outputs() -> Dict[Path, str]:
     schema, defs, meta = load()
+    _, golden, states, prose = assembled()
+    wire_doc = ROOT / "docs" / "wire.md"
+    python_readme = ROOT / "bindings" / "python" / "README.md"
+    kotlin_readme = ROOT / "bindings" / "kotlin" / "README.md"
     header_path = ROOT / "include" / "cinematic.h"
     pyproject_path = ROOT / "bindings" / "python" / "pyproject.toml"
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
+        ROOT / "schema" / "cinematic.schema.json": json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
+        ROOT / "schema" / "golden" / "intents.jsonl": pages.golden_intents(golden),
+        ROOT / "schema" / "golden" / "initial-states.json": pages.golden_states(states),
+        wire_doc: pages.splice_block(wire_doc.read_text(), pages.wire_doc_sections(meta, defs, prose), "docs/wire.md"),
+        python_readme: pages.splice_block(python_readme.read_text(), pages.python_readme_table(meta, defs), "bindings/python/README.md"),
+        kotlin_readme: pages.splice_block(kotlin_readme.read_text(), pages.kotlin_readme_table(meta, defs), "bindings/kotlin/README.md"),
+        ROOT / "Sources" / "CinematicFeatures" / "Generated" / "HostIntents.swift": swift_host_enums(meta, defs),
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "_wire_types.py": python_types(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "features.py": python_features(schema, defs, meta),
@@ -74,7 +99,7 @@ def main(argv: List[str]) -> int:
             print(f"wiregen: wrote {path.relative_to(ROOT)}")
     if check:
         for path in stale:
-            print(f"wiregen: {path} is not what schema/cinematic.schema.json generates; run tools/wiregen.py")
+            print(f"wiregen: {path} is not what the wire files generate; run tools/wiregen.py")
         print(f"generated files check: {0 if stale else 1} passed, {1 if stale else 0} failed")
         return 1 if stale else 0
     return 0

@@ -16,7 +16,9 @@ Schema = Dict[str, Any]
 
 
 def load() -> Tuple[Schema, Dict[str, Schema], Schema]:
-    schema = json.loads(SCHEMA_PATH.read_text())
+    """The schema as the wire files assemble it (tools/wiregen_lib/assemble.py)."""
+    from .assemble import assembled
+    schema = assembled()[0]
     return schema, schema["$defs"], schema["x-cinematic"]
 
 

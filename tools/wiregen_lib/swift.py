@@ -69,7 +69,7 @@ def header_block(meta: Schema) -> str:
         "",
         "/** The features cinematic_store_open accepts, in the schema's order, as an initializer:",
         " *  `const char *names[] = CINEMATIC_FEATURE_NAMES;`. Each one's intents and state are in",
-        " *  schema/cinematic.schema.json and docs/wire-format.md. */",
+        " *  the wire files (docs/wire.md lists them). */",
         f"#define CINEMATIC_FEATURE_NAMES {{ {names} }}",
         "/** How many names CINEMATIC_FEATURE_NAMES holds. */",
         f"#define CINEMATIC_FEATURE_COUNT {len(features)}",
@@ -281,20 +281,3 @@ extension {codec} {{
     }}
 {swift_snapshot(feature, defs)}}}
 """
-
-
-def swift_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:
-    codecs = ", ".join(f"{pascal(f['name'])}Codec.self" for f in meta["features"])
-    body = "".join(swift_feature(feature, defs) for feature in meta["features"])
-    return f"""{HEADER.replace('/*', '//').replace(' */', '')}
-
-import CJansson
-import CinematicDomain
-import CinematicFeatures
-
-/// Every feature a host can open, in the schema's order: the one list the C API, the fuzz
-/// target and the tests iterate.
-enum GeneratedFeatures {{
-    static let all: [any FeatureCodec.Type] = [{codecs}]
-}}
-{body}"""

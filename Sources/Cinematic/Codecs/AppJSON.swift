@@ -66,15 +66,15 @@ struct AppCodec: FeatureCodec {
     func stateMembers(_ state: AppState) -> [StateMember] {
         details.keep(state.details.map(\.key))
         return [
-            ("tab", .fragment(Self.tabs[state.tab]!)),
-            ("search", .object(search.stateMembers(state.search))),
-            ("discover", discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }),
-            ("favorites", favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }),
-            ("details", .list(state.details.map(detailNode))),
-            ("section", .fragment(Self.sections[state.section] ?? .string(WireNames.id(of: state.section)))),
-            ("positions", positions.node(for: state.positions) { .fragment(JSONFragment(consuming: AppPositions(positions: $0).wireNode)) }),
-            ("removed", removedPart.node(for: state.removed) { .movies($0, removed) }),
-            ("notice", notice.node(for: state.notice) { notice in
+            (StateKey.tab, .fragment(Self.tabs[state.tab]!)),
+            (StateKey.search, .object(search.stateMembers(state.search))),
+            (StateKey.discover, discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }),
+            (StateKey.favorites, favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }),
+            (StateKey.details, .list(state.details.map(detailNode))),
+            (StateKey.section, .fragment(Self.sections[state.section] ?? .string(WireNames.id(of: state.section)))),
+            (StateKey.positions, positions.node(for: state.positions) { .fragment(JSONFragment(consuming: AppPositions(positions: $0).wireNode)) }),
+            (StateKey.removed, removedPart.node(for: state.removed) { .movies($0, removed) }),
+            (StateKey.notice, notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null
             }),
         ]

@@ -50,10 +50,6 @@ extension AppList: WireValue {
     var wireNode: UnsafeMutablePointer<json_t> { JSONBuilder.string(wireName) }
 }
 
-/// A Search intent inside an app intent (schema `appSearchIntent`): as the search feature
-/// takes it, except that a query of any length is taken (the app fits it).
-typealias AppSearchIntent = SearchIntent.Host
-
 extension IntentReader {
     /// An intent nested in another (`{"type":"search","intent":{…}}`), its errors naming its path.
     init(nested member: JSONValueReader) throws(APIError) {

@@ -51,14 +51,14 @@ struct DetailCodec: FeatureCodec {
 
     func stateMembers(_ state: DetailState) -> [StateMember] {
         [
-            ("movieId", .int(state.movieID)),
-            ("detail", detail.node(for: Detail(phase: state.detail, source: state.detailSource)) {
+            (StateKey.movieId, .int(state.movieID)),
+            (StateKey.detail, detail.node(for: Detail(phase: state.detail, source: state.detailSource)) {
                 .phase($0.phase, source: $0.source, value: { .fragment(JSONFragment(consuming: DomainJSON.encode($0))) },
                        failure: StateNode.error)
             }),
-            ("isFavorite", .bool(state.isFavorite)),
-            ("isSaving", .bool(state.savingFavorite != nil)),
-            ("favoriteError", .error(state.favoriteError)),
+            (StateKey.isFavorite, .bool(state.isFavorite)),
+            (StateKey.isSaving, .bool(state.savingFavorite != nil)),
+            (StateKey.favoriteError, .error(state.favoriteError)),
         ]
     }
 }

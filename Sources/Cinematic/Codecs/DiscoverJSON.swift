@@ -37,7 +37,7 @@ struct DiscoverCodec: FeatureCodec {
     }
 
     func stateMembers(_ state: DiscoverState) -> [StateMember] {
-        [("sections", .list(state.sections.enumerated().map { index, section in
+        [(StateKey.sections, .list(state.sections.enumerated().map { index, section in
             guard index < sections.count else { return node(section, movies: MovieFragments()) }
             return sections[index].node(for: section) { node($0, movies: movies[index]) }
         }))]

@@ -33,8 +33,8 @@ struct FavoritesCodec: FeatureCodec {
 
     func stateMembers(_ state: FavoritesState) -> [StateMember] {
         [
-            ("favorites", favorites.node(for: state.favorites) { .phase($0, value: { .movies($0, movies) }, failure: StateNode.never) }),
-            ("removalError", .error(state.removalError)),
+            (StateKey.favorites, favorites.node(for: state.favorites) { .phase($0, value: { .movies($0, movies) }, failure: StateNode.never) }),
+            (StateKey.removalError, .error(state.removalError)),
         ]
     }
 }

@@ -61,13 +61,13 @@ package struct SearchCodec: FeatureCodec {
 
     func stateMembers(_ state: SearchState) -> [StateMember] {
         [
-            ("query", .string(state.query)),
-            ("results", results.node(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), node)),
-            ("pagesLoaded", .int(state.pagesLoaded)),
-            ("isExhausted", .bool(state.isExhausted)),
-            ("isLoadingMore", .bool(state.isLoadingMore)),
-            ("loadMoreError", .error(state.loadMoreError)),
-            ("hint", state.hint.map(Self.node) ?? .null),
+            (StateKey.query, .string(state.query)),
+            (StateKey.results, results.node(for: Results(phase: state.results, query: state.resultsQuery, source: state.resultsSource), node)),
+            (StateKey.pagesLoaded, .int(state.pagesLoaded)),
+            (StateKey.isExhausted, .bool(state.isExhausted)),
+            (StateKey.isLoadingMore, .bool(state.isLoadingMore)),
+            (StateKey.loadMoreError, .error(state.loadMoreError)),
+            (StateKey.hint, state.hint.map(Self.node) ?? .null),
         ]
     }
 

@@ -75,6 +75,16 @@ extension SearchCodec {
         JSONBuilder.set(object, "pagesLoaded", snapshot.pagesLoaded.wireNode)
         return JSONFragment(consuming: object)
     }
+    /// The state's member names on the wire (schema: searchState), for `stateMembers`.
+    enum StateKey {
+        static let query: StaticString = "query"
+        static let results: StaticString = "results"
+        static let pagesLoaded: StaticString = "pagesLoaded"
+        static let isExhausted: StaticString = "isExhausted"
+        static let isLoadingMore: StaticString = "isLoadingMore"
+        static let loadMoreError: StaticString = "loadMoreError"
+        static let hint: StaticString = "hint"
+    }
 }
 
 /// The `discover` feature on the wire (schema: discoverIntent, discoverState).
@@ -139,6 +149,10 @@ extension DiscoverCodec {
         JSONBuilder.set(object, "sections", JSONBuilder.array(snapshot.sections) { $0.wireNode })
         return JSONFragment(consuming: object)
     }
+    /// The state's member names on the wire (schema: discoverState), for `stateMembers`.
+    enum StateKey {
+        static let sections: StaticString = "sections"
+    }
 }
 
 /// The `favorites` feature on the wire (schema: favoritesIntent, favoritesState).
@@ -184,6 +198,11 @@ extension FavoritesCodec {
 
     /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
     static var restoreIntents: [FavoritesIntent.Host] { [.task] }
+    /// The state's member names on the wire (schema: favoritesState), for `stateMembers`.
+    enum StateKey {
+        static let favorites: StaticString = "favorites"
+        static let removalError: StaticString = "removalError"
+    }
 }
 
 /// The `detail` feature on the wire (schema: detailIntent, detailState).
@@ -229,6 +248,14 @@ extension DetailCodec {
 
     /// The host intents a store restored from a snapshot sends itself, in order, once it is open.
     static var restoreIntents: [DetailIntent.Host] { [.task] }
+    /// The state's member names on the wire (schema: detailState), for `stateMembers`.
+    enum StateKey {
+        static let movieId: StaticString = "movieId"
+        static let detail: StaticString = "detail"
+        static let isFavorite: StaticString = "isFavorite"
+        static let isSaving: StaticString = "isSaving"
+        static let favoriteError: StaticString = "favoriteError"
+    }
 }
 
 /// The `app` feature on the wire (schema: appIntent, appState).
@@ -364,5 +391,17 @@ extension AppCodec {
         JSONBuilder.set(object, "removed", JSONBuilder.array(snapshot.removed) { $0.wireNode })
         if let value = snapshot.notice { JSONBuilder.set(object, "notice", value.wireNode) }
         return JSONFragment(consuming: object)
+    }
+    /// The state's member names on the wire (schema: appState), for `stateMembers`.
+    enum StateKey {
+        static let tab: StaticString = "tab"
+        static let search: StaticString = "search"
+        static let discover: StaticString = "discover"
+        static let favorites: StaticString = "favorites"
+        static let details: StaticString = "details"
+        static let section: StaticString = "section"
+        static let positions: StaticString = "positions"
+        static let removed: StaticString = "removed"
+        static let notice: StaticString = "notice"
     }
 }

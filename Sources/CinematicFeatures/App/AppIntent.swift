@@ -25,46 +25,6 @@ public enum AppIntent: Equatable, Sendable, HostIntents {
     /// Internal: the app's state file could not be resumed from or saved (the words say why).
     case stateFileProblem(String)
 
-    /// The intents a host may send.
-    public enum Host: Equatable, Sendable {
-        /// The app appeared: starts observing the favorites (and loads Discover when its tab
-        /// is shown). Sending it again does nothing new.
-        case task
-        /// The person chose a tab (Details stay on the stack, shown over it).
-        case tabSelected(AppTab)
-        /// The person typed in the search field. Any text is taken: beyond a search's bounds
-        /// (256 characters, 1024 UTF-8 bytes) it is cut at a character boundary, and a
-        /// notice says so.
-        case queryChanged(String)
-        /// The person chose a Discover section.
-        case sectionSelected(DiscoverSection)
-        /// The person moved in a list: its selected row and first visible row. A selection
-        /// past the last row of a list that has more loads the next page and moves on to the
-        /// first new row once it arrives; otherwise it stops at the last row.
-        case moved(AppList, Int, Int)
-        /// The person opened a film (by id) from a list: its Detail is pushed on the stack.
-        case opened(Int)
-        /// The person went back: the shown Detail is closed. Nothing when none is open.
-        case back
-        /// The person removed a favorite: it goes on the undo stack (newest first).
-        case removed(Int)
-        /// The person asked to undo the newest removal: the favorite is put back at once
-        /// (optimistic) and stored; a failed write rolls it back and keeps it undoable.
-        case undo
-        /// The person dismissed the notice with this id.
-        case noticeDismissed(Int)
-        /// The person asked to try again what failed on the screen shown: the Detail, the
-        /// search, or Discover's sections.
-        case retried
-        /// An intent for the Search screen, as the search feature takes it (a child handle's).
-        case search(SearchIntent.Host)
-        /// An intent for the Discover screen.
-        case discover(DiscoverIntent.Host)
-        /// An intent for the Favorites screen (a removal goes on the undo stack).
-        case favorites(FavoritesIntent.Host)
-        /// An intent for the shown Detail (nothing when none is open).
-        case detail(DetailIntent.Host)
-    }
 }
 
 /// What a restored app starts from: the tab, Discover's section, where the person was in
@@ -112,3 +72,7 @@ public struct AppRestore: Equatable, Sendable {
             && lhs.notice?.kind == rhs.notice?.kind && lhs.notice?.text == rhs.notice?.text && lhs.notice?.offersUndo == rhs.notice?.offersUndo
     }
 }
+
+/// A Search intent inside an app intent (schema `appSearchIntent`): as the search feature
+/// takes it, except that a query of any length is taken (the app fits it).
+public typealias AppSearchIntent = SearchIntent.Host

@@ -73,16 +73,6 @@ public enum DetailIntent: Equatable, Sendable, HostIntents {
     /// Internal: storing the favorite failed.
     case favoriteSaveFailed(MovieError)
 
-    /// The intents a host may send.
-    public enum Host: Equatable, Sendable {
-        /// The screen appeared: loads the detail (unless loading or loaded) and, the first time,
-        /// starts observing the favorites so the heart follows changes made anywhere.
-        case task
-        /// The user tapped the heart. Ignored until the detail has loaded (adding a favorite
-        /// stores the movie's list fields), unless the state knows the film's row
-        /// (``DetailState/listing``).
-        case favoriteToggled
-    }
 
     /// The screen appeared: `.host(.task)`.
     public static let task = DetailIntent.host(.task)

@@ -96,17 +96,6 @@ public enum DiscoverIntent: Equatable, Sendable, HostIntents {
     /// stopping at the last page that exists); sections not listed stay idle.
     case restored([DiscoverRestoredSection])
 
-    /// The intents a host may send.
-    public enum Host: Equatable, Sendable {
-        /// The screen appeared: loads the first page of every section that is idle or failed.
-        /// Sections loading or loaded are left alone, so sending it again starts no duplicate work.
-        case task
-        /// The user asked to refresh: every section reloads from page 1, cancelling what is in flight.
-        case refresh
-        /// The user scrolled to the end of a section: loads its next page. Ignored while that
-        /// section is loading or once it is exhausted. On an idle or failed section it loads page 1.
-        case loadMore(DiscoverSection)
-    }
 
     /// The screen appeared: `.host(.task)`.
     public static let task = DiscoverIntent.host(.task)

@@ -25,13 +25,6 @@ public enum FavoritesIntent: Equatable, Sendable, HostIntents {
     /// Internal: a removal could not be stored.
     case removalFailed(MovieError)
 
-    /// The intents a host may send.
-    public enum Host: Equatable, Sendable {
-        /// The screen appeared: starts observing the favorites. Sending it again does nothing.
-        case task
-        /// The user removed a movie from the favorites (its id; wire: `movieId`).
-        case removed(Int)
-    }
 
     /// The screen appeared: `.host(.task)`.
     public static let task = FavoritesIntent.host(.task)

@@ -63,16 +63,6 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
     /// that exists. `pages` is clamped to 1...``SearchReducer/maxRestoredPages``.
     case restored(query: String, pages: Int)
 
-    /// The intents a host may send.
-    public enum Host: Equatable, Sendable {
-        /// The user edited the query (debounced search).
-        case queryChanged(String)
-        /// The user submitted the query: search now, skipping the debounce.
-        case submitted
-        /// The user scrolled to the end of the results: loads the next page. Ignored unless
-        /// results are loaded, not exhausted and no page is loading.
-        case loadMore
-    }
 
     /// The user edited the query: `.host(.queryChanged(query))`.
     public static func queryChanged(_ query: String) -> SearchIntent { .host(.queryChanged(query)) }

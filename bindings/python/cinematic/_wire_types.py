@@ -29,20 +29,6 @@ class Movie(TypedDict):
 Genre = str
 
 
-class MovieDetail(TypedDict):
-    """A movie plus its budget and the shares of its votes."""
-    id: int
-    title: str
-    year: int
-    runtime: int
-    rating: float
-    votes: int
-    genres: List[Genre]
-    mpaa: Optional[str]
-    budget: Optional[int]
-    ratingDistribution: List[float]
-
-
 class MovieError(TypedDict):
     """Why an operation failed: a closed set of codes."""
     code: Literal["network", "notFound", "invalidResponse", "storage", "timeout"]
@@ -73,104 +59,8 @@ class MoviesLoaded(TypedDict):
     cachedAt: NotRequired[int]
 
 
-class DetailLoaded(TypedDict):
-    """The wire object DetailLoaded."""
-    phase: Literal["loaded"]
-    value: MovieDetail
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-
-
-#: The loading phase of a list of movies.
-MoviesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded, FailedPhase]
-
-
-#: The loading phase of the favorites list, which cannot fail.
-FavoritesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded]
-
-
-#: The loading phase of a movie's detail.
-DetailPhase = Union[IdlePhase, LoadingPhase, DetailLoaded, FailedPhase]
-
-
-class ResultsLoading(TypedDict):
-    """The wire object ResultsLoading."""
-    phase: Literal["loading"]
-    query: str
-
-
-class ResultsLoaded(TypedDict):
-    """The wire object ResultsLoaded."""
-    phase: Literal["loaded"]
-    query: str
-    value: List[Movie]
-    source: NotRequired[Literal["live", "cache"]]
-    cachedAt: NotRequired[int]
-
-
-class ResultsFailed(TypedDict):
-    """The wire object ResultsFailed."""
-    phase: Literal["failed"]
-    query: str
-    error: MovieError
-
-
-#: The loading phase of search results; every phase but idle names the query it answers.
-SearchResults = Union[IdlePhase, ResultsLoading, ResultsLoaded, ResultsFailed]
-
-
-class LoadMoreResults(TypedDict):
-    """Append the next 20 results."""
-    type: Literal["loadMore"]
-
-
 #: A feature without arguments: NULL or {}.
 NoArgs = Optional[Dict[str, object]]
-
-
-SearchArgs = NoArgs
-
-
-DiscoverArgs = NoArgs
-
-
-FavoritesArgs = NoArgs
-
-
-class DetailArgs(TypedDict):
-    """The wire object DetailArgs."""
-    movieId: int
-
-
-class QueryChanged(TypedDict):
-    """The user edited the query; the search runs after the debounce."""
-    type: Literal["queryChanged"]
-    query: str
-
-
-class Submitted(TypedDict):
-    """The user submitted the query: search now, skipping the debounce."""
-    type: Literal["submitted"]
-
-
-SearchIntent = Union[QueryChanged, Submitted, LoadMoreResults]
-
-
-class SearchState(TypedDict):
-    """The wire object SearchState."""
-    query: str
-    results: SearchResults
-    pagesLoaded: int
-    isExhausted: bool
-    isLoadingMore: bool
-    loadMoreError: Optional[MovieError]
-    hint: Optional[SearchHint]
-
-
-class SearchHint(TypedDict):
-    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host."""
-    kind: Literal["person", "genre"]
-    text: str
 
 
 class Task(TypedDict):
@@ -178,279 +68,7 @@ class Task(TypedDict):
     type: Literal["task"]
 
 
-class Refresh(TypedDict):
-    """Reload every section, cancelling what is in flight."""
-    type: Literal["refresh"]
-
-
-class LoadMore(TypedDict):
-    """Append the next page of a section."""
-    type: Literal["loadMore"]
-    section: SectionId
-
-
 SectionId = Literal["popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
-
-
-DiscoverIntent = Union[Task, Refresh, LoadMore]
-
-
-class DiscoverSection(TypedDict):
-    """The wire object DiscoverSection."""
-    section: SectionId
-    title: str
-    movies: MoviesPhase
-    pagesLoaded: int
-    isExhausted: bool
-    isLoadingMore: bool
-    loadMoreError: Optional[MovieError]
-
-
-class DiscoverState(TypedDict):
-    """The wire object DiscoverState."""
-    sections: List[DiscoverSection]
-
-
-class Removed(TypedDict):
-    """The user removed a favorite."""
-    type: Literal["removed"]
-    movieId: int
-
-
-FavoritesIntent = Union[Task, Removed]
-
-
-class FavoritesState(TypedDict):
-    """The wire object FavoritesState."""
-    favorites: FavoritesPhase
-    removalError: Optional[MovieError]
-
-
-class FavoriteToggled(TypedDict):
-    """The user tapped the heart: flips the favorite at once, then what is stored."""
-    type: Literal["favoriteToggled"]
-
-
-DetailIntent = Union[Task, FavoriteToggled]
-
-
-class DetailState(TypedDict):
-    """The wire object DetailState."""
-    movieId: int
-    detail: DetailPhase
-    isFavorite: bool
-    isSaving: bool
-    favoriteError: Optional[MovieError]
-
-
-class AppArgs(TypedDict):
-    """The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save)."""
-    stateFile: NotRequired[str]
-    fresh: NotRequired[bool]
-
-
-#: A tab of the app.
-AppTab = Literal["search", "discover", "favorites"]
-
-
-#: A list of films: Search's results, the favorites, or a Discover section (its id).
-AppList = Literal["search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
-
-
-class AppTask(TypedDict):
-    """The app appeared: observes the favorites (and loads Discover when its tab is shown)."""
-    type: Literal["task"]
-
-
-class TabSelected(TypedDict):
-    """The person chose a tab (open Details are closed)."""
-    type: Literal["tabSelected"]
-    tab: AppTab
-
-
-class AppQueryChanged(TypedDict):
-    """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so."""
-    type: Literal["queryChanged"]
-    query: str
-
-
-class SectionSelected(TypedDict):
-    """The person chose a Discover section."""
-    type: Literal["sectionSelected"]
-    section: SectionId
-
-
-class Moved(TypedDict):
-    """The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives."""
-    type: Literal["moved"]
-    list: AppList
-    selection: int
-    firstVisible: int
-
-
-class Opened(TypedDict):
-    """The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes)."""
-    type: Literal["opened"]
-    movieId: int
-
-
-class Back(TypedDict):
-    """The person went back: the shown Detail closes."""
-    type: Literal["back"]
-
-
-class AppRemoved(TypedDict):
-    """The person removed a favorite: it goes on the undo stack (newest first, at most 20)."""
-    type: Literal["removed"]
-    movieId: int
-
-
-class Undo(TypedDict):
-    """The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable."""
-    type: Literal["undo"]
-
-
-class NoticeDismissed(TypedDict):
-    """The person dismissed the notice with this id."""
-    type: Literal["noticeDismissed"]
-    id: int
-
-
-class Retried(TypedDict):
-    """The person asked to try again what failed on the screen shown (the Detail, the search, Discover)."""
-    type: Literal["retried"]
-
-
-class AppSearch(TypedDict):
-    """An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged."""
-    type: Literal["search"]
-    intent: AppSearchIntent
-
-
-class AppDiscover(TypedDict):
-    """An intent for the Discover screen, as the discover feature takes it."""
-    type: Literal["discover"]
-    intent: AppDiscoverIntent
-
-
-class AppFavorites(TypedDict):
-    """An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack)."""
-    type: Literal["favorites"]
-    intent: AppFavoritesIntent
-
-
-class AppDetail(TypedDict):
-    """An intent for the shown Detail, as the detail feature takes it (nothing when none is open)."""
-    type: Literal["detail"]
-    intent: AppDetailIntent
-
-
-#: A Search intent inside an app intent (a query of any length).
-AppSearchIntent = Union[AppQueryChanged, Submitted, LoadMoreResults]
-
-
-#: A Discover intent inside an app intent.
-AppDiscoverIntent = Union[Task, Refresh, LoadMore]
-
-
-#: A Favorites intent inside an app intent.
-AppFavoritesIntent = Union[Task, Removed]
-
-
-#: A Detail intent inside an app intent.
-AppDetailIntent = Union[Task, FavoriteToggled]
-
-
-AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail]
-
-
-class ListPosition(TypedDict):
-    """Where the person is in a list."""
-    selection: int
-    firstVisible: int
-
-
-#: Where the person is in each list they moved in, by list.
-AppPositions = Dict[str, ListPosition]
-
-
-class AppDetailState(TypedDict):
-    """An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load."""
-    movieId: int
-    detail: DetailPhase
-    isFavorite: bool
-    isSaving: bool
-    favoriteError: Optional[MovieError]
-    listing: Optional[Movie]
-
-
-class AppNotice(TypedDict):
-    """What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced)."""
-    id: int
-    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
-    text: str
-    offersUndo: bool
-    expires: bool
-
-
-class AppState(TypedDict):
-    """The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice."""
-    tab: AppTab
-    search: SearchState
-    discover: DiscoverState
-    favorites: FavoritesState
-    details: List[AppDetailState]
-    section: SectionId
-    positions: AppPositions
-    removed: List[Movie]
-    notice: Optional[AppNotice]
-
-
-class SearchSnapshot(TypedDict):
-    """What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists."""
-    query: str
-    pagesLoaded: int
-
-
-class DiscoverSnapshotSection(TypedDict):
-    """A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages)."""
-    section: SectionId
-    pagesLoaded: int
-
-
-class DiscoverSnapshot(TypedDict):
-    """What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them)."""
-    sections: List[DiscoverSnapshotSection]
-
-
-class AppSnapshotDetail(TypedDict):
-    """An open Detail in an app snapshot: the film, and its row when known."""
-    movieId: int
-    listing: NotRequired[Optional[Movie]]
-
-
-#: A film on the undo stack of an app snapshot.
-AppSnapshotMovie = Movie
-
-
-class AppSnapshotNotice(TypedDict):
-    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
-    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
-    text: str
-    offersUndo: bool
-
-
-class AppSnapshot(TypedDict):
-    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once."""
-    tab: AppTab
-    section: SectionId
-    query: str
-    searchPages: int
-    sections: List[DiscoverSnapshotSection]
-    details: List[AppSnapshotDetail]
-    positions: AppPositions
-    removed: List[AppSnapshotMovie]
-    notice: NotRequired[AppSnapshotNotice]
 
 
 class SnapshotView(TypedDict):
@@ -709,3 +327,385 @@ class CatalogLoaded(TypedDict):
 
 #: cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded).
 CatalogState = Union[CatalogLoading, CatalogLoaded, FailedPhase]
+
+
+SearchArgs = NoArgs
+
+
+class QueryChanged(TypedDict):
+    """The user edited the query; the search runs after the debounce."""
+    type: Literal["queryChanged"]
+    query: str
+
+
+class Submitted(TypedDict):
+    """The user submitted the query: search now, skipping the debounce."""
+    type: Literal["submitted"]
+
+
+class LoadMoreResults(TypedDict):
+    """Append the next 20 results."""
+    type: Literal["loadMore"]
+
+
+SearchIntent = Union[QueryChanged, Submitted, LoadMoreResults]
+
+
+class SearchState(TypedDict):
+    """The wire object SearchState."""
+    query: str
+    results: SearchResults
+    pagesLoaded: int
+    isExhausted: bool
+    isLoadingMore: bool
+    loadMoreError: Optional[MovieError]
+    hint: Optional[SearchHint]
+
+
+class ResultsLoading(TypedDict):
+    """The wire object ResultsLoading."""
+    phase: Literal["loading"]
+    query: str
+
+
+class ResultsLoaded(TypedDict):
+    """The wire object ResultsLoaded."""
+    phase: Literal["loaded"]
+    query: str
+    value: List[Movie]
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
+
+
+class ResultsFailed(TypedDict):
+    """The wire object ResultsFailed."""
+    phase: Literal["failed"]
+    query: str
+    error: MovieError
+
+
+#: The loading phase of search results; every phase but idle names the query it answers.
+SearchResults = Union[IdlePhase, ResultsLoading, ResultsLoaded, ResultsFailed]
+
+
+class SearchHint(TypedDict):
+    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host."""
+    kind: Literal["person", "genre"]
+    text: str
+
+
+class SearchSnapshot(TypedDict):
+    """What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists."""
+    query: str
+    pagesLoaded: int
+
+
+DiscoverArgs = NoArgs
+
+
+class Refresh(TypedDict):
+    """Reload every section, cancelling what is in flight."""
+    type: Literal["refresh"]
+
+
+class LoadMore(TypedDict):
+    """Append the next page of a section."""
+    type: Literal["loadMore"]
+    section: SectionId
+
+
+DiscoverIntent = Union[Task, Refresh, LoadMore]
+
+
+class DiscoverState(TypedDict):
+    """The wire object DiscoverState."""
+    sections: List[DiscoverSection]
+
+
+#: The loading phase of a list of movies.
+MoviesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded, FailedPhase]
+
+
+class DiscoverSection(TypedDict):
+    """The wire object DiscoverSection."""
+    section: SectionId
+    title: str
+    movies: MoviesPhase
+    pagesLoaded: int
+    isExhausted: bool
+    isLoadingMore: bool
+    loadMoreError: Optional[MovieError]
+
+
+class DiscoverSnapshotSection(TypedDict):
+    """A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages)."""
+    section: SectionId
+    pagesLoaded: int
+
+
+class DiscoverSnapshot(TypedDict):
+    """What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them)."""
+    sections: List[DiscoverSnapshotSection]
+
+
+FavoritesArgs = NoArgs
+
+
+class Removed(TypedDict):
+    """The user removed a favorite."""
+    type: Literal["removed"]
+    movieId: int
+
+
+FavoritesIntent = Union[Task, Removed]
+
+
+class FavoritesState(TypedDict):
+    """The wire object FavoritesState."""
+    favorites: FavoritesPhase
+    removalError: Optional[MovieError]
+
+
+#: The loading phase of the favorites list, which cannot fail.
+FavoritesPhase = Union[IdlePhase, LoadingPhase, MoviesLoaded]
+
+
+class DetailArgs(TypedDict):
+    """The wire object DetailArgs."""
+    movieId: int
+
+
+class FavoriteToggled(TypedDict):
+    """The user tapped the heart: flips the favorite at once, then what is stored."""
+    type: Literal["favoriteToggled"]
+
+
+DetailIntent = Union[Task, FavoriteToggled]
+
+
+class DetailState(TypedDict):
+    """The wire object DetailState."""
+    movieId: int
+    detail: DetailPhase
+    isFavorite: bool
+    isSaving: bool
+    favoriteError: Optional[MovieError]
+
+
+class MovieDetail(TypedDict):
+    """A movie plus its budget and the shares of its votes."""
+    id: int
+    title: str
+    year: int
+    runtime: int
+    rating: float
+    votes: int
+    genres: List[Genre]
+    mpaa: Optional[str]
+    budget: Optional[int]
+    ratingDistribution: List[float]
+
+
+class DetailLoaded(TypedDict):
+    """The wire object DetailLoaded."""
+    phase: Literal["loaded"]
+    value: MovieDetail
+    source: NotRequired[Literal["live", "cache"]]
+    cachedAt: NotRequired[int]
+
+
+#: The loading phase of a movie's detail.
+DetailPhase = Union[IdlePhase, LoadingPhase, DetailLoaded, FailedPhase]
+
+
+class AppArgs(TypedDict):
+    """The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save)."""
+    stateFile: NotRequired[str]
+    fresh: NotRequired[bool]
+
+
+class AppTask(TypedDict):
+    """The app appeared: observes the favorites (and loads Discover when its tab is shown)."""
+    type: Literal["task"]
+
+
+class TabSelected(TypedDict):
+    """The person chose a tab (open Details are closed)."""
+    type: Literal["tabSelected"]
+    tab: AppTab
+
+
+class AppQueryChanged(TypedDict):
+    """The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so."""
+    type: Literal["queryChanged"]
+    query: str
+
+
+class SectionSelected(TypedDict):
+    """The person chose a Discover section."""
+    type: Literal["sectionSelected"]
+    section: SectionId
+
+
+class Moved(TypedDict):
+    """The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives."""
+    type: Literal["moved"]
+    list: AppList
+    selection: int
+    firstVisible: int
+
+
+class Opened(TypedDict):
+    """The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes)."""
+    type: Literal["opened"]
+    movieId: int
+
+
+class Back(TypedDict):
+    """The person went back: the shown Detail closes."""
+    type: Literal["back"]
+
+
+class AppRemoved(TypedDict):
+    """The person removed a favorite: it goes on the undo stack (newest first, at most 20)."""
+    type: Literal["removed"]
+    movieId: int
+
+
+class Undo(TypedDict):
+    """The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable."""
+    type: Literal["undo"]
+
+
+class NoticeDismissed(TypedDict):
+    """The person dismissed the notice with this id."""
+    type: Literal["noticeDismissed"]
+    id: int
+
+
+class Retried(TypedDict):
+    """The person asked to try again what failed on the screen shown (the Detail, the search, Discover)."""
+    type: Literal["retried"]
+
+
+class AppSearch(TypedDict):
+    """An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged."""
+    type: Literal["search"]
+    intent: AppSearchIntent
+
+
+class AppDiscover(TypedDict):
+    """An intent for the Discover screen, as the discover feature takes it."""
+    type: Literal["discover"]
+    intent: AppDiscoverIntent
+
+
+class AppFavorites(TypedDict):
+    """An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack)."""
+    type: Literal["favorites"]
+    intent: AppFavoritesIntent
+
+
+class AppDetail(TypedDict):
+    """An intent for the shown Detail, as the detail feature takes it (nothing when none is open)."""
+    type: Literal["detail"]
+    intent: AppDetailIntent
+
+
+AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail]
+
+
+class AppState(TypedDict):
+    """The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice."""
+    tab: AppTab
+    search: SearchState
+    discover: DiscoverState
+    favorites: FavoritesState
+    details: List[AppDetailState]
+    section: SectionId
+    positions: AppPositions
+    removed: List[Movie]
+    notice: Optional[AppNotice]
+
+
+#: A tab of the app.
+AppTab = Literal["search", "discover", "favorites"]
+
+
+#: A list of films: Search's results, the favorites, or a Discover section (its id).
+AppList = Literal["search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
+
+
+#: A Search intent inside an app intent (a query of any length).
+AppSearchIntent = Union[AppQueryChanged, Submitted, LoadMoreResults]
+
+
+#: A Discover intent inside an app intent.
+AppDiscoverIntent = Union[Task, Refresh, LoadMore]
+
+
+#: A Favorites intent inside an app intent.
+AppFavoritesIntent = Union[Task, Removed]
+
+
+#: A Detail intent inside an app intent.
+AppDetailIntent = Union[Task, FavoriteToggled]
+
+
+class ListPosition(TypedDict):
+    """Where the person is in a list."""
+    selection: int
+    firstVisible: int
+
+
+#: Where the person is in each list they moved in, by list.
+AppPositions = Dict[str, ListPosition]
+
+
+class AppDetailState(TypedDict):
+    """An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load."""
+    movieId: int
+    detail: DetailPhase
+    isFavorite: bool
+    isSaving: bool
+    favoriteError: Optional[MovieError]
+    listing: Optional[Movie]
+
+
+class AppNotice(TypedDict):
+    """What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced)."""
+    id: int
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+    expires: bool
+
+
+class AppSnapshotDetail(TypedDict):
+    """An open Detail in an app snapshot: the film, and its row when known."""
+    movieId: int
+    listing: NotRequired[Optional[Movie]]
+
+
+#: A film on the undo stack of an app snapshot.
+AppSnapshotMovie = Movie
+
+
+class AppSnapshotNotice(TypedDict):
+    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+
+
+class AppSnapshot(TypedDict):
+    """What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once."""
+    tab: AppTab
+    section: SectionId
+    query: str
+    searchPages: int
+    sections: List[DiscoverSnapshotSection]
+    details: List[AppSnapshotDetail]
+    positions: AppPositions
+    removed: List[AppSnapshotMovie]
+    notice: NotRequired[AppSnapshotNotice]

@@ -4,7 +4,8 @@ must get, and each feature's initial state. The C and Kotlin suites read the sam
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+import re
+from typing import Any, Dict, List, Optional, Set
 
 import pytest
 
@@ -31,14 +32,33 @@ def test_every_golden_feature_is_generated_and_every_generated_feature_has_golde
 
 
 #: Why a golden line is invalid ("why"), and the words the library's message then holds: a
-#: misspelled type on a line refused for a member is refused as an unknown type, and fails.
+#: misspelled type on a line refused for a member is refused as an unknown type, and fails; a
+#: misspelled member on a line refused for a member's value is refused as an unknown member.
 WHY = {"unknownType": 'unknown intent "', "internalType": "is an internal effect result",
-       "missingType": 'missing required member "type"', "notAnObject": "expected an intent object"}
+       "missingType": 'missing required member "type"', "notAnObject": "expected an intent object",
+       "unknownMember": 'unknown member "'}
+SCHEMA: Dict[str, Any] = json.loads((REPO / "schema" / "cinematic.schema.json").read_text())
 
 
-def why_of(message: str) -> str:
-    """The "why" a refusal's message says: one of WHY, else "member" (a member of a known type)."""
-    return next((why for why, words in WHY.items() if words in message), "member" if "(at $." in message else "?")
+def declared_members(feature: str, wire_type: str) -> Set[str]:
+    """The members the feature's host intent `wire_type` declares (the schema's, generated from its wire file)."""
+    defs = SCHEMA["$defs"]
+    entry = next(f for f in SCHEMA["x-cinematic"]["features"] if f["name"] == feature)
+    for option in defs[entry["intent"]]["oneOf"]:
+        node = defs[option["$ref"].split("/")[-1]]
+        if node["properties"]["type"].get("const") == wire_type:
+            return set(node["properties"]) - {"type"}
+    return set()
+
+
+def why_of(message: str, feature: str = "", wire_type: str = "") -> str:
+    """The "why" a refusal's message says: one of WHY, else "member" when the message's path
+    names a member the intent declares (a missing member or a wrong value), else "?"."""
+    found = next((why for why, words in WHY.items() if words in message), None)
+    if found:
+        return found
+    path = re.search(r"\(at \$\.(\w+)", message)
+    return "member" if path and (not feature or path.group(1) in declared_members(feature, wire_type)) else "?"
 
 
 @pytest.mark.parametrize("case", INTENTS, ids=lambda case: f"{case['feature']}-{json.dumps(case['intent'])[:40]}")
@@ -53,7 +73,8 @@ def test_golden_intent_gets_its_status(runtimes, case):
                 store.send(json.dumps(case["intent"]))
             assert raised.value.status_name == case["status"]
             assert case.get("why") in (*WHY, "member"), "an invalid golden line says why: " + " | ".join((*WHY, "member"))
-            assert why_of(str(raised.value)) == case["why"], str(raised.value)
+            wire_type = case["intent"].get("type", "") if isinstance(case["intent"], dict) else ""
+            assert why_of(str(raised.value), case["feature"], wire_type) == case["why"], str(raised.value)
 
 
 def test_a_misspelled_type_on_a_line_refused_for_a_member_fails(runtimes):

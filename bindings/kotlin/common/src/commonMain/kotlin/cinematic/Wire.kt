@@ -51,20 +51,6 @@ data class Movie(val id: Long = 0, val title: String, val year: Int = 0, val run
     }
 }
 
-/** A movie plus its budget and the shares of its votes. */
-data class MovieDetail(val id: Long = 0, val title: String, val year: Int = 0, val runtime: Int = 0, val rating: Double = 0.0, val votes: Long = 0, val genres: List<String> = emptyList(), val mpaa: String? = null, val budget: Long? = null, val ratingDistribution: List<Double> = emptyList()) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa, "budget" to budget, "ratingDistribution" to ratingDistribution)
-
-    companion object {
-        /** Reads a MovieDetail from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): MovieDetail {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return MovieDetail(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = (map["year"] as Number).toInt(), runtime = (map["runtime"] as Number).toInt(), rating = (map["rating"] as Number).toDouble(), votes = (map["votes"] as Number).toLong(), genres = (map["genres"] as List<*>).map { (it as String) }, mpaa = map["mpaa"]?.let { (it as String) }, budget = map["budget"]?.let { (it as Number).toLong() }, ratingDistribution = (map["ratingDistribution"] as List<*>).map { (it as Number).toDouble() })
-        }
-    }
-}
-
 /** Why an operation failed: a closed set of codes. */
 data class MovieError(val code: String, val message: String) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
@@ -159,232 +145,8 @@ data class MoviesLoaded(val value: List<Movie> = emptyList(), val source: String
     }
 }
 
-/** The wire object DetailLoaded. */
-data class DetailLoaded(val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
-    /** The wire `phase`, fixed by the class: "loaded". */
-    val phase: String get() = "loaded"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.toJson()).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
-
-    companion object {
-        /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DetailLoaded {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "loaded") { "DetailLoaded: phase ${map["phase"]} is not loaded" }
-            return DetailLoaded(value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
-        }
-    }
-}
-
-/** The wire object ResultsLoading. */
-data class ResultsLoading(val query: String) : SearchResults() {
-    /** The wire `phase`, fixed by the class: "loading". */
-    val phase: String get() = "loading"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query)
-
-    companion object {
-        /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ResultsLoading {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "loading") { "ResultsLoading: phase ${map["phase"]} is not loading" }
-            return ResultsLoading(query = (map["query"] as String))
-        }
-    }
-}
-
-/** The wire object ResultsLoaded. */
-data class ResultsLoaded(val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults() {
-    /** The wire `phase`, fixed by the class: "loaded". */
-    val phase: String get() = "loaded"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
-
-    companion object {
-        /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ResultsLoaded {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "loaded") { "ResultsLoaded: phase ${map["phase"]} is not loaded" }
-            return ResultsLoaded(query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
-        }
-    }
-}
-
-/** The wire object ResultsFailed. */
-data class ResultsFailed(val query: String, val error: MovieError) : SearchResults() {
-    /** The wire `phase`, fixed by the class: "failed". */
-    val phase: String get() = "failed"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "error" to error.toJson())
-
-    companion object {
-        /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ResultsFailed {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "failed") { "ResultsFailed: phase ${map["phase"]} is not failed" }
-            return ResultsFailed(query = (map["query"] as String), error = MovieError.fromJson(map["error"]))
-        }
-    }
-}
-
-/** The loading phase of search results; every phase but idle names the query it answers. */
-sealed class SearchResults {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    abstract fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): SearchResults {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["phase"]) {
-                "idle" -> IdlePhase.fromJson(map)
-                "loading" -> ResultsLoading.fromJson(map)
-                "loaded" -> ResultsLoaded.fromJson(map)
-                "failed" -> ResultsFailed.fromJson(map)
-                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
-            }
-        }
-    }
-}
-
-/** Append the next 20 results. */
-class LoadMoreResults : SearchIntent, AppSearchIntent {
-    /** The wire `type`, fixed by the class: "loadMore". */
-    val type: String get() = "loadMore"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is LoadMoreResults
-    override fun hashCode(): Int = "LoadMoreResults".hashCode()
-    override fun toString(): String = "LoadMoreResults()"
-
-    companion object {
-        /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): LoadMoreResults {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "loadMore") { "LoadMoreResults: type ${map["type"]} is not loadMore" }
-            return LoadMoreResults()
-        }
-    }
-}
-
 /** A feature without arguments: NULL or {}. */
 typealias NoArgs = Map<String, Any?>
-
-/** An alias. */
-typealias SearchArgs = NoArgs
-
-/** An alias. */
-typealias DiscoverArgs = NoArgs
-
-/** An alias. */
-typealias FavoritesArgs = NoArgs
-
-/** The wire object DetailArgs. */
-data class DetailArgs(val movieId: Long = 0) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId)
-
-    companion object {
-        /** Reads a DetailArgs from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DetailArgs {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DetailArgs(movieId = (map["movieId"] as Number).toLong())
-        }
-    }
-}
-
-/** The user edited the query; the search runs after the debounce. */
-data class QueryChanged(val query: String) : SearchIntent {
-    /** The wire `type`, fixed by the class: "queryChanged". */
-    val type: String get() = "queryChanged"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
-
-    companion object {
-        /** Reads a QueryChanged from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): QueryChanged {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "queryChanged") { "QueryChanged: type ${map["type"]} is not queryChanged" }
-            return QueryChanged(query = (map["query"] as String))
-        }
-    }
-}
-
-/** The user submitted the query: search now, skipping the debounce. */
-class Submitted : SearchIntent, AppSearchIntent {
-    /** The wire `type`, fixed by the class: "submitted". */
-    val type: String get() = "submitted"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is Submitted
-    override fun hashCode(): Int = "Submitted".hashCode()
-    override fun toString(): String = "Submitted()"
-
-    companion object {
-        /** Reads a Submitted from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Submitted {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "submitted") { "Submitted: type ${map["type"]} is not submitted" }
-            return Submitted()
-        }
-    }
-}
-
-/** One of QueryChanged, Submitted, LoadMoreResults. */
-interface SearchIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): SearchIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "queryChanged" -> QueryChanged.fromJson(map)
-                "submitted" -> Submitted.fromJson(map)
-                "loadMore" -> LoadMoreResults.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** The wire object SearchState. */
-data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null, val hint: SearchHint? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson(), "hint" to hint?.toJson())
-
-    companion object {
-        /** Reads a SearchState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): SearchState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchState(query = (map["query"] as String), results = SearchResults.fromJson(map["results"]), pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) }, hint = map["hint"]?.let { SearchHint.fromJson(it) })
-        }
-    }
-}
-
-/** What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host. */
-data class SearchHint(val kind: String, val text: String) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text)
-
-    companion object {
-        /** Reads a SearchHint from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): SearchHint {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchHint(kind = (map["kind"] as String), text = (map["text"] as String))
-        }
-    }
-}
 
 /** The screen appeared. */
 class Task : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, AppFavoritesIntent, AppDetailIntent {
@@ -408,781 +170,10 @@ class Task : DiscoverIntent, FavoritesIntent, DetailIntent, AppDiscoverIntent, A
     }
 }
 
-/** Reload every section, cancelling what is in flight. */
-class Refresh : DiscoverIntent, AppDiscoverIntent {
-    /** The wire `type`, fixed by the class: "refresh". */
-    val type: String get() = "refresh"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is Refresh
-    override fun hashCode(): Int = "Refresh".hashCode()
-    override fun toString(): String = "Refresh()"
-
-    companion object {
-        /** Reads a Refresh from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Refresh {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "refresh") { "Refresh: type ${map["type"]} is not refresh" }
-            return Refresh()
-        }
-    }
-}
-
-/** Append the next page of a section. */
-data class LoadMore(val section: String) : DiscoverIntent, AppDiscoverIntent {
-    /** The wire `type`, fixed by the class: "loadMore". */
-    val type: String get() = "loadMore"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
-
-    companion object {
-        /** Reads a LoadMore from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): LoadMore {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "loadMore") { "LoadMore: type ${map["type"]} is not loadMore" }
-            return LoadMore(section = (map["section"] as String))
-        }
-    }
-}
-
 /** The values of sectionId. */
 object SectionId {
     /** Every value, in order. */
     val values: List<String> = listOf("popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
-}
-
-/** One of Task, Refresh, LoadMore. */
-interface DiscoverIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): DiscoverIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "refresh" -> Refresh.fromJson(map)
-                "loadMore" -> LoadMore.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** The wire object DiscoverSection. */
-data class DiscoverSection(val section: String, val title: String, val movies: Phase<List<Movie>> = Phase.Idle, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "title" to title, "movies" to movies.toJson { v -> v.map { it.toJson() } }, "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
-
-    companion object {
-        /** Reads a DiscoverSection from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DiscoverSection {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DiscoverSection(section = (map["section"] as String), title = (map["title"] as String), movies = Phase.fromJson(map["movies"]) { v -> (v as List<*>).map { Movie.fromJson(it) } }, pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) })
-        }
-    }
-}
-
-/** The wire object DiscoverState. */
-data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
-
-    companion object {
-        /** Reads a DiscoverState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DiscoverState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DiscoverState(sections = (map["sections"] as List<*>).map { DiscoverSection.fromJson(it) })
-        }
-    }
-}
-
-/** The user removed a favorite. */
-data class Removed(val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
-    /** The wire `type`, fixed by the class: "removed". */
-    val type: String get() = "removed"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
-
-    companion object {
-        /** Reads a Removed from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Removed {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "removed") { "Removed: type ${map["type"]} is not removed" }
-            return Removed(movieId = (map["movieId"] as Number).toLong())
-        }
-    }
-}
-
-/** One of Task, Removed. */
-interface FavoritesIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): FavoritesIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "removed" -> Removed.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** The wire object FavoritesState. */
-data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val removalError: MovieError? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("favorites" to favorites.toJson { v -> v.map { it.toJson() } }, "removalError" to removalError?.toJson())
-
-    companion object {
-        /** Reads a FavoritesState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): FavoritesState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return FavoritesState(favorites = Phase.fromJson(map["favorites"]) { v -> (v as List<*>).map { Movie.fromJson(it) } }, removalError = map["removalError"]?.let { MovieError.fromJson(it) })
-        }
-    }
-}
-
-/** The user tapped the heart: flips the favorite at once, then what is stored. */
-class FavoriteToggled : DetailIntent, AppDetailIntent {
-    /** The wire `type`, fixed by the class: "favoriteToggled". */
-    val type: String get() = "favoriteToggled"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is FavoriteToggled
-    override fun hashCode(): Int = "FavoriteToggled".hashCode()
-    override fun toString(): String = "FavoriteToggled()"
-
-    companion object {
-        /** Reads a FavoriteToggled from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): FavoriteToggled {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "favoriteToggled") { "FavoriteToggled: type ${map["type"]} is not favoriteToggled" }
-            return FavoriteToggled()
-        }
-    }
-}
-
-/** One of Task, FavoriteToggled. */
-interface DetailIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): DetailIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "favoriteToggled" -> FavoriteToggled.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** The wire object DetailState. */
-data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson())
-
-    companion object {
-        /** Reads a DetailState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DetailState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) })
-        }
-    }
-}
-
-/** The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save). */
-data class AppArgs(val stateFile: String? = null, val fresh: Boolean? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (stateFile != null) put("stateFile", stateFile); if (fresh != null) put("fresh", fresh) }
-
-    companion object {
-        /** Reads a AppArgs from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppArgs {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppArgs(stateFile = map["stateFile"]?.let { (it as String) }, fresh = map["fresh"]?.let { (it as Boolean) })
-        }
-    }
-}
-
-/** The values of appTab. */
-object AppTab {
-    /** Every value, in order. */
-    val values: List<String> = listOf("search", "discover", "favorites")
-}
-
-/** The values of appList. */
-object AppList {
-    /** Every value, in order. */
-    val values: List<String> = listOf("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
-}
-
-/** The app appeared: observes the favorites (and loads Discover when its tab is shown). */
-class AppTask : AppIntent {
-    /** The wire `type`, fixed by the class: "task". */
-    val type: String get() = "task"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is AppTask
-    override fun hashCode(): Int = "AppTask".hashCode()
-    override fun toString(): String = "AppTask()"
-
-    companion object {
-        /** Reads a AppTask from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppTask {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "task") { "AppTask: type ${map["type"]} is not task" }
-            return AppTask()
-        }
-    }
-}
-
-/** The person chose a tab (open Details are closed). */
-data class TabSelected(val tab: String) : AppIntent {
-    /** The wire `type`, fixed by the class: "tabSelected". */
-    val type: String get() = "tabSelected"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "tab" to tab)
-
-    companion object {
-        /** Reads a TabSelected from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): TabSelected {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "tabSelected") { "TabSelected: type ${map["type"]} is not tabSelected" }
-            return TabSelected(tab = (map["tab"] as String))
-        }
-    }
-}
-
-/** The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so. */
-data class AppQueryChanged(val query: String) : AppSearchIntent, AppIntent {
-    /** The wire `type`, fixed by the class: "queryChanged". */
-    val type: String get() = "queryChanged"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
-
-    companion object {
-        /** Reads a AppQueryChanged from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppQueryChanged {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "queryChanged") { "AppQueryChanged: type ${map["type"]} is not queryChanged" }
-            return AppQueryChanged(query = (map["query"] as String))
-        }
-    }
-}
-
-/** The person chose a Discover section. */
-data class SectionSelected(val section: String) : AppIntent {
-    /** The wire `type`, fixed by the class: "sectionSelected". */
-    val type: String get() = "sectionSelected"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
-
-    companion object {
-        /** Reads a SectionSelected from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): SectionSelected {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "sectionSelected") { "SectionSelected: type ${map["type"]} is not sectionSelected" }
-            return SectionSelected(section = (map["section"] as String))
-        }
-    }
-}
-
-/** The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives. */
-data class Moved(val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
-    /** The wire `type`, fixed by the class: "moved". */
-    val type: String get() = "moved"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
-
-    companion object {
-        /** Reads a Moved from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Moved {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "moved") { "Moved: type ${map["type"]} is not moved" }
-            return Moved(list = (map["list"] as String), selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
-        }
-    }
-}
-
-/** The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes). */
-data class Opened(val movieId: Long = 0) : AppIntent {
-    /** The wire `type`, fixed by the class: "opened". */
-    val type: String get() = "opened"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
-
-    companion object {
-        /** Reads a Opened from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Opened {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "opened") { "Opened: type ${map["type"]} is not opened" }
-            return Opened(movieId = (map["movieId"] as Number).toLong())
-        }
-    }
-}
-
-/** The person went back: the shown Detail closes. */
-class Back : AppIntent {
-    /** The wire `type`, fixed by the class: "back". */
-    val type: String get() = "back"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is Back
-    override fun hashCode(): Int = "Back".hashCode()
-    override fun toString(): String = "Back()"
-
-    companion object {
-        /** Reads a Back from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Back {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "back") { "Back: type ${map["type"]} is not back" }
-            return Back()
-        }
-    }
-}
-
-/** The person removed a favorite: it goes on the undo stack (newest first, at most 20). */
-data class AppRemoved(val movieId: Long = 0) : AppIntent {
-    /** The wire `type`, fixed by the class: "removed". */
-    val type: String get() = "removed"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
-
-    companion object {
-        /** Reads a AppRemoved from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppRemoved {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "removed") { "AppRemoved: type ${map["type"]} is not removed" }
-            return AppRemoved(movieId = (map["movieId"] as Number).toLong())
-        }
-    }
-}
-
-/** The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable. */
-class Undo : AppIntent {
-    /** The wire `type`, fixed by the class: "undo". */
-    val type: String get() = "undo"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is Undo
-    override fun hashCode(): Int = "Undo".hashCode()
-    override fun toString(): String = "Undo()"
-
-    companion object {
-        /** Reads a Undo from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Undo {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "undo") { "Undo: type ${map["type"]} is not undo" }
-            return Undo()
-        }
-    }
-}
-
-/** The person dismissed the notice with this id. */
-data class NoticeDismissed(val id: Long = 0) : AppIntent {
-    /** The wire `type`, fixed by the class: "noticeDismissed". */
-    val type: String get() = "noticeDismissed"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "id" to id)
-
-    companion object {
-        /** Reads a NoticeDismissed from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): NoticeDismissed {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "noticeDismissed") { "NoticeDismissed: type ${map["type"]} is not noticeDismissed" }
-            return NoticeDismissed(id = (map["id"] as Number).toLong())
-        }
-    }
-}
-
-/** The person asked to try again what failed on the screen shown (the Detail, the search, Discover). */
-class Retried : AppIntent {
-    /** The wire `type`, fixed by the class: "retried". */
-    val type: String get() = "retried"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
-
-    override fun equals(other: Any?): Boolean = other is Retried
-    override fun hashCode(): Int = "Retried".hashCode()
-    override fun toString(): String = "Retried()"
-
-    companion object {
-        /** Reads a Retried from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): Retried {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "retried") { "Retried: type ${map["type"]} is not retried" }
-            return Retried()
-        }
-    }
-}
-
-/** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
-data class AppSearch(val intent: AppSearchIntent) : AppIntent {
-    /** The wire `type`, fixed by the class: "search". */
-    val type: String get() = "search"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
-
-    companion object {
-        /** Reads a AppSearch from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSearch {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "search") { "AppSearch: type ${map["type"]} is not search" }
-            return AppSearch(intent = AppSearchIntent.fromJson(map["intent"]))
-        }
-    }
-}
-
-/** An intent for the Discover screen, as the discover feature takes it. */
-data class AppDiscover(val intent: AppDiscoverIntent) : AppIntent {
-    /** The wire `type`, fixed by the class: "discover". */
-    val type: String get() = "discover"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
-
-    companion object {
-        /** Reads a AppDiscover from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppDiscover {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "discover") { "AppDiscover: type ${map["type"]} is not discover" }
-            return AppDiscover(intent = AppDiscoverIntent.fromJson(map["intent"]))
-        }
-    }
-}
-
-/** An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack). */
-data class AppFavorites(val intent: AppFavoritesIntent) : AppIntent {
-    /** The wire `type`, fixed by the class: "favorites". */
-    val type: String get() = "favorites"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
-
-    companion object {
-        /** Reads a AppFavorites from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppFavorites {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "favorites") { "AppFavorites: type ${map["type"]} is not favorites" }
-            return AppFavorites(intent = AppFavoritesIntent.fromJson(map["intent"]))
-        }
-    }
-}
-
-/** An intent for the shown Detail, as the detail feature takes it (nothing when none is open). */
-data class AppDetail(val intent: AppDetailIntent) : AppIntent {
-    /** The wire `type`, fixed by the class: "detail". */
-    val type: String get() = "detail"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
-
-    companion object {
-        /** Reads a AppDetail from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppDetail {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["type"] == "detail") { "AppDetail: type ${map["type"]} is not detail" }
-            return AppDetail(intent = AppDetailIntent.fromJson(map["intent"]))
-        }
-    }
-}
-
-/** A Search intent inside an app intent (a query of any length). */
-interface AppSearchIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): AppSearchIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "queryChanged" -> AppQueryChanged.fromJson(map)
-                "submitted" -> Submitted.fromJson(map)
-                "loadMore" -> LoadMoreResults.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** A Discover intent inside an app intent. */
-interface AppDiscoverIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): AppDiscoverIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "refresh" -> Refresh.fromJson(map)
-                "loadMore" -> LoadMore.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** A Favorites intent inside an app intent. */
-interface AppFavoritesIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): AppFavoritesIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "removed" -> Removed.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** A Detail intent inside an app intent. */
-interface AppDetailIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): AppDetailIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> Task.fromJson(map)
-                "favoriteToggled" -> FavoriteToggled.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail. */
-interface AppIntent {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): AppIntent {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["type"]) {
-                "task" -> AppTask.fromJson(map)
-                "tabSelected" -> TabSelected.fromJson(map)
-                "queryChanged" -> AppQueryChanged.fromJson(map)
-                "sectionSelected" -> SectionSelected.fromJson(map)
-                "moved" -> Moved.fromJson(map)
-                "opened" -> Opened.fromJson(map)
-                "back" -> Back.fromJson(map)
-                "removed" -> AppRemoved.fromJson(map)
-                "undo" -> Undo.fromJson(map)
-                "noticeDismissed" -> NoticeDismissed.fromJson(map)
-                "retried" -> Retried.fromJson(map)
-                "search" -> AppSearch.fromJson(map)
-                "discover" -> AppDiscover.fromJson(map)
-                "favorites" -> AppFavorites.fromJson(map)
-                "detail" -> AppDetail.fromJson(map)
-                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
-            }
-        }
-    }
-}
-
-/** Where the person is in a list. */
-data class ListPosition(val selection: Int = 0, val firstVisible: Int = 0) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("selection" to selection, "firstVisible" to firstVisible)
-
-    companion object {
-        /** Reads a ListPosition from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ListPosition {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ListPosition(selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
-        }
-    }
-}
-
-/** Where the person is in each list they moved in, by list. */
-data class AppPositions(
-    /** Each value by its key, in the order the library wrote them. */
-    val byKey: Map<String, ListPosition> = emptyMap()
-) {
-    /** The value of [key], or null. */
-    operator fun get(key: String): ListPosition? = byKey[key]
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = LinkedHashMap<String, Any?>().apply { byKey.forEach { (key, value) -> put(key, value.toJson()) } }
-
-    companion object {
-        /** Reads a AppPositions from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppPositions {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppPositions(map.entries.associate { (it.key as String) to ListPosition.fromJson(it.value) })
-        }
-    }
-}
-
-/** An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load. */
-data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null, val listing: Movie? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson(), "listing" to listing?.toJson())
-
-    companion object {
-        /** Reads a AppDetailState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppDetailState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppDetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) }, listing = map["listing"]?.let { Movie.fromJson(it) })
-        }
-    }
-}
-
-/** What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced). */
-data class AppNotice(val id: Long = 0, val kind: String, val text: String, val offersUndo: Boolean = false, val expires: Boolean = false) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "kind" to kind, "text" to text, "offersUndo" to offersUndo, "expires" to expires)
-
-    companion object {
-        /** Reads a AppNotice from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppNotice {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppNotice(id = (map["id"] as Number).toLong(), kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean), expires = (map["expires"] as Boolean))
-        }
-    }
-}
-
-/** The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice. */
-data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
-
-    companion object {
-        /** Reads a AppState from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppState(tab = (map["tab"] as String), search = SearchState.fromJson(map["search"]), discover = DiscoverState.fromJson(map["discover"]), favorites = FavoritesState.fromJson(map["favorites"]), details = (map["details"] as List<*>).map { AppDetailState.fromJson(it) }, section = (map["section"] as String), positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { Movie.fromJson(it) }, notice = map["notice"]?.let { AppNotice.fromJson(it) })
-        }
-    }
-}
-
-/** What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists. */
-data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "pagesLoaded" to pagesLoaded)
-
-    companion object {
-        /** Reads a SearchSnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): SearchSnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SearchSnapshot(query = (map["query"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
-        }
-    }
-}
-
-/** A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages). */
-data class DiscoverSnapshotSection(val section: String, val pagesLoaded: Int = 0) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "pagesLoaded" to pagesLoaded)
-
-    companion object {
-        /** Reads a DiscoverSnapshotSection from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DiscoverSnapshotSection {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DiscoverSnapshotSection(section = (map["section"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
-        }
-    }
-}
-
-/** What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them). */
-data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyList()) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
-
-    companion object {
-        /** Reads a DiscoverSnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): DiscoverSnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return DiscoverSnapshot(sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) })
-        }
-    }
-}
-
-/** An open Detail in an app snapshot: the film, and its row when known. */
-data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing.toJson()) }
-
-    companion object {
-        /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSnapshotDetail {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshotDetail(movieId = (map["movieId"] as Number).toLong(), listing = map["listing"]?.let { Movie.fromJson(it) })
-        }
-    }
-}
-
-/** A film on the undo stack of an app snapshot. */
-typealias AppSnapshotMovie = Movie
-
-/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
-data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text, "offersUndo" to offersUndo)
-
-    companion object {
-        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSnapshotNotice {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
-        }
-    }
-}
-
-/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once. */
-data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList(), val notice: AppSnapshotNotice? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }).apply { if (notice != null) put("notice", notice.toJson()) }
-
-    companion object {
-        /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) }, notice = map["notice"]?.let { AppSnapshotNotice.fromJson(it) })
-        }
-    }
 }
 
 /** What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum). */
@@ -1605,6 +596,1015 @@ sealed class CatalogState {
                 "failed" -> FailedPhase.fromJson(map)
                 else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
             }
+        }
+    }
+}
+
+/** An alias. */
+typealias SearchArgs = NoArgs
+
+/** The user edited the query; the search runs after the debounce. */
+data class QueryChanged(val query: String) : SearchIntent {
+    /** The wire `type`, fixed by the class: "queryChanged". */
+    val type: String get() = "queryChanged"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
+
+    companion object {
+        /** Reads a QueryChanged from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): QueryChanged {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "queryChanged") { "QueryChanged: type ${map["type"]} is not queryChanged" }
+            return QueryChanged(query = (map["query"] as String))
+        }
+    }
+}
+
+/** The user submitted the query: search now, skipping the debounce. */
+class Submitted : SearchIntent, AppSearchIntent {
+    /** The wire `type`, fixed by the class: "submitted". */
+    val type: String get() = "submitted"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Submitted
+    override fun hashCode(): Int = "Submitted".hashCode()
+    override fun toString(): String = "Submitted()"
+
+    companion object {
+        /** Reads a Submitted from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Submitted {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "submitted") { "Submitted: type ${map["type"]} is not submitted" }
+            return Submitted()
+        }
+    }
+}
+
+/** Append the next 20 results. */
+class LoadMoreResults : SearchIntent, AppSearchIntent {
+    /** The wire `type`, fixed by the class: "loadMore". */
+    val type: String get() = "loadMore"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is LoadMoreResults
+    override fun hashCode(): Int = "LoadMoreResults".hashCode()
+    override fun toString(): String = "LoadMoreResults()"
+
+    companion object {
+        /** Reads a LoadMoreResults from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LoadMoreResults {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "loadMore") { "LoadMoreResults: type ${map["type"]} is not loadMore" }
+            return LoadMoreResults()
+        }
+    }
+}
+
+/** One of QueryChanged, Submitted, LoadMoreResults. */
+interface SearchIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): SearchIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "queryChanged" -> QueryChanged.fromJson(map)
+                "submitted" -> Submitted.fromJson(map)
+                "loadMore" -> LoadMoreResults.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** The wire object SearchState. */
+data class SearchState(val query: String, val results: SearchResults, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null, val hint: SearchHint? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "results" to results.toJson(), "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson(), "hint" to hint?.toJson())
+
+    companion object {
+        /** Reads a SearchState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SearchState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SearchState(query = (map["query"] as String), results = SearchResults.fromJson(map["results"]), pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) }, hint = map["hint"]?.let { SearchHint.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object ResultsLoading. */
+data class ResultsLoading(val query: String) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "loading". */
+    val phase: String get() = "loading"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query)
+
+    companion object {
+        /** Reads a ResultsLoading from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsLoading {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "loading") { "ResultsLoading: phase ${map["phase"]} is not loading" }
+            return ResultsLoading(query = (map["query"] as String))
+        }
+    }
+}
+
+/** The wire object ResultsLoaded. */
+data class ResultsLoaded(val query: String, val value: List<Movie> = emptyList(), val source: String? = null, val cachedAt: Long? = null) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "value" to value.map { it.toJson() }).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
+
+    companion object {
+        /** Reads a ResultsLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "loaded") { "ResultsLoaded: phase ${map["phase"]} is not loaded" }
+            return ResultsLoaded(query = (map["query"] as String), value = (map["value"] as List<*>).map { Movie.fromJson(it) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
+        }
+    }
+}
+
+/** The wire object ResultsFailed. */
+data class ResultsFailed(val query: String, val error: MovieError) : SearchResults() {
+    /** The wire `phase`, fixed by the class: "failed". */
+    val phase: String get() = "failed"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "query" to query, "error" to error.toJson())
+
+    companion object {
+        /** Reads a ResultsFailed from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ResultsFailed {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "failed") { "ResultsFailed: phase ${map["phase"]} is not failed" }
+            return ResultsFailed(query = (map["query"] as String), error = MovieError.fromJson(map["error"]))
+        }
+    }
+}
+
+/** The loading phase of search results; every phase but idle names the query it answers. */
+sealed class SearchResults {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    abstract fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): SearchResults {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["phase"]) {
+                "idle" -> IdlePhase.fromJson(map)
+                "loading" -> ResultsLoading.fromJson(map)
+                "loaded" -> ResultsLoaded.fromJson(map)
+                "failed" -> ResultsFailed.fromJson(map)
+                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
+            }
+        }
+    }
+}
+
+/** What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host. */
+data class SearchHint(val kind: String, val text: String) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text)
+
+    companion object {
+        /** Reads a SearchHint from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SearchHint {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SearchHint(kind = (map["kind"] as String), text = (map["text"] as String))
+        }
+    }
+}
+
+/** What a search store saves (snapshot data): the query as typed and how many pages of its results were loaded (1 when the results shown answered an older query: a pending debounce is saved as the query, searched at once on restore). Restoring loads min(max(pagesLoaded, view.firstVisibleIndex / 20 + 1), 25) pages again, one after another, stopping at the last page that exists. */
+data class SearchSnapshot(val query: String, val pagesLoaded: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("query" to query, "pagesLoaded" to pagesLoaded)
+
+    companion object {
+        /** Reads a SearchSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SearchSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return SearchSnapshot(query = (map["query"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
+        }
+    }
+}
+
+/** An alias. */
+typealias DiscoverArgs = NoArgs
+
+/** Reload every section, cancelling what is in flight. */
+class Refresh : DiscoverIntent, AppDiscoverIntent {
+    /** The wire `type`, fixed by the class: "refresh". */
+    val type: String get() = "refresh"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Refresh
+    override fun hashCode(): Int = "Refresh".hashCode()
+    override fun toString(): String = "Refresh()"
+
+    companion object {
+        /** Reads a Refresh from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Refresh {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "refresh") { "Refresh: type ${map["type"]} is not refresh" }
+            return Refresh()
+        }
+    }
+}
+
+/** Append the next page of a section. */
+data class LoadMore(val section: String) : DiscoverIntent, AppDiscoverIntent {
+    /** The wire `type`, fixed by the class: "loadMore". */
+    val type: String get() = "loadMore"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
+
+    companion object {
+        /** Reads a LoadMore from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LoadMore {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "loadMore") { "LoadMore: type ${map["type"]} is not loadMore" }
+            return LoadMore(section = (map["section"] as String))
+        }
+    }
+}
+
+/** One of Task, Refresh, LoadMore. */
+interface DiscoverIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): DiscoverIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "refresh" -> Refresh.fromJson(map)
+                "loadMore" -> LoadMore.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** The wire object DiscoverState. */
+data class DiscoverState(val sections: List<DiscoverSection> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
+
+    companion object {
+        /** Reads a DiscoverState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverState(sections = (map["sections"] as List<*>).map { DiscoverSection.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object DiscoverSection. */
+data class DiscoverSection(val section: String, val title: String, val movies: Phase<List<Movie>> = Phase.Idle, val pagesLoaded: Int = 0, val isExhausted: Boolean = false, val isLoadingMore: Boolean = false, val loadMoreError: MovieError? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "title" to title, "movies" to movies.toJson { v -> v.map { it.toJson() } }, "pagesLoaded" to pagesLoaded, "isExhausted" to isExhausted, "isLoadingMore" to isLoadingMore, "loadMoreError" to loadMoreError?.toJson())
+
+    companion object {
+        /** Reads a DiscoverSection from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverSection {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverSection(section = (map["section"] as String), title = (map["title"] as String), movies = Phase.fromJson(map["movies"]) { v -> (v as List<*>).map { Movie.fromJson(it) } }, pagesLoaded = (map["pagesLoaded"] as Number).toInt(), isExhausted = (map["isExhausted"] as Boolean), isLoadingMore = (map["isLoadingMore"] as Boolean), loadMoreError = map["loadMoreError"]?.let { MovieError.fromJson(it) })
+        }
+    }
+}
+
+/** A Discover section that was loading, loaded or failed, and how many pages it had (restored: min(max(pagesLoaded, 1), 10) pages). */
+data class DiscoverSnapshotSection(val section: String, val pagesLoaded: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("section" to section, "pagesLoaded" to pagesLoaded)
+
+    companion object {
+        /** Reads a DiscoverSnapshotSection from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverSnapshotSection {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverSnapshotSection(section = (map["section"] as String), pagesLoaded = (map["pagesLoaded"] as Number).toInt())
+        }
+    }
+}
+
+/** What a discover store saves (snapshot data): the sections that were not idle, each once, in display order. Sections not listed stay idle after a restore (a task loads them). */
+data class DiscoverSnapshot(val sections: List<DiscoverSnapshotSection> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("sections" to sections.map { it.toJson() })
+
+    companion object {
+        /** Reads a DiscoverSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DiscoverSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DiscoverSnapshot(sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) })
+        }
+    }
+}
+
+/** An alias. */
+typealias FavoritesArgs = NoArgs
+
+/** The user removed a favorite. */
+data class Removed(val movieId: Long = 0) : FavoritesIntent, AppFavoritesIntent {
+    /** The wire `type`, fixed by the class: "removed". */
+    val type: String get() = "removed"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
+
+    companion object {
+        /** Reads a Removed from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Removed {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "removed") { "Removed: type ${map["type"]} is not removed" }
+            return Removed(movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** One of Task, Removed. */
+interface FavoritesIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): FavoritesIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "removed" -> Removed.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** The wire object FavoritesState. */
+data class FavoritesState(val favorites: Phase<List<Movie>> = Phase.Idle, val removalError: MovieError? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("favorites" to favorites.toJson { v -> v.map { it.toJson() } }, "removalError" to removalError?.toJson())
+
+    companion object {
+        /** Reads a FavoritesState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): FavoritesState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return FavoritesState(favorites = Phase.fromJson(map["favorites"]) { v -> (v as List<*>).map { Movie.fromJson(it) } }, removalError = map["removalError"]?.let { MovieError.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object DetailArgs. */
+data class DetailArgs(val movieId: Long = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId)
+
+    companion object {
+        /** Reads a DetailArgs from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DetailArgs {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DetailArgs(movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** The user tapped the heart: flips the favorite at once, then what is stored. */
+class FavoriteToggled : DetailIntent, AppDetailIntent {
+    /** The wire `type`, fixed by the class: "favoriteToggled". */
+    val type: String get() = "favoriteToggled"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is FavoriteToggled
+    override fun hashCode(): Int = "FavoriteToggled".hashCode()
+    override fun toString(): String = "FavoriteToggled()"
+
+    companion object {
+        /** Reads a FavoriteToggled from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): FavoriteToggled {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "favoriteToggled") { "FavoriteToggled: type ${map["type"]} is not favoriteToggled" }
+            return FavoriteToggled()
+        }
+    }
+}
+
+/** One of Task, FavoriteToggled. */
+interface DetailIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): DetailIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "favoriteToggled" -> FavoriteToggled.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** The wire object DetailState. */
+data class DetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson())
+
+    companion object {
+        /** Reads a DetailState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DetailState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return DetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) })
+        }
+    }
+}
+
+/** A movie plus its budget and the shares of its votes. */
+data class MovieDetail(val id: Long = 0, val title: String, val year: Int = 0, val runtime: Int = 0, val rating: Double = 0.0, val votes: Long = 0, val genres: List<String> = emptyList(), val mpaa: String? = null, val budget: Long? = null, val ratingDistribution: List<Double> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "year" to year, "runtime" to runtime, "rating" to rating, "votes" to votes, "genres" to genres, "mpaa" to mpaa, "budget" to budget, "ratingDistribution" to ratingDistribution)
+
+    companion object {
+        /** Reads a MovieDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): MovieDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return MovieDetail(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = (map["year"] as Number).toInt(), runtime = (map["runtime"] as Number).toInt(), rating = (map["rating"] as Number).toDouble(), votes = (map["votes"] as Number).toLong(), genres = (map["genres"] as List<*>).map { (it as String) }, mpaa = map["mpaa"]?.let { (it as String) }, budget = map["budget"]?.let { (it as Number).toLong() }, ratingDistribution = (map["ratingDistribution"] as List<*>).map { (it as Number).toDouble() })
+        }
+    }
+}
+
+/** The wire object DetailLoaded. */
+data class DetailLoaded(val value: MovieDetail, val source: String? = null, val cachedAt: Long? = null) {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "value" to value.toJson()).apply { if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt) }
+
+    companion object {
+        /** Reads a DetailLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DetailLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "loaded") { "DetailLoaded: phase ${map["phase"]} is not loaded" }
+            return DetailLoaded(value = MovieDetail.fromJson(map["value"]), source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toLong() })
+        }
+    }
+}
+
+/** The app's arguments (NULL or {}: no state file). stateFile: where the app saves its snapshot and resumes from (a file of ours: created new, replaced atomically, never anything else; a missing, foreign, damaged or newer file means a fresh start with a notice saying why, the file left untouched). fresh: start fresh even when stateFile holds a state (it is replaced at the next save). */
+data class AppArgs(val stateFile: String? = null, val fresh: Boolean? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (stateFile != null) put("stateFile", stateFile); if (fresh != null) put("fresh", fresh) }
+
+    companion object {
+        /** Reads a AppArgs from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppArgs {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppArgs(stateFile = map["stateFile"]?.let { (it as String) }, fresh = map["fresh"]?.let { (it as Boolean) })
+        }
+    }
+}
+
+/** The app appeared: observes the favorites (and loads Discover when its tab is shown). */
+class AppTask : AppIntent {
+    /** The wire `type`, fixed by the class: "task". */
+    val type: String get() = "task"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is AppTask
+    override fun hashCode(): Int = "AppTask".hashCode()
+    override fun toString(): String = "AppTask()"
+
+    companion object {
+        /** Reads a AppTask from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppTask {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "task") { "AppTask: type ${map["type"]} is not task" }
+            return AppTask()
+        }
+    }
+}
+
+/** The person chose a tab (open Details are closed). */
+data class TabSelected(val tab: String) : AppIntent {
+    /** The wire `type`, fixed by the class: "tabSelected". */
+    val type: String get() = "tabSelected"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "tab" to tab)
+
+    companion object {
+        /** Reads a TabSelected from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): TabSelected {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "tabSelected") { "TabSelected: type ${map["type"]} is not tabSelected" }
+            return TabSelected(tab = (map["tab"] as String))
+        }
+    }
+}
+
+/** The person typed in the search field: any text; beyond 256 characters or 1024 UTF-8 bytes it is cut at a character boundary and a notice says so. */
+data class AppQueryChanged(val query: String) : AppIntent, AppSearchIntent {
+    /** The wire `type`, fixed by the class: "queryChanged". */
+    val type: String get() = "queryChanged"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "query" to query)
+
+    companion object {
+        /** Reads a AppQueryChanged from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppQueryChanged {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "queryChanged") { "AppQueryChanged: type ${map["type"]} is not queryChanged" }
+            return AppQueryChanged(query = (map["query"] as String))
+        }
+    }
+}
+
+/** The person chose a Discover section. */
+data class SectionSelected(val section: String) : AppIntent {
+    /** The wire `type`, fixed by the class: "sectionSelected". */
+    val type: String get() = "sectionSelected"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "section" to section)
+
+    companion object {
+        /** Reads a SectionSelected from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SectionSelected {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "sectionSelected") { "SectionSelected: type ${map["type"]} is not sectionSelected" }
+            return SectionSelected(section = (map["section"] as String))
+        }
+    }
+}
+
+/** The person moved in a list: the selected row and the first row shown. Past the last row of a list that has more, the next page loads and the selection moves on to the first new row when it arrives. */
+data class Moved(val list: String, val selection: Int = 0, val firstVisible: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "moved". */
+    val type: String get() = "moved"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "list" to list, "selection" to selection, "firstVisible" to firstVisible)
+
+    companion object {
+        /** Reads a Moved from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Moved {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "moved") { "Moved: type ${map["type"]} is not moved" }
+            return Moved(list = (map["list"] as String), selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
+        }
+    }
+}
+
+/** The person opened a film of a list: its Detail is pushed on the stack (at most 16; the oldest closes). */
+data class Opened(val movieId: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "opened". */
+    val type: String get() = "opened"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
+
+    companion object {
+        /** Reads a Opened from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Opened {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "opened") { "Opened: type ${map["type"]} is not opened" }
+            return Opened(movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** The person went back: the shown Detail closes. */
+class Back : AppIntent {
+    /** The wire `type`, fixed by the class: "back". */
+    val type: String get() = "back"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Back
+    override fun hashCode(): Int = "Back".hashCode()
+    override fun toString(): String = "Back()"
+
+    companion object {
+        /** Reads a Back from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Back {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "back") { "Back: type ${map["type"]} is not back" }
+            return Back()
+        }
+    }
+}
+
+/** The person removed a favorite: it goes on the undo stack (newest first, at most 20). */
+data class AppRemoved(val movieId: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "removed". */
+    val type: String get() = "removed"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "movieId" to movieId)
+
+    companion object {
+        /** Reads a AppRemoved from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppRemoved {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "removed") { "AppRemoved: type ${map["type"]} is not removed" }
+            return AppRemoved(movieId = (map["movieId"] as Number).toLong())
+        }
+    }
+}
+
+/** The person asked to undo the newest removal: the favorite is back at once, then stored; a failed write takes it out again and keeps it undoable. */
+class Undo : AppIntent {
+    /** The wire `type`, fixed by the class: "undo". */
+    val type: String get() = "undo"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Undo
+    override fun hashCode(): Int = "Undo".hashCode()
+    override fun toString(): String = "Undo()"
+
+    companion object {
+        /** Reads a Undo from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Undo {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "undo") { "Undo: type ${map["type"]} is not undo" }
+            return Undo()
+        }
+    }
+}
+
+/** The person dismissed the notice with this id. */
+data class NoticeDismissed(val id: Long = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "noticeDismissed". */
+    val type: String get() = "noticeDismissed"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "id" to id)
+
+    companion object {
+        /** Reads a NoticeDismissed from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): NoticeDismissed {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "noticeDismissed") { "NoticeDismissed: type ${map["type"]} is not noticeDismissed" }
+            return NoticeDismissed(id = (map["id"] as Number).toLong())
+        }
+    }
+}
+
+/** The person asked to try again what failed on the screen shown (the Detail, the search, Discover). */
+class Retried : AppIntent {
+    /** The wire `type`, fixed by the class: "retried". */
+    val type: String get() = "retried"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Retried
+    override fun hashCode(): Int = "Retried".hashCode()
+    override fun toString(): String = "Retried()"
+
+    companion object {
+        /** Reads a Retried from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Retried {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "retried") { "Retried: type ${map["type"]} is not retried" }
+            return Retried()
+        }
+    }
+}
+
+/** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
+data class AppSearch(val intent: AppSearchIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "search". */
+    val type: String get() = "search"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppSearch from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSearch {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "search") { "AppSearch: type ${map["type"]} is not search" }
+            return AppSearch(intent = AppSearchIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the Discover screen, as the discover feature takes it. */
+data class AppDiscover(val intent: AppDiscoverIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "discover". */
+    val type: String get() = "discover"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppDiscover from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDiscover {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "discover") { "AppDiscover: type ${map["type"]} is not discover" }
+            return AppDiscover(intent = AppDiscoverIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the Favorites screen, as the favorites feature takes it (a removal goes on the undo stack). */
+data class AppFavorites(val intent: AppFavoritesIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "favorites". */
+    val type: String get() = "favorites"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppFavorites from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppFavorites {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "favorites") { "AppFavorites: type ${map["type"]} is not favorites" }
+            return AppFavorites(intent = AppFavoritesIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** An intent for the shown Detail, as the detail feature takes it (nothing when none is open). */
+data class AppDetail(val intent: AppDetailIntent) : AppIntent {
+    /** The wire `type`, fixed by the class: "detail". */
+    val type: String get() = "detail"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "intent" to intent.toJson())
+
+    companion object {
+        /** Reads a AppDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "detail") { "AppDetail: type ${map["type"]} is not detail" }
+            return AppDetail(intent = AppDetailIntent.fromJson(map["intent"]))
+        }
+    }
+}
+
+/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail. */
+interface AppIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> AppTask.fromJson(map)
+                "tabSelected" -> TabSelected.fromJson(map)
+                "queryChanged" -> AppQueryChanged.fromJson(map)
+                "sectionSelected" -> SectionSelected.fromJson(map)
+                "moved" -> Moved.fromJson(map)
+                "opened" -> Opened.fromJson(map)
+                "back" -> Back.fromJson(map)
+                "removed" -> AppRemoved.fromJson(map)
+                "undo" -> Undo.fromJson(map)
+                "noticeDismissed" -> NoticeDismissed.fromJson(map)
+                "retried" -> Retried.fromJson(map)
+                "search" -> AppSearch.fromJson(map)
+                "discover" -> AppDiscover.fromJson(map)
+                "favorites" -> AppFavorites.fromJson(map)
+                "detail" -> AppDetail.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice. */
+data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
+
+    companion object {
+        /** Reads a AppState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppState(tab = (map["tab"] as String), search = SearchState.fromJson(map["search"]), discover = DiscoverState.fromJson(map["discover"]), favorites = FavoritesState.fromJson(map["favorites"]), details = (map["details"] as List<*>).map { AppDetailState.fromJson(it) }, section = (map["section"] as String), positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { Movie.fromJson(it) }, notice = map["notice"]?.let { AppNotice.fromJson(it) })
+        }
+    }
+}
+
+/** The values of appTab. */
+object AppTab {
+    /** Every value, in order. */
+    val values: List<String> = listOf("search", "discover", "favorites")
+}
+
+/** The values of appList. */
+object AppList {
+    /** Every value, in order. */
+    val values: List<String> = listOf("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
+}
+
+/** A Search intent inside an app intent (a query of any length). */
+interface AppSearchIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppSearchIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "queryChanged" -> AppQueryChanged.fromJson(map)
+                "submitted" -> Submitted.fromJson(map)
+                "loadMore" -> LoadMoreResults.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Discover intent inside an app intent. */
+interface AppDiscoverIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppDiscoverIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "refresh" -> Refresh.fromJson(map)
+                "loadMore" -> LoadMore.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Favorites intent inside an app intent. */
+interface AppFavoritesIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppFavoritesIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "removed" -> Removed.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** A Detail intent inside an app intent. */
+interface AppDetailIntent {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): AppDetailIntent {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["type"]) {
+                "task" -> Task.fromJson(map)
+                "favoriteToggled" -> FavoriteToggled.fromJson(map)
+                else -> throw IllegalArgumentException("unknown type: ${map["type"]}")
+            }
+        }
+    }
+}
+
+/** Where the person is in a list. */
+data class ListPosition(val selection: Int = 0, val firstVisible: Int = 0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("selection" to selection, "firstVisible" to firstVisible)
+
+    companion object {
+        /** Reads a ListPosition from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ListPosition {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ListPosition(selection = (map["selection"] as Number).toInt(), firstVisible = (map["firstVisible"] as Number).toInt())
+        }
+    }
+}
+
+/** Where the person is in each list they moved in, by list. */
+data class AppPositions(
+    /** Each value by its key, in the order the library wrote them. */
+    val byKey: Map<String, ListPosition> = emptyMap()
+) {
+    /** The value of [key], or null. */
+    operator fun get(key: String): ListPosition? = byKey[key]
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = LinkedHashMap<String, Any?>().apply { byKey.forEach { (key, value) -> put(key, value.toJson()) } }
+
+    companion object {
+        /** Reads a AppPositions from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppPositions {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppPositions(map.entries.associate { (it.key as String) to ListPosition.fromJson(it.value) })
+        }
+    }
+}
+
+/** An open Detail: the detail feature's state, and the film's row in the list it was opened from (null when unknown): shown, and hearted, even when the detail cannot load. */
+data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> = Phase.Idle, val isFavorite: Boolean = false, val isSaving: Boolean = false, val favoriteError: MovieError? = null, val listing: Movie? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId, "detail" to detail.toJson { v -> v.toJson() }, "isFavorite" to isFavorite, "isSaving" to isSaving, "favoriteError" to favoriteError?.toJson(), "listing" to listing?.toJson())
+
+    companion object {
+        /** Reads a AppDetailState from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetailState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) }, listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** What the person reads: one notice at a time. kind: what it is about; text: the words, the same in every host; offersUndo: the undo intent acts on it; expires: it goes away by itself after 6 s on the runtime's clock (else until dismissed or replaced). */
+data class AppNotice(val id: Long = 0, val kind: String, val text: String, val offersUndo: Boolean = false, val expires: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "kind" to kind, "text" to text, "offersUndo" to offersUndo, "expires" to expires)
+
+    companion object {
+        /** Reads a AppNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppNotice(id = (map["id"] as Number).toLong(), kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean), expires = (map["expires"] as Boolean))
+        }
+    }
+}
+
+/** An open Detail in an app snapshot: the film, and its row when known. */
+data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing.toJson()) }
+
+    companion object {
+        /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotDetail(movieId = (map["movieId"] as Number).toLong(), listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** A film on the undo stack of an app snapshot. */
+typealias AppSnapshotMovie = Movie
+
+/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
+data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text, "offersUndo" to offersUndo)
+
+    companion object {
+        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
+        }
+    }
+}
+
+/** What an app store saves (snapshot data, and the state file): the tab, Discover's section, the query and how many pages of its results were loaded, Discover's sections that were not idle, the open Details (oldest first), the positions in lists the undo stack, and the notice when it stays until dismissed. Restoring reloads them all at once. */
+data class AppSnapshot(val tab: String, val section: String, val query: String, val searchPages: Int = 0, val sections: List<DiscoverSnapshotSection> = emptyList(), val details: List<AppSnapshotDetail> = emptyList(), val positions: AppPositions, val removed: List<AppSnapshotMovie> = emptyList(), val notice: AppSnapshotNotice? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "section" to section, "query" to query, "searchPages" to searchPages, "sections" to sections.map { it.toJson() }, "details" to details.map { it.toJson() }, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }).apply { if (notice != null) put("notice", notice.toJson()) }
+
+    companion object {
+        /** Reads a AppSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshot {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshot(tab = (map["tab"] as String), section = (map["section"] as String), query = (map["query"] as String), searchPages = (map["searchPages"] as Number).toInt(), sections = (map["sections"] as List<*>).map { DiscoverSnapshotSection.fromJson(it) }, details = (map["details"] as List<*>).map { AppSnapshotDetail.fromJson(it) }, positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { AppSnapshotMovie.fromJson(it) }, notice = map["notice"]?.let { AppSnapshotNotice.fromJson(it) })
         }
     }
 }
