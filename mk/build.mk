@@ -53,7 +53,7 @@ lib: deps
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
 
-## generate: rewrites every file generated from the wire files (schema/core.wire.json and
+## generate: rewrites every file generated from the wire files (schema/core/*.json and
 ## Sources/CinematicFeatures/*/*.wire.md: the schema, golden files, docs and README tables, host types,
 ## statuses, version: Python wire.py, Kotlin Wire.kt, Swift WireConstants.swift, the header's
 ## GENERATED block, pyproject's version).

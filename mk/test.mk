@@ -7,6 +7,7 @@
 ## tools/relevance-sets.py generates (docs/relevance.md).
 test-generated:
 	python3 tools/wiregen.py --check
+	python3 tools/test-wire-files.py
 	python3 tools/relevance-sets.py --check
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates every copy of the wire format from the wire files people write.
 
-One source of truth: schema/core.wire.json (statuses, version, what features share) and one
+One source of truth: schema/core/*.json (statuses, version, what features share) and one
 wire file per feature, Sources/CinematicFeatures/<Name>/<name>.wire.md (its intents, state,
 arguments, snapshot, golden lines and docs paragraph; tools/wiregen_lib/assemble.py). This
 script writes

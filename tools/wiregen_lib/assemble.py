@@ -1,6 +1,9 @@
-"""The schema, assembled from the pieces people write: schema/core.wire.json (what every feature
-shares: statuses, version, movies, phases, snapshots, config, the provider, debugging) and one
-wire file per feature, `Sources/CinematicFeatures/<Name>/<name>.wire.md` (docs/adding-a-feature.md).
+"""The schema, assembled from the pieces people write: the core, schema/core/*.json (wire.json:
+the schema's head, statuses, version and the values features share; then snapshots, config,
+the provider and debugging, one file each), and one wire file per feature,
+`Sources/CinematicFeatures/<Name>/<name>.wire.md` (docs/adding-a-feature.md), which a large
+feature may continue in parts, `<name>.<part>.wire.md` in the same folder (their keys merged
+into the wire file's, their prose appended to its own).
 
 A wire file is Markdown: its prose is the feature's section of docs/wire.md, and its one
 ```json wire``` block declares the feature:
@@ -36,7 +39,7 @@ from typing import Any, Dict, List, Tuple
 
 Schema = Dict[str, Any]
 ROOT = Path(__file__).resolve().parent.parent.parent
-CORE_PATH = ROOT / "schema" / "core.wire.json"
+CORE_DIR = ROOT / "schema" / "core"
 FEATURES_DIR = ROOT / "Sources" / "CinematicFeatures"
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 WIRE_BLOCK = re.compile(r"^```json wire\n(.*?)^```\n?", re.S | re.M)
@@ -46,37 +49,73 @@ class WireError(SystemExit):
     """A wire file that cannot be assembled (the message names the file and what is wrong)."""
 
 
+def shown(path: Path) -> str:
+    """A path as messages show it: from the repository's root when it is inside."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def pascal(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def read_core() -> Schema:
+    """The core: schema/core/wire.json (head, x-cinematic, shared defs) with every other
+    schema/core/*.json's `$defs` added, in name order (a def declared twice is an error)."""
+    core = json.loads((CORE_DIR / "wire.json").read_text())
+    for path in sorted(CORE_DIR.glob("*.json")):
+        if path.name == "wire.json":
+            continue
+        defs = json.loads(path.read_text()).get("$defs", {})
+        twice = sorted(set(defs) & set(core["$defs"]))
+        if twice:
+            raise WireError(f"{shown(path)}: {twice} are declared in another core file too")
+        core["$defs"].update(defs)
+    return core
+
+
 def wire_files() -> List[Path]:
     """Every feature's wire file: the core's `featureOrder` first, in that order, then the rest by name."""
-    order = json.loads(CORE_PATH.read_text())["x-cinematic"].get("featureOrder", [])
-    found = {path.name[: -len(".wire.md")]: path for path in FEATURES_DIR.glob("*/*.wire.md")}
+    order = json.loads((CORE_DIR / "wire.json").read_text())["x-cinematic"].get("featureOrder", [])
+    found = {path.name[: -len(".wire.md")]: path for path in FEATURES_DIR.glob("*/*.wire.md") if path.name.count(".") == 2}
     return [found[name] for name in order if name in found] + [found[name] for name in sorted(set(found) - set(order))]
 
 
-def read_wire_file(path: Path) -> Tuple[str, Schema, str]:
-    """(feature name, declaration, prose) of a wire file."""
+def read_feature(path: Path) -> Tuple[str, Schema, str]:
+    """A feature's wire file with its parts (`<name>.<part>.wire.md` beside it) merged in."""
+    name, declaration, prose = read_wire_file(path, required=("intents", "state"))
+    for part in sorted(path.parent.glob(f"{name}.*.wire.md")):
+        _, more, more_prose = read_wire_file(part, required=())
+        for key, value in more.items():
+            if isinstance(value, dict) and isinstance(declaration.get(key, {}), dict) and not set(value) & set(declaration.get(key, {})):
+                declaration[key] = {**declaration.get(key, {}), **value}
+            elif isinstance(value, list) and isinstance(declaration.get(key, []), list):
+                declaration[key] = declaration.get(key, []) + value
+            else:
+                raise WireError(f"{shown(part)}: {key!r} is declared in {path.name} too")
+        prose = prose.rstrip() + "\n\n" + more_prose if more_prose.strip() else prose
+    return name, declaration, prose
+
+
+def read_wire_file(path: Path, required: Tuple[str, ...]) -> Tuple[str, Schema, str]:
+    """(feature name, declaration, prose) of a wire file (or of a part of one)."""
     text = path.read_text()
     blocks = WIRE_BLOCK.findall(text)
     if len(blocks) != 1:
-        raise WireError(f"{path.relative_to(ROOT)}: needs exactly one ```json wire``` block (found {len(blocks)})")
+        raise WireError(f"{shown(path)}: needs exactly one ```json wire``` block (found {len(blocks)})")
     try:
         declaration = json.loads(blocks[0])
     except ValueError as error:
-        raise WireError(f"{path.relative_to(ROOT)}: the wire block is not JSON: {error}")
-    name = path.name[: -len(".wire.md")]
+        raise WireError(f"{shown(path)}: the wire block is not JSON: {error}")
+    name = path.name.split(".")[0]
     if not re.fullmatch(r"[a-z][A-Za-z0-9]*", name) or path.parent.name != pascal(name):
-        raise WireError(f"{path.relative_to(ROOT)}: a feature `name` lives in Sources/CinematicFeatures/<Name>/<name>.wire.md")
+        raise WireError(f"{shown(path)}: a feature `name` lives in Sources/CinematicFeatures/<Name>/<name>.wire.md")
     known = {"args", "sampleArgs", "intents", "internalIntents", "state", "snapshot", "restore", "$defs", "golden", "initialState"}
     unknown = sorted(set(declaration) - known)
     if unknown:
-        raise WireError(f"{path.relative_to(ROOT)}: unknown key(s) {unknown} (known: {sorted(known)})")
-    for required in ("intents", "state"):
-        if required not in declaration:
-            raise WireError(f"{path.relative_to(ROOT)}: the wire block has no {required!r}")
+        raise WireError(f"{shown(path)}: unknown key(s) {unknown} (known: {sorted(known)})")
+    for key in required:
+        if key not in declaration:
+            raise WireError(f"{shown(path)}: the wire block has no {key!r}")
     return name, declaration, WIRE_BLOCK.sub("", text).strip() + "\n"
 
 
@@ -188,9 +227,9 @@ def assembled() -> Tuple[Schema, List[Schema], Dict[str, Schema], Dict[str, str]
 
 def assemble() -> Tuple[Schema, List[Schema], Dict[str, Schema], Dict[str, str]]:
     """(the schema, its golden intent lines, the golden initial states, each feature's prose)."""
-    core_doc = json.loads(CORE_PATH.read_text())
+    core_doc = read_core()
     core = core_doc["$defs"]
-    features = [read_wire_file(path) for path in wire_files()]
+    features = [read_feature(path) for path in wire_files()]
     assigned = assign_names(features, core)
     known = set(core) | {n for names in assigned.values() for kind in names.values() for n in kind.values()}
     known |= {f"{name}{suffix}" for name, _, _ in features for suffix in ("Args", "Intent", "State", "Snapshot")}

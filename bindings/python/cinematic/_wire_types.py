@@ -71,33 +71,6 @@ class Task(TypedDict):
 SectionId = Literal["popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
 
 
-class SnapshotView(TypedDict):
-    """What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum)."""
-    firstVisibleIndex: NotRequired[int]
-
-
-class StoreSnapshot(TypedDict):
-    """A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView)."""
-    format: Literal[1]
-    library: NotRequired[str]
-    feature: str
-    data: Dict[str, object]
-    view: NotRequired[SnapshotView]
-
-
-class LegacySnapshot(TypedDict):
-    """Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new."""
-    feature: str
-    args: NotRequired[Optional[Dict[str, object]]]
-
-
-class RuntimeSnapshot(TypedDict):
-    """Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores."""
-    format: Literal[1]
-    library: NotRequired[str]
-    stores: List[StoreSnapshot]
-
-
 class RuntimeConfigCatalog1(TypedDict):
     """A host catalog that declares its source: the provider's base URL or a name. The offline cache keeps each source's answers apart (one source's copies are never shown for another); plain "host" declares none and gets no default offline cache."""
     host: str
@@ -139,6 +112,21 @@ class RuntimeConfig(TypedDict):
     record: NotRequired[str]
 
 
+class CatalogLoading(TypedDict):
+    """The catalog is loading (a library built without an index builds it in memory first); searches wait."""
+    phase: Literal["loading"]
+    progress: float
+
+
+class CatalogLoaded(TypedDict):
+    """The wire object CatalogLoaded."""
+    phase: Literal["loaded"]
+
+
+#: cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded).
+CatalogState = Union[CatalogLoading, CatalogLoaded, FailedPhase]
+
+
 class ErrorEnvelope(TypedDict):
     """cinematic_last_error(): why the last call on this thread failed."""
     status: Literal["json", "invalid", "unknown_feature", "io", "closed", "misuse", "timeout", "too_large"]
@@ -146,86 +134,6 @@ class ErrorEnvelope(TypedDict):
     path: NotRequired[str]
     line: NotRequired[int]
     column: NotRequired[int]
-
-
-class SearchRequest(TypedDict):
-    """The wire object SearchRequest."""
-    op: Literal["search"]
-    query: str
-    page: int
-
-
-class DiscoverRequest(TypedDict):
-    """The wire object DiscoverRequest."""
-    op: Literal["discover"]
-    section: SectionId
-    page: int
-
-
-class MovieRequest(TypedDict):
-    """The wire object MovieRequest."""
-    op: Literal["movie"]
-    id: int
-
-
-class CancelRequest(TypedDict):
-    """The core no longer needs the answer to the request with this id."""
-    op: Literal["cancel"]
-
-
-#: What the provider callback receives, with a request id.
-ProviderRequest = Union[SearchRequest, DiscoverRequest, MovieRequest, CancelRequest]
-
-
-class HostMovie(TypedDict):
-    """A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored."""
-    id: int
-    title: str
-    year: NotRequired[int]
-    runtime: NotRequired[int]
-    rating: NotRequired[float]
-    votes: NotRequired[int]
-    genres: NotRequired[List[str]]
-    mpaa: NotRequired[Optional[str]]
-
-
-class HostMovieDetail(TypedDict):
-    """The wire object HostMovieDetail."""
-    id: int
-    title: str
-    year: NotRequired[int]
-    runtime: NotRequired[int]
-    rating: NotRequired[float]
-    votes: NotRequired[int]
-    genres: NotRequired[List[str]]
-    mpaa: NotRequired[Optional[str]]
-    budget: NotRequired[Optional[int]]
-    ratingDistribution: NotRequired[List[float]]
-
-
-class HostError(TypedDict):
-    """The wire object HostError."""
-    code: str
-    message: NotRequired[str]
-
-
-class MoviesAnswer(TypedDict):
-    """The wire object MoviesAnswer."""
-    movies: List[HostMovie]
-
-
-class MovieAnswer(TypedDict):
-    """The wire object MovieAnswer."""
-    movie: HostMovieDetail
-
-
-class ErrorAnswer(TypedDict):
-    """The wire object ErrorAnswer."""
-    error: HostError
-
-
-#: cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request.
-ProviderAnswer = Union[MoviesAnswer, MovieAnswer, ErrorAnswer]
 
 
 class PatchOperation(TypedDict):
@@ -314,19 +222,111 @@ class ReplayReport(TypedDict):
     divergence: NotRequired[ReplayDivergence]
 
 
-class CatalogLoading(TypedDict):
-    """The catalog is loading (a library built without an index builds it in memory first); searches wait."""
-    phase: Literal["loading"]
-    progress: float
+class SearchRequest(TypedDict):
+    """The wire object SearchRequest."""
+    op: Literal["search"]
+    query: str
+    page: int
 
 
-class CatalogLoaded(TypedDict):
-    """The wire object CatalogLoaded."""
-    phase: Literal["loaded"]
+class DiscoverRequest(TypedDict):
+    """The wire object DiscoverRequest."""
+    op: Literal["discover"]
+    section: SectionId
+    page: int
 
 
-#: cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded).
-CatalogState = Union[CatalogLoading, CatalogLoaded, FailedPhase]
+class MovieRequest(TypedDict):
+    """The wire object MovieRequest."""
+    op: Literal["movie"]
+    id: int
+
+
+class CancelRequest(TypedDict):
+    """The core no longer needs the answer to the request with this id."""
+    op: Literal["cancel"]
+
+
+#: What the provider callback receives, with a request id.
+ProviderRequest = Union[SearchRequest, DiscoverRequest, MovieRequest, CancelRequest]
+
+
+class HostMovie(TypedDict):
+    """A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored."""
+    id: int
+    title: str
+    year: NotRequired[int]
+    runtime: NotRequired[int]
+    rating: NotRequired[float]
+    votes: NotRequired[int]
+    genres: NotRequired[List[str]]
+    mpaa: NotRequired[Optional[str]]
+
+
+class HostMovieDetail(TypedDict):
+    """The wire object HostMovieDetail."""
+    id: int
+    title: str
+    year: NotRequired[int]
+    runtime: NotRequired[int]
+    rating: NotRequired[float]
+    votes: NotRequired[int]
+    genres: NotRequired[List[str]]
+    mpaa: NotRequired[Optional[str]]
+    budget: NotRequired[Optional[int]]
+    ratingDistribution: NotRequired[List[float]]
+
+
+class HostError(TypedDict):
+    """The wire object HostError."""
+    code: str
+    message: NotRequired[str]
+
+
+class MoviesAnswer(TypedDict):
+    """The wire object MoviesAnswer."""
+    movies: List[HostMovie]
+
+
+class MovieAnswer(TypedDict):
+    """The wire object MovieAnswer."""
+    movie: HostMovieDetail
+
+
+class ErrorAnswer(TypedDict):
+    """The wire object ErrorAnswer."""
+    error: HostError
+
+
+#: cinematic_runtime_respond's answer: movies for search and discover, a movie for movie, or an error for any request.
+ProviderAnswer = Union[MoviesAnswer, MovieAnswer, ErrorAnswer]
+
+
+class SnapshotView(TypedDict):
+    """What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum)."""
+    firstVisibleIndex: NotRequired[int]
+
+
+class StoreSnapshot(TypedDict):
+    """A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView)."""
+    format: Literal[1]
+    library: NotRequired[str]
+    feature: str
+    data: Dict[str, object]
+    view: NotRequired[SnapshotView]
+
+
+class LegacySnapshot(TypedDict):
+    """Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new."""
+    feature: str
+    args: NotRequired[Optional[Dict[str, object]]]
+
+
+class RuntimeSnapshot(TypedDict):
+    """Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores."""
+    format: Literal[1]
+    library: NotRequired[str]
+    stores: List[StoreSnapshot]
 
 
 SearchArgs = NoArgs
@@ -628,6 +628,23 @@ class AppState(TypedDict):
     notice: Optional[AppNotice]
 
 
+class AppSnapshotDetail(TypedDict):
+    """An open Detail in an app snapshot: the film, and its row when known."""
+    movieId: int
+    listing: NotRequired[Optional[Movie]]
+
+
+#: A film on the undo stack of an app snapshot.
+AppSnapshotMovie = Movie
+
+
+class AppSnapshotNotice(TypedDict):
+    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
+    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
+    text: str
+    offersUndo: bool
+
+
 #: A tab of the app.
 AppTab = Literal["search", "discover", "favorites"]
 
@@ -679,23 +696,6 @@ class AppNotice(TypedDict):
     text: str
     offersUndo: bool
     expires: bool
-
-
-class AppSnapshotDetail(TypedDict):
-    """An open Detail in an app snapshot: the film, and its row when known."""
-    movieId: int
-    listing: NotRequired[Optional[Movie]]
-
-
-#: A film on the undo stack of an app snapshot.
-AppSnapshotMovie = Movie
-
-
-class AppSnapshotNotice(TypedDict):
-    """A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore."""
-    kind: Literal["removed", "restored", "undoFailed", "nothingToUndo", "queryShortened", "stateFile"]
-    text: str
-    offersUndo: bool
 
 
 class AppSnapshot(TypedDict):

@@ -176,62 +176,6 @@ object SectionId {
     val values: List<String> = listOf("popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
 }
 
-/** What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum). */
-data class SnapshotView(val firstVisibleIndex: Int? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (firstVisibleIndex != null) put("firstVisibleIndex", firstVisibleIndex) }
-
-    companion object {
-        /** Reads a SnapshotView from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): SnapshotView {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return SnapshotView(firstVisibleIndex = map["firstVisibleIndex"]?.let { (it as Number).toInt() })
-        }
-    }
-}
-
-/** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
-data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "feature" to feature, "data" to data).apply { if (library != null) put("library", library); if (view != null) put("view", view.toJson()) }
-
-    companion object {
-        /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): StoreSnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return StoreSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, feature = (map["feature"] as String), data = ((map["data"] as Map<*, *>).entries.associate { it.key as String to it.value }), view = map["view"]?.let { SnapshotView.fromJson(it) })
-        }
-    }
-}
-
-/** Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new. */
-data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("feature" to feature).apply { if (args != null) put("args", args) }
-
-    companion object {
-        /** Reads a LegacySnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): LegacySnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return LegacySnapshot(feature = (map["feature"] as String), args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
-        }
-    }
-}
-
-/** Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores. */
-data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "stores" to stores.map { it.toJson() }).apply { if (library != null) put("library", library) }
-
-    companion object {
-        /** Reads a RuntimeSnapshot from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): RuntimeSnapshot {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, stores = (map["stores"] as List<*>).map { StoreSnapshot.fromJson(it) })
-        }
-    }
-}
-
 /** The wire object RuntimeConfigSearch. */
 data class RuntimeConfigSearch(val debounceMs: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
@@ -260,6 +204,65 @@ data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, v
     }
 }
 
+/** The catalog is loading (a library built without an index builds it in memory first); searches wait. */
+data class CatalogLoading(val progress: Double = 0.0) : CatalogState() {
+    /** The wire `phase`, fixed by the class: "loading". */
+    val phase: String get() = "loading"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "progress" to progress)
+
+    companion object {
+        /** Reads a CatalogLoading from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): CatalogLoading {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "loading") { "CatalogLoading: phase ${map["phase"]} is not loading" }
+            return CatalogLoading(progress = (map["progress"] as Number).toDouble())
+        }
+    }
+}
+
+/** The wire object CatalogLoaded. */
+class CatalogLoaded : CatalogState() {
+    /** The wire `phase`, fixed by the class: "loaded". */
+    val phase: String get() = "loaded"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
+
+    override fun equals(other: Any?): Boolean = other is CatalogLoaded
+    override fun hashCode(): Int = "CatalogLoaded".hashCode()
+    override fun toString(): String = "CatalogLoaded()"
+
+    companion object {
+        /** Reads a CatalogLoaded from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): CatalogLoaded {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["phase"] == "loaded") { "CatalogLoaded: phase ${map["phase"]} is not loaded" }
+            return CatalogLoaded()
+        }
+    }
+}
+
+/** cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded). */
+sealed class CatalogState {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    abstract fun toJson(): Map<String, Any?>
+
+    companion object {
+        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
+        fun fromJson(value: Any?): CatalogState {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return when (map["phase"]) {
+                "loading" -> CatalogLoading.fromJson(map)
+                "loaded" -> CatalogLoaded.fromJson(map)
+                "failed" -> FailedPhase.fromJson(map)
+                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
+            }
+        }
+    }
+}
+
 /** cinematic_last_error(): why the last call on this thread failed. */
 data class ErrorEnvelope(val status: String, val message: String, val path: String? = null, val line: Int? = null, val column: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
@@ -270,6 +273,76 @@ data class ErrorEnvelope(val status: String, val message: String, val path: Stri
         fun fromJson(value: Any?): ErrorEnvelope {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
             return ErrorEnvelope(status = (map["status"] as String), message = (map["message"] as String), path = map["path"]?.let { (it as String) }, line = map["line"]?.let { (it as Number).toInt() }, column = map["column"]?.let { (it as Number).toInt() })
+        }
+    }
+}
+
+/** One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove. */
+data class PatchOperation(val op: String, val path: String, val value: Any? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "path" to path).apply { if (value != null) put("value", value) }
+
+    companion object {
+        /** Reads a PatchOperation from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): PatchOperation {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return PatchOperation(op = (map["op"] as String), path = (map["path"] as String), value = map["value"])
+        }
+    }
+}
+
+/** One reduced intent in a store's debug history (cinematic_store_history). */
+data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyMap(), val state: Map<String, Any?> = emptyMap(), val changed: List<String> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("seq" to seq, "intent" to intent, "state" to state, "changed" to changed)
+
+    companion object {
+        /** Reads a HistoryEntry from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): HistoryEntry {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return HistoryEntry(seq = (map["seq"] as Number).toInt(), intent = ((map["intent"] as Map<*, *>).entries.associate { it.key as String to it.value }), state = ((map["state"] as Map<*, *>).entries.associate { it.key as String to it.value }), changed = (map["changed"] as List<*>).map { (it as String) })
+        }
+    }
+}
+
+/** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
+data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies.map { it.toJson() }) }
+
+    companion object {
+        /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RecordingLine {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toInt() }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
+        }
+    }
+}
+
+/** The first state a replay produced differently, in file order. */
+data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val feature: String, val index: Int = 0, val intent: Map<String, Any?>? = null, val replayedIntent: Map<String, Any?>? = null, val expected: Map<String, Any?>? = null, val actual: Map<String, Any?>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("line" to line, "store" to store, "feature" to feature, "index" to index, "intent" to intent, "replayedIntent" to replayedIntent, "expected" to expected, "actual" to actual)
+
+    companion object {
+        /** Reads a ReplayDivergence from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ReplayDivergence {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ReplayDivergence(line = map["line"]?.let { (it as Number).toInt() }, store = (map["store"] as Number).toInt(), feature = (map["feature"] as String), index = (map["index"] as Number).toInt(), intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, replayedIntent = map["replayedIntent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, expected = map["expected"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, actual = map["actual"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
+        }
+    }
+}
+
+/** cinematic_replay's report. */
+data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val cutLine: Int? = null, val divergence: ReplayDivergence? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("matched" to matched, "complete" to complete, "states" to states, "afterClose" to afterClose).apply { if (lines != null) put("lines", lines); if (stores != null) put("stores", stores); if (cutLine != null) put("cutLine", cutLine); if (divergence != null) put("divergence", divergence.toJson()) }
+
+    companion object {
+        /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): ReplayReport {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), afterClose = (map["afterClose"] as Number).toInt(), cutLine = map["cutLine"]?.let { (it as Number).toInt() }, divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
         }
     }
 }
@@ -471,131 +544,58 @@ sealed class ProviderAnswer {
     }
 }
 
-/** One RFC 6902 operation of a patched delivery: path is an RFC 6901 JSON Pointer into the store's state; value (any JSON value) is present for add and replace, absent for remove. */
-data class PatchOperation(val op: String, val path: String, val value: Any? = null) {
+/** What the host shows that the state does not know, saved by the host into a snapshot's view and carried through restores untouched (at most 4096 bytes encoded, 8 levels deep). firstVisibleIndex: the first visible item of a list (Search loads the pages that show it, within its maximum). */
+data class SnapshotView(val firstVisibleIndex: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("op" to op, "path" to path).apply { if (value != null) put("value", value) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (firstVisibleIndex != null) put("firstVisibleIndex", firstVisibleIndex) }
 
     companion object {
-        /** Reads a PatchOperation from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): PatchOperation {
+        /** Reads a SnapshotView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SnapshotView {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return PatchOperation(op = (map["op"] as String), path = (map["path"] as String), value = map["value"])
+            return SnapshotView(firstVisibleIndex = map["firstVisibleIndex"]?.let { (it as Number).toInt() })
         }
     }
 }
 
-/** One reduced intent in a store's debug history (cinematic_store_history). */
-data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyMap(), val state: Map<String, Any?> = emptyMap(), val changed: List<String> = emptyList()) {
+/** A store's snapshot (cinematic_store_snapshot; opened by cinematic_store_restore or cinematic_store_open's {"snapshot": ...}). format: the snapshot format (x-cinematic.snapshotFormat); library: the version that wrote it (informative); data: the feature's snapshot (its x-cinematic.features "snapshot" def, else the store's arguments); view: the host's own (snapshotView). */
+data class StoreSnapshot(val format: Long = 1L, val library: String? = null, val feature: String, val data: Map<String, Any?> = emptyMap(), val view: SnapshotView? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("seq" to seq, "intent" to intent, "state" to state, "changed" to changed)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "feature" to feature, "data" to data).apply { if (library != null) put("library", library); if (view != null) put("view", view.toJson()) }
 
     companion object {
-        /** Reads a HistoryEntry from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): HistoryEntry {
+        /** Reads a StoreSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): StoreSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return HistoryEntry(seq = (map["seq"] as Number).toInt(), intent = ((map["intent"] as Map<*, *>).entries.associate { it.key as String to it.value }), state = ((map["state"] as Map<*, *>).entries.associate { it.key as String to it.value }), changed = (map["changed"] as List<*>).map { (it as String) })
+            return StoreSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, feature = (map["feature"] as String), data = ((map["data"] as Map<*, *>).entries.associate { it.key as String to it.value }), view = map["view"]?.let { SnapshotView.fromJson(it) })
         }
     }
 }
 
-/** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
-data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+/** Snapshot format 0: what a 0.2.0 host could keep, the feature and the arguments it opened the store with (a recording's open line). Migrated on restore: the store opens from those arguments, as new. */
+data class LegacySnapshot(val feature: String, val args: Map<String, Any?>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies.map { it.toJson() }) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("feature" to feature).apply { if (args != null) put("args", args) }
 
     companion object {
-        /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): RecordingLine {
+        /** Reads a LegacySnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): LegacySnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toInt() }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
+            return LegacySnapshot(feature = (map["feature"] as String), args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
         }
     }
 }
 
-/** The first state a replay produced differently, in file order. */
-data class ReplayDivergence(val line: Int? = null, val store: Int = 0, val feature: String, val index: Int = 0, val intent: Map<String, Any?>? = null, val replayedIntent: Map<String, Any?>? = null, val expected: Map<String, Any?>? = null, val actual: Map<String, Any?>? = null) {
+/** Every open store of a runtime, in the order they were opened (cinematic_runtime_snapshot; reopened by cinematic_runtime_restore). At most 256 stores. */
+data class RuntimeSnapshot(val format: Long = 1L, val library: String? = null, val stores: List<StoreSnapshot> = emptyList()) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("line" to line, "store" to store, "feature" to feature, "index" to index, "intent" to intent, "replayedIntent" to replayedIntent, "expected" to expected, "actual" to actual)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("format" to format, "stores" to stores.map { it.toJson() }).apply { if (library != null) put("library", library) }
 
     companion object {
-        /** Reads a ReplayDivergence from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ReplayDivergence {
+        /** Reads a RuntimeSnapshot from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RuntimeSnapshot {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ReplayDivergence(line = map["line"]?.let { (it as Number).toInt() }, store = (map["store"] as Number).toInt(), feature = (map["feature"] as String), index = (map["index"] as Number).toInt(), intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, replayedIntent = map["replayedIntent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, expected = map["expected"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, actual = map["actual"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) })
-        }
-    }
-}
-
-/** cinematic_replay's report. */
-data class ReplayReport(val matched: Boolean = false, val complete: Boolean = false, val lines: Int? = null, val stores: Int? = null, val states: Int = 0, val afterClose: Int = 0, val cutLine: Int? = null, val divergence: ReplayDivergence? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("matched" to matched, "complete" to complete, "states" to states, "afterClose" to afterClose).apply { if (lines != null) put("lines", lines); if (stores != null) put("stores", stores); if (cutLine != null) put("cutLine", cutLine); if (divergence != null) put("divergence", divergence.toJson()) }
-
-    companion object {
-        /** Reads a ReplayReport from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): ReplayReport {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return ReplayReport(matched = (map["matched"] as Boolean), complete = (map["complete"] as Boolean), lines = map["lines"]?.let { (it as Number).toInt() }, stores = map["stores"]?.let { (it as Number).toInt() }, states = (map["states"] as Number).toInt(), afterClose = (map["afterClose"] as Number).toInt(), cutLine = map["cutLine"]?.let { (it as Number).toInt() }, divergence = map["divergence"]?.let { ReplayDivergence.fromJson(it) })
-        }
-    }
-}
-
-/** The catalog is loading (a library built without an index builds it in memory first); searches wait. */
-data class CatalogLoading(val progress: Double = 0.0) : CatalogState() {
-    /** The wire `phase`, fixed by the class: "loading". */
-    val phase: String get() = "loading"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase, "progress" to progress)
-
-    companion object {
-        /** Reads a CatalogLoading from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): CatalogLoading {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "loading") { "CatalogLoading: phase ${map["phase"]} is not loading" }
-            return CatalogLoading(progress = (map["progress"] as Number).toDouble())
-        }
-    }
-}
-
-/** The wire object CatalogLoaded. */
-class CatalogLoaded : CatalogState() {
-    /** The wire `phase`, fixed by the class: "loaded". */
-    val phase: String get() = "loaded"
-
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("phase" to phase)
-
-    override fun equals(other: Any?): Boolean = other is CatalogLoaded
-    override fun hashCode(): Int = "CatalogLoaded".hashCode()
-    override fun toString(): String = "CatalogLoaded()"
-
-    companion object {
-        /** Reads a CatalogLoaded from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): CatalogLoaded {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            require(map["phase"] == "loaded") { "CatalogLoaded: phase ${map["phase"]} is not loaded" }
-            return CatalogLoaded()
-        }
-    }
-}
-
-/** cinematic_runtime_catalog_state's answer: where the runtime's catalog is in its loading (a host catalog is always loaded). */
-sealed class CatalogState {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    abstract fun toJson(): Map<String, Any?>
-
-    companion object {
-        /** Reads whichever variant [value] (JSON text or a parsed map) is. */
-        fun fromJson(value: Any?): CatalogState {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return when (map["phase"]) {
-                "loading" -> CatalogLoading.fromJson(map)
-                "loaded" -> CatalogLoaded.fromJson(map)
-                "failed" -> FailedPhase.fromJson(map)
-                else -> throw IllegalArgumentException("unknown phase: ${map["phase"]}")
-            }
+            return RuntimeSnapshot(format = ((map["format"]) as Number).toLong(), library = map["library"]?.let { (it as String) }, stores = (map["stores"] as List<*>).map { StoreSnapshot.fromJson(it) })
         }
     }
 }
@@ -1416,6 +1416,37 @@ data class AppState(val tab: String, val search: SearchState, val discover: Disc
     }
 }
 
+/** An open Detail in an app snapshot: the film, and its row when known. */
+data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing.toJson()) }
+
+    companion object {
+        /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotDetail {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotDetail(movieId = (map["movieId"] as Number).toLong(), listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** A film on the undo stack of an app snapshot. */
+typealias AppSnapshotMovie = Movie
+
+/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
+data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text, "offersUndo" to offersUndo)
+
+    companion object {
+        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppSnapshotNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
+        }
+    }
+}
+
 /** The values of appTab. */
 object AppTab {
     /** Every value, in order. */
@@ -1560,37 +1591,6 @@ data class AppNotice(val id: Long = 0, val kind: String, val text: String, val o
         fun fromJson(value: Any?): AppNotice {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
             return AppNotice(id = (map["id"] as Number).toLong(), kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean), expires = (map["expires"] as Boolean))
-        }
-    }
-}
-
-/** An open Detail in an app snapshot: the film, and its row when known. */
-data class AppSnapshotDetail(val movieId: Long = 0, val listing: Movie? = null) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("movieId" to movieId).apply { if (listing != null) put("listing", listing.toJson()) }
-
-    companion object {
-        /** Reads a AppSnapshotDetail from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSnapshotDetail {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshotDetail(movieId = (map["movieId"] as Number).toLong(), listing = map["listing"]?.let { Movie.fromJson(it) })
-        }
-    }
-}
-
-/** A film on the undo stack of an app snapshot. */
-typealias AppSnapshotMovie = Movie
-
-/** A notice that stays until dismissed (the app's own problems: a state file it could not resume from, an undo that failed), kept by a snapshot and shown again by its restore. */
-data class AppSnapshotNotice(val kind: String, val text: String, val offersUndo: Boolean = false) {
-    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text, "offersUndo" to offersUndo)
-
-    companion object {
-        /** Reads a AppSnapshotNotice from JSON text or from [Json.parse]'s result. */
-        fun fromJson(value: Any?): AppSnapshotNotice {
-            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppSnapshotNotice(kind = (map["kind"] as String), text = (map["text"] as String), offersUndo = (map["offersUndo"] as Boolean))
         }
     }
 }
