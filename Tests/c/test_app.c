@@ -1,5 +1,5 @@
 /*
- * The app store's contract through the C API (include/cinematic.h, THE APP and
+ * The app store's contract through the C API (include/cinematic/store.h, THE APP and
  * cinematic_store_scope; docs/wire.md, "app"):
  * - child handles: NULLs are misuse, an unknown scope is invalid and names the scopes, a child
  *   has none; a child's state is exactly its part of the parent's (the shown Detail: null,
