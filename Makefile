@@ -41,6 +41,8 @@ STRESS_SOURCES := $(wildcard Tests/c/stress_*.c)
 STRESS_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(STRESS_SOURCES))
 # `make test` runs each stress program briefly; `make stress` runs each for STRESS_SECONDS.
 STRESS_SECONDS ?= 30
+# The C tests' shared headers: harness.h and the parts it includes, stress.h, test_store.h...
+C_TEST_HEADERS := $(wildcard Tests/c/*.h)
 C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 
 EXAMPLE := $(BUILD)/bin/cinematic-search

@@ -60,7 +60,7 @@ test-c: lib $(C_TESTS) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE) $(APP_EXAMPLE)
 	  echo "== schema validation of what the C programs received"; \
 	  $$(tools/ensure-venv.sh) tools/wirecheck.py $(WIRE_LOG)/c.jsonl || failed=1; exit $$failed
 
-$(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h $(HEADERS) $(LIB)
+$(BUILD)/tests/test_%: Tests/c/test_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $(C_TEST_LIBS) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
@@ -80,7 +80,7 @@ $(BUILD)/tests/test_patches: examples/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.
-$(BUILD)/tests/stress_%: Tests/c/stress_%.c Tests/c/stress.h Tests/c/harness.h $(HEADERS) $(LIB)
+$(BUILD)/tests/stress_%: Tests/c/stress_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $$(pkg-config --libs sqlite3) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
