@@ -64,8 +64,9 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $(C_TEST_LIBS) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
-## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
-$(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_offline_cache_processes also holds the cache file locked with SQLite directly, from
+## another process.
+$(BUILD)/tests/test_offline_cache_processes: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_index_reader crafts damaged indexes with SQLite directly; it and test_index_section
 ## share Tests/c/index_files.h.
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
