@@ -16,6 +16,9 @@
 /* How long a bounded wait for a state lasts before the assertion after it fails. */
 #define H_WAIT_MS 3000
 
+/* A manual-clock runtime on the embedded catalog. */
+#define EMBEDDED_CONFIG "{\"clock\":\"manual\"}"
+
 /* ------------------------------------------------------------------------------------ */
 /* Runtimes and Search stores                                                            */
 
