@@ -51,7 +51,7 @@ static inline int send_submitted(cinematic_store *store) {
 
 /* The suites written before the offline cache test what a provider itself answers: a host
  * catalog they open gets "offlineCache":false unless its config names a cache (the shared
- * default cache would serve one program's answers to another; test_offline_cache.c tests
+ * default cache would serve one program's answers to another; test_offline_cache*.c test
  * the cache). Returns config, or the amended copy in buf. */
 static inline const char *h_without_default_cache(const char *config, char *buf, size_t size) {
     if (!config || !strstr(config, "\"catalog\":\"host\"") || strstr(config, "\"offlineCache\"")) return config;

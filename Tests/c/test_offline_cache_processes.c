@@ -108,7 +108,7 @@ static void test_twenty_processes_create_one_cache_at_once(void) {
         snprintf(ready_fd, sizeof ready_fd, "%d", ready[1]);
         snprintf(gate_fd, sizeof gate_fd, "%d", gate[0]);
         snprintf(index, sizeof index, "%d", i);
-        char *argv[] = {"test_offline_cache", "--child-create", path, ready_fd, gate_fd, index, NULL};
+        char *argv[] = {"test_offline_cache_processes", "--child-create", path, ready_fd, gate_fd, index, NULL};
         pids[i] = spawn_child(argv, ready[1], gate[0]);
     }
     close(gate[0]);
@@ -137,7 +137,7 @@ static void check_lock_keeps_answers(const char *mode) {
     char ready_fd[16], gate_fd[16];
     snprintf(ready_fd, sizeof ready_fd, "%d", ready[1]);
     snprintf(gate_fd, sizeof gate_fd, "%d", gate[0]);
-    char *argv[] = {"test_offline_cache", "--child-lock", path, (char *)mode, ready_fd, gate_fd, NULL};
+    char *argv[] = {"test_offline_cache_processes", "--child-lock", path, (char *)mode, ready_fd, gate_fd, NULL};
     pid_t holder = spawn_child(argv, ready[1], gate[0]);
     close(gate[0]);
     close(ready[1]);
