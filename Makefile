@@ -31,12 +31,18 @@ INDEX_TOOL := $(BUILD)/bin/cinematic-index
 INDEX_TOOL_FLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Iinclude
 
 CC ?= gcc
+# The public header: include/cinematic.h (what hosts include) and the module headers it
+# includes, include/cinematic/*.h; installed as they are, under PREFIX/include.
+MODULE_HEADERS := $(wildcard include/cinematic/*.h)
+HEADERS := include/cinematic.h $(MODULE_HEADERS)
 C_TEST_SOURCES := $(wildcard Tests/c/test_*.c)
 C_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(C_TEST_SOURCES))
 STRESS_SOURCES := $(wildcard Tests/c/stress_*.c)
 STRESS_TESTS := $(patsubst Tests/c/%.c,$(BUILD)/tests/%,$(STRESS_SOURCES))
 # `make test` runs each stress program briefly; `make stress` runs each for STRESS_SECONDS.
 STRESS_SECONDS ?= 30
+# The C tests' shared headers: harness.h and the parts it includes, stress.h, test_store.h...
+C_TEST_HEADERS := $(wildcard Tests/c/*.h)
 C_TEST_FLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -pthread
 
 EXAMPLE := $(BUILD)/bin/cinematic-search

@@ -27,10 +27,11 @@ build: deps
 	$(SWIFT) build
 
 ## lib: build/lib/libcinematic.so.0, release, Swift runtime linked statically, with the
-## embedded catalog's index compiled in (include/cinematic.h, CATALOG INDEX): the library is
-## built, builds the index of its own embedded data (build/catalog-index/cinematic-index
-## --embedded), and is relinked with it, only when the index's bytes changed. Also
-## build/bin/cinematic-index, the index builder for users' own movie files.
+## embedded catalog's index compiled in (include/cinematic/catalog_index.h, CATALOG INDEX):
+## the library is built, builds the index of its own embedded data
+## (build/catalog-index/cinematic-index --embedded), and is relinked with it, only when the
+## index's bytes changed. Also build/bin/cinematic-index, the index builder for users' own
+## movie files.
 lib: deps
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR)
 	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
@@ -65,32 +66,34 @@ generate:
 ## and restored by the next; cinematic-app: the whole app, search to undo) against the
 ## in-tree library.
 example: $(EXAMPLE) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE) $(APP_EXAMPLE)
-$(APP_EXAMPLE): examples/c/cinematic_app.c include/cinematic.h lib
+$(APP_EXAMPLE): examples/c/cinematic_app.c $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
-$(RESUME_EXAMPLE): examples/c/cinematic_resume.c include/cinematic.h lib
+$(RESUME_EXAMPLE): examples/c/cinematic_resume.c $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
-$(PATCH_EXAMPLE): examples/c/cinematic_patches.c examples/c/json_patch.h include/cinematic.h lib
+$(PATCH_EXAMPLE): examples/c/cinematic_patches.c examples/c/json_patch.h $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude examples/c/cinematic_patches.c -L$(BUILD)/lib -lcinematic $$(pkg-config --cflags --libs jansson) -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
-$(EXAMPLE): examples/c/cinematic_search.c include/cinematic.h lib
+$(EXAMPLE): examples/c/cinematic_search.c $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
 ## replay-tool: build/bin/cinematic-replay, which replays a recorded session (tools/cinematic_replay.c).
 replay-tool: $(REPLAY_TOOL)
-$(REPLAY_TOOL): tools/cinematic_replay.c include/cinematic.h lib
+$(REPLAY_TOOL): tools/cinematic_replay.c $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic -pthread -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
-## install: header, library with SONAME symlinks (the embedded catalog's index is inside it),
-## cinematic-index, pkg-config file (PREFIX, DESTDIR).
+## install: the header (include/cinematic.h and its module headers, include/cinematic/), library
+## with SONAME symlinks (the embedded catalog's index is inside it), cinematic-index,
+## pkg-config file (PREFIX, DESTDIR).
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include/cinematic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(INDEX_TOOL) $(DESTDIR)$(PREFIX)/bin/.cinematic-index.tmp.$$$$ && \
 	  mv -f $(DESTDIR)$(PREFIX)/bin/.cinematic-index.tmp.$$$$ $(DESTDIR)$(PREFIX)/bin/cinematic-index
 	install -m 644 include/cinematic.h $(DESTDIR)$(PREFIX)/include/cinematic.h
+	install -m 644 $(MODULE_HEADERS) $(DESTDIR)$(PREFIX)/include/cinematic/
 	@# Atomic replace (temporary file + rename): running hosts keep their mapping.
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/.$(LIB_SONAME).tmp.$$$$ && \
 	  mv -f $(DESTDIR)$(PREFIX)/lib/.$(LIB_SONAME).tmp.$$$$ $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME).$(VERSION:0.%=%)

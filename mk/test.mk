@@ -39,10 +39,11 @@ test-comparison-doc:
 mutants: deps
 	python3 tools/mutants.py
 
-## test-header: the public header is plain C99 (cinterop-friendly), compiles alone, and
-## documents every feature of the catalog.
+## test-header: the public header is plain C99 (cinterop-friendly), compiles alone (and so
+## does each module header, include/cinematic/*.h), and documents every feature of the catalog.
 test-header:
-	$(CC) -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c include/cinematic.h
+	@for header in $(HEADERS); do echo "$(CC) -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c $$header"; \
+	  $(CC) -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c $$header || exit 1; done
 	@for feature in $$(python3 -c 'import json; print(" ".join(f["name"] for f in json.load(open("schema/cinematic.schema.json"))["x-cinematic"]["features"]))'); do \
 	  grep -q "\"$$feature\"" include/cinematic.h || { echo "include/cinematic.h does not mention the feature \"$$feature\""; exit 1; }; \
 	done
@@ -61,12 +62,13 @@ test-c: lib $(C_TESTS) $(PATCH_EXAMPLE) $(RESUME_EXAMPLE) $(APP_EXAMPLE)
 	  echo "== schema validation of what the C programs received"; \
 	  $$(tools/ensure-venv.sh) tools/wirecheck.py $(WIRE_LOG)/c.jsonl || failed=1; exit $$failed
 
-$(BUILD)/tests/test_%: Tests/c/test_%.c Tests/c/harness.h include/cinematic.h $(LIB)
+$(BUILD)/tests/test_%: Tests/c/test_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $(C_TEST_LIBS) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
-## test_offline_cache also holds the cache file locked with SQLite directly, from another process.
-$(BUILD)/tests/test_offline_cache: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
+## test_offline_cache_processes also holds the cache file locked with SQLite directly, from
+## another process.
+$(BUILD)/tests/test_offline_cache_processes: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_index_reader crafts damaged indexes with SQLite directly; it and test_index_section
 ## share Tests/c/index_files.h.
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
@@ -81,7 +83,7 @@ $(BUILD)/tests/test_patches: examples/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.
-$(BUILD)/tests/stress_%: Tests/c/stress_%.c Tests/c/stress.h Tests/c/harness.h include/cinematic.h $(LIB)
+$(BUILD)/tests/stress_%: Tests/c/stress_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(C_TEST_FLAGS) $< -L$(BUILD)/lib -lcinematic $$(pkg-config --libs sqlite3) -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
 
@@ -112,9 +114,10 @@ test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## test-install: install into a scratch DESTDIR, build the example with pkg-config against
-## it, and search the catalog from there with no configuration; then the README's two ways
-## to run it (LD_LIBRARY_PATH, or an rpath from pkg-config's libdir; neither: the loader fails).
+## test-install: install into a scratch DESTDIR (every header as it is in include/), build the
+## example with pkg-config against it, and search the catalog from there with no
+## configuration; then the README's two ways to run it (LD_LIBRARY_PATH, or an rpath from
+## pkg-config's libdir; neither: the loader fails).
 test-install:
 	rm -rf $(INSTALL_CHECK)
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(INSTALL_CHECK) PREFIX=/opt/cinematic
@@ -130,6 +133,8 @@ test-install:
 	@grep -q '^Dune  *1984' $(INSTALL_CHECK)/out-fallback || { echo "the installed library did not find Dune"; exit 1; }
 	@! test -e $(INSTALL_CHECK)/xdg -o -e $(INSTALL_CHECK)/home || { echo "opening the embedded catalog wrote under HOME or XDG_CACHE_HOME"; exit 1; }
 	$(INSTALL_CHECK)/opt/cinematic/bin/cinematic-index data/ggplot2movies.tsv.gz $(INSTALL_CHECK)/own.idx
+	@# Every header is installed as it is (the umbrella and its module headers), nothing else.
+	diff -r include $(INSTALL_CHECK)/opt/cinematic/include
 	@# The README's ways to run a program built against the prefix: without either, the loader
 	@# cannot find libcinematic.so.0; with an rpath from pkg-config's libdir, it runs as is.
 	@! env -u LD_LIBRARY_PATH $(INSTALL_CHECK)/cinematic-search dune > /dev/null 2> $(INSTALL_CHECK)/no-rpath || { echo "a program with no rpath ran without LD_LIBRARY_PATH"; exit 1; }
@@ -139,4 +144,4 @@ test-install:
 	    -Wl,-rpath,$$(pkg-config --define-prefix --variable=libdir cinematic) -o $(INSTALL_CHECK)/cinematic-search-rpath
 	env -u LD_LIBRARY_PATH $(INSTALL_CHECK)/cinematic-search-rpath godfather > $(INSTALL_CHECK)/out-rpath
 	@grep -q '^The Godfather  *1972' $(INSTALL_CHECK)/out-rpath || { echo "the rpath build did not find The Godfather"; exit 1; }
-	@echo "install check: 5 passed, 0 failed"
+	@echo "install check: 6 passed, 0 failed"

@@ -7,20 +7,37 @@ header's prototypes (-aux-info), each becomes an empty definition in a C file, c
 -g into a shared object with the same version script and SONAME. `abidiff` of two probes
 (last release's header against today's) reports a changed parameter or return type, a
 struct or enum changed in place, which the library's own symbols cannot show.
+
+A header is include/cinematic.h with the module headers it includes (include/cinematic/*.h,
+since 0.3.0), or a release's single cinematic.h (0.2.0): `header` names the umbrella, and
+its module folder, when there is one, is the `cinematic` folder beside it.
 """
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-# `/* include/cinematic.h:239:NC */ extern const char *cinematic_version (void);`
-PROTOTYPE = re.compile(r"^/\* [^*]*:NC \*/ extern (?P<decl>.*\b(?P<name>cinematic_\w+) \((?P<params>.*)\));$")
+# `/* include/cinematic/runtime.h:73:NC */ extern int cinematic_runtime_close (cinematic_runtime *);`
+PROTOTYPE = re.compile(r"^/\* (?P<file>[^*]*):\d+:NC \*/ extern (?P<decl>.*\b(?P<name>cinematic_\w+) \((?P<params>.*)\));$")
+
+
+def modules(header: Path) -> Path:
+    """The folder of the module headers `header` includes (it may not exist: a 0.2.0 header)."""
+    return header.parent / "cinematic"
+
+
+def declared_by(header: Path, file: str) -> bool:
+    """Whether `file` (as gcc names it) is `header` or one of its module headers."""
+    path = Path(file).resolve()
+    return path == header.resolve() or path.parent == modules(header).resolve()
 
 
 def prototypes(header: Path) -> dict[str, str]:
-    """Each function `header` declares, by name: its prototype as gcc prints it."""
+    """Each function `header` (and its module headers) declares, by name: its prototype as gcc
+    prints it."""
     with tempfile.TemporaryDirectory() as scratch:
         aux = Path(scratch) / "aux.txt"
         subprocess.run(["gcc", "-std=c99", "-fsyntax-only", "-x", "c", str(header), f"-aux-info={aux}"],
@@ -28,7 +45,7 @@ def prototypes(header: Path) -> dict[str, str]:
         found = {}
         for line in aux.read_text().splitlines():
             match = PROTOTYPE.match(line)
-            if match and header.name in line.split(":")[0]:
+            if match and declared_by(header, match["file"]):
                 found[match["name"]] = match["decl"]
         return found
 
@@ -45,9 +62,16 @@ def stub(header: Path) -> str:
 def build(header: Path, version_script: Path | None, soname: str, output: Path) -> None:
     """Compiles the probe of `header` into `output` (a shared object named `soname`), its
     symbols versioned by `version_script`, or unversioned without one: the C types are then
-    compared by name alone (abidiff does not pair `f` with `f@@CINEMATIC_0.2`)."""
+    compared by name alone (abidiff does not pair `f` with `f@@CINEMATIC_0.2`). The header
+    and its module headers are copied beside `output` as cinematic.h and cinematic/."""
     folder = output.parent
-    (folder / "cinematic.h").write_bytes(header.read_bytes())
+    copy = folder / "cinematic.h"
+    if copy.resolve() != header.resolve():
+        copy.write_bytes(header.read_bytes())
+    if modules(copy).resolve() != modules(header).resolve():
+        shutil.rmtree(modules(copy), ignore_errors=True)
+        if modules(header).is_dir():
+            shutil.copytree(modules(header), modules(copy))
     (folder / "probe.c").write_text(stub(header))
     if version_script is None:
         version_script = folder / "unversioned.map"

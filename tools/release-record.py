@@ -9,6 +9,7 @@ Writes, from the source tree DIR (default: this one) and its built library:
   cinematic-header.abi    abidw of the header probe: the C types (tools/abi_probe.py)
   cinematic.h, .map       the header and the linker version script (a host of the release is
                           built from them by `make abi-check`)
+  cinematic/              the module headers cinematic.h includes (include/cinematic/)
   cinematic.schema.json   the wire schema
   golden/                 the golden intents and initial states
 
@@ -56,6 +57,9 @@ def main() -> int:
         abi_probe.build(tree / "include/cinematic.h", None, args.soname, probe)
         (out / "cinematic-header.abi").write_text(describe(probe))
     shutil.copy(tree / "include/cinematic.h", out / "cinematic.h")
+    shutil.rmtree(out / "cinematic", ignore_errors=True)
+    if (tree / "include/cinematic").is_dir():
+        shutil.copytree(tree / "include/cinematic", out / "cinematic")
     shutil.copy(tree / "Sources/Cinematic/cinematic.map", out / "cinematic.map")
     shutil.copy(tree / "schema/cinematic.schema.json", out / "cinematic.schema.json")
     for name in ("intents.jsonl", "initial-states.json"):

@@ -159,12 +159,14 @@ def test_a_removed_function_fails_unless_the_soname_is_bumped() -> None:
 
 def test_a_changed_parameter_type_fails() -> None:
     (SCRATCH / "intact.abi").write_text(probe_description())
-    header = SCRATCH / "changed.h"
-    header.write_text((ROOT / "include/cinematic.h").read_text().replace(
+    changed = SCRATCH / "changed-include"
+    shutil.copytree(ROOT / "include", changed, dirs_exist_ok=True)
+    store = changed / "cinematic/store.h"
+    store.write_text(store.read_text().replace(
         "int cinematic_store_settle(cinematic_store *store, int64_t timeout_ms);",
         "int cinematic_store_settle(cinematic_store *store, int timeout_ms);"))
-    assert "int timeout_ms" in header.read_text()
-    status, out = abi_check(SCRATCH / "intact.abi", header=header)
+    assert "int timeout_ms" in store.read_text()
+    status, out = abi_check(SCRATCH / "intact.abi", header=changed / "cinematic.h")
     assert status == 1 and "type size changed from 64 to 32" in out and "the header's ABI changed" in out, out
 
 

@@ -1,5 +1,5 @@
 /*
- * The index builder reads a hostile movie file (include/cinematic.h, the bounds of
+ * The index builder reads a hostile movie file (include/cinematic/catalog_index.h, the bounds of
  * cinematic_catalog_build_index): a FIFO, a device or a directory is a status at once (never
  * a hang), a file or gzip text past 256 MiB is refused naming the limit without the memory of
  * it (a gzip bomb), a title past 1024 characters / 4096 bytes is refused naming its line

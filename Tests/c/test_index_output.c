@@ -1,5 +1,6 @@
 /*
- * Where the index builder writes (include/cinematic.h, cinematic_catalog_build_index): paths
+ * Where the index builder writes (include/cinematic/catalog_index.h,
+ * cinematic_catalog_build_index): paths
  * are bytes never re-encoded, so a path that is not UTF-8 is CINEMATIC_ERR_INVALID and nothing
  * is written anywhere (the same for cinematic_replay's path); the temporary file of a build
  * killed midway is removed by the next build of the same index, while a temporary file another

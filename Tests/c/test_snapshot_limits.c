@@ -1,6 +1,6 @@
 /*
  * test_snapshot_limits: what we hand out we take back. The largest runtime snapshot the
- * documented limits allow (include/cinematic.h, SNAPSHOTS: 256 stores per runtime, each a
+ * documented limits allow (include/cinematic/snapshot.h, SNAPSHOTS: 256 stores per runtime, each a
  * Search whose query is at its longest once escaped and whose view is 4096 bytes) is larger
  * than the 1 MiB every other input may be: built through the API, it restores whole into a
  * new runtime. The runtime snapshot limit is exact (a document of that size restores, one

@@ -1,5 +1,5 @@
 /*
- * Snapshots (include/cinematic.h, SNAPSHOTS; docs/wire.md, "Snapshots"): a store's and a
+ * Snapshots (include/cinematic/snapshot.h, SNAPSHOTS; docs/wire.md, "Snapshots"): a store's and a
  * runtime's snapshot, restored in a new runtime through the normal effects (states say
  * "loading", then equal what was saved), in-flight work, old formats, and hostile snapshots
  * refused or opened sanely, never a crash and never unbounded work (a watchdog fails the

@@ -1,7 +1,7 @@
 /*
  * cinematic-app: the whole movie app driven through the C API, the way a host drives it:
  * it renders the "app" store's states and turns what the person does into intents; the
- * navigation, the favorites undo and the notices are the library's (include/cinematic.h,
+ * navigation, the favorites undo and the notices are the library's (include/cinematic/store.h,
  * THE APP; docs/wire.md, "app").
  *
  *   cinematic-app      searches "alien" (through a child handle of the Search part), opens the

@@ -1,6 +1,6 @@
 /*
  * cinematic-resume: save where you are, and pick up there in another process
- * (include/cinematic.h, SNAPSHOTS).
+ * (include/cinematic/snapshot.h, SNAPSHOTS).
  *
  *   cinematic-resume FILE star 3 15249   searches "star", loads 3 pages, opens the detail of
  *                                        movie 15249, then saves the runtime's snapshot to FILE

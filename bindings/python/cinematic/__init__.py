@@ -81,8 +81,8 @@ def build_index(movie_path: "os.PathLike[str] | str | None", index_path: "os.Pat
     to open with ``Runtime({"catalog": {"path": index_path}})``
     (``cinematic_catalog_build_index``). Written to a temporary file and renamed: the path
     never holds half an index. Blocks for the build. Raises CinematicIOError (unreadable or
-    malformed movie file, naming the line, or past a bound: include/cinematic.h; index not
-    writable), InvalidError (empty path, or one that is not valid UTF-8: paths are passed
+    malformed movie file, naming the line, or past a bound:
+    include/cinematic/catalog_index.h; index not writable), InvalidError (empty path, or one that is not valid UTF-8: paths are passed
     byte for byte, never re-encoded)."""
     source = None if movie_path is None else os.fsencode(movie_path)
     _core.check(_native.lib().cinematic_catalog_build_index(source, os.fsencode(index_path)),

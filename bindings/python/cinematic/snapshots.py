@@ -1,5 +1,5 @@
-"""Snapshots: pick up where the person left off (include/cinematic.h, SNAPSHOTS; docs/wire.md,
-"Snapshots").
+"""Snapshots: pick up where the person left off (include/cinematic/snapshot.h, SNAPSHOTS;
+docs/wire.md, "Snapshots").
 
 ``store.snapshot()`` and ``runtime.snapshot()`` return what a person expects back (the query
 and pages of a search, the sections of Discover, the film of a detail), as the schema's

@@ -29,7 +29,7 @@ import wirecheck  # noqa: E402
 SCHEMA: Dict[str, Any] = json.loads((REPO / "schema" / "cinematic.schema.json").read_text())
 FEATURES: List[str] = [f["name"] for f in SCHEMA["x-cinematic"]["features"]]
 PAGE = 20
-#: The caps of include/cinematic.h, SNAPSHOTS.
+#: The caps of include/cinematic/snapshot.h, SNAPSHOTS.
 SEARCH_PAGES, DISCOVER_PAGES = 25, 10
 
 # Restores reload through the catalog: fewer examples than the intent properties.

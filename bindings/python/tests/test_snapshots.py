@@ -1,5 +1,5 @@
 """Snapshots from Python: ``store.snapshot()``, ``runtime.snapshot()``, ``runtime.restore()``,
-``runtime.restore_all()`` (include/cinematic.h, SNAPSHOTS; docs/wire.md, "Snapshots").
+``runtime.restore_all()`` (include/cinematic/snapshot.h, SNAPSHOTS; docs/wire.md, "Snapshots").
 
 The round trip a person makes: open, type, page, snapshot, close the runtime, open a new one,
 restore; the restored states say "loading", then equal what was saved. Every snapshot is

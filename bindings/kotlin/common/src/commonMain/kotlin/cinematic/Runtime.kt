@@ -9,7 +9,7 @@ package cinematic
  *
  * [config] is the runtime's JSON configuration (null for all defaults), for example
  * `{"clock":"manual","catalog":"host","delivery":"queued","search":{"debounceMs":250}}`;
- * see `cinematic_runtime_open` in cinematic.h for every key. For debugging,
+ * see `cinematic_runtime_open` in cinematic/runtime.h for every key. For debugging,
  * `"history": 100` makes each store keep its last 100 intents and states ([Store.history],
  * [Store.revert]) and `"record": "/tmp/session.jsonl"` records the session to that file
  * (complete once [close] returns) for [Cinematic.replay]; see also [setLogger].

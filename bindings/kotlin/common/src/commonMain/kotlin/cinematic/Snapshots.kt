@@ -1,12 +1,12 @@
 package cinematic
 
 /*
- * Snapshots: pick up where the person left off (include/cinematic.h, SNAPSHOTS; docs/wire.md,
- * "Snapshots"). A store's or a runtime's snapshot is what a person expects back (the query and
- * pages of a search, the sections of Discover, the film of a detail), as JSON whose shape is
- * the schema's StoreSnapshot / RuntimeSnapshot; a runtime, later or in another process,
- * reopens stores from it, which reload through their normal effects (their first state says
- * "loading").
+ * Snapshots: pick up where the person left off (include/cinematic/snapshot.h, SNAPSHOTS;
+ * docs/wire.md, "Snapshots"). A store's or a runtime's snapshot is what a person expects
+ * back (the query and pages of a search, the sections of Discover, the film of a detail), as
+ * JSON whose shape is the schema's StoreSnapshot / RuntimeSnapshot; a runtime, later or in
+ * another process, reopens stores from it, which reload through their normal effects (their
+ * first state says "loading").
  *
  *     val saved = runtime.snapshotJson()                  // going to the background
  *     ...
