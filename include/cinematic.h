@@ -114,6 +114,21 @@
  *     there (CINEMATIC_ERR_MISUSE) for the same reason.
  *     (Two callbacks that each close the other's store would otherwise wait forever.)
  *
+ * DELIVERY: how callbacks run (state and patch observers, the provider, the logger, the
+ * history observer). A runtime's config chooses one of two modes:
+ *   - "immediate" (default): a callback runs on the thread that produced what it reports:
+ *     the host's thread for the state its cinematic_store_send, _advance_clock or _respond
+ *     produced (before the call returns; called from inside a callback, right after that
+ *     callback), the runtime's delivery thread for what effects produce later. While another
+ *     thread is delivering for the runtime, that thread may deliver it instead (in order).
+ *   - "queued": callbacks wait in the runtime's queue; cinematic_runtime_fd becomes readable
+ *     and the host runs them on its own thread with cinematic_runtime_dispatch.
+ * In both modes: callbacks of one runtime never run concurrently; each store's states arrive
+ * in the order they were produced (a state observer sees the current state first); a
+ * callback may call back in (send, state, observe, close; not cinematic_store_settle or
+ * cinematic_runtime_dispatch: CINEMATIC_ERR_MISUSE); no callback of a store starts after
+ * its close returned (THREADS says what may still be finishing on another thread).
+ *
  * Favorites shared across runtimes and processes. Runtimes using the same favorites file see
  * each other's changes within about 50 ms (the favorites thread polls SQLite's data_version;
  * read-only favorites compare the file's size and time instead). A heart tap flips what is

@@ -2,7 +2,7 @@ import CinematicDomain
 
 /// One line of data/ggplot2movies.tsv.gz (see data/README.md for the columns), validated
 /// where it enters: every field bounded, every number finite and in range, text valid UTF-8
-/// (the bounds are documented in include/cinematic.h, next to cinematic_catalog_build_index).
+/// (the bounds are documented in include/cinematic/catalog_index.h, next to cinematic_catalog_build_index).
 package struct CatalogRow {
     /// The film's id (the file's `id` column).
     package let id: Int

@@ -40,7 +40,7 @@ extern "C" {
  *                "storage" error)
  *   "clock":     "system" (default) or "manual" (time moves only with
  *                cinematic_runtime_advance_clock; for tests)
- *   "delivery":  "immediate" (default) or "queued" (see DELIVERY above)
+ *   "delivery":  "immediate" (default) or "queued" (see DELIVERY in cinematic.h)
  *   "search":    {"debounceMs": 250}  (0...60000)
  *   "history":   N (0...100000, default 0 = off): debug history entries each store keeps
  *                (see cinematic_store_history). Off costs nothing; on, a store holds at most
