@@ -1,13 +1,13 @@
-"""Swift: each feature's `Host` enum (Sources/CinematicFeatures/Generated/HostIntents.swift) and
-each codec's `StateKey` names, so no wire name is spelled by hand in Swift."""
+"""Swift: each feature's `Host` enum (Sources/CinematicFeatures/Generated/HostIntents.swift), each
+codec's `StateKey` names and its arguments' reader, so no wire name is spelled by hand in Swift."""
 
 from __future__ import annotations
 
 import textwrap
 from typing import Dict, List
 
-from .schema import HEADER, Schema, pascal
-from .swift import intent_members, intent_variants, swift_feature, swift_value_type
+from .schema import HEADER, Schema, pascal, ref_name
+from .swift import intent_members, intent_variants, snapshot_read, snapshot_swift_type, swift_feature, swift_value_type
 
 SWIFT_KEYWORDS = {"default", "self", "Type", "protocol", "class", "struct", "enum", "case", "func", "in", "is", "as",
                   "let", "var", "return", "import", "init", "internal", "private", "public", "static", "where", "while"}
@@ -50,10 +50,43 @@ def swift_state_keys(feature: Schema, defs: Dict[str, Schema]) -> str:
 """
 
 
+def swift_arguments(feature: Schema, defs: Dict[str, Schema]) -> str:
+    """A codec's `Arguments` and `decodeArguments`, when its store takes arguments (an object def)."""
+    node = defs[feature["args"]]
+    while "$ref" in node:
+        node = defs[ref_name(node["$ref"])]
+    props = node.get("properties", {})
+    if not props:
+        return ""
+    required = set(node.get("required", []))
+    fields = "\n".join(f"        var {identifier(key)}: {snapshot_swift_type(prop, defs)}{'' if key in required else '?'}"
+                       for key, prop in props.items())
+    allowed = ", ".join(f'"{key}"' for key in props)
+    reads = ",\n".join(f"            {key}: {snapshot_read(key, prop, defs, key in required)}" for key, prop in props.items())
+    shape = "{" + ", ".join(f'\\"{key}\\": …' for key in props if key in required) + "}"
+    absent = (f'throw .invalid("the {feature["name"]} feature needs arguments {shape}", at: "$")' if required
+              else "return Arguments(" + ", ".join(f"{key}: nil" for key in props) + ")")
+    return f"""
+    /// The arguments a store of this feature is opened with (schema: {feature['args']}).
+    struct Arguments: Sendable, Equatable {{
+{fields}
+    }}
+
+    /// Reads a store's arguments as the schema describes them (unknown members are refused).
+    static func decodeArguments(_ arguments: JSONDocument?) throws(APIError) -> Arguments {{
+        guard let arguments else {{ {absent} }}
+        let data = try arguments.object("an arguments object")
+        try data.rejectUnknownKeys(allowing: [{allowed}])
+        return Arguments(
+{reads})
+    }}
+"""
+
+
 def with_state_keys(extension: str, feature: Schema, defs: Dict[str, Schema]) -> str:
-    """A codec's generated extension with its `StateKey` enum added at the end."""
+    """A codec's generated extension with its `StateKey` enum and its arguments' reader added at the end."""
     end = extension.rstrip().rfind("}")
-    return extension[:end] + swift_state_keys(feature, defs).lstrip("\n") + "}\n"
+    return extension[:end] + swift_state_keys(feature, defs).lstrip("\n") + swift_arguments(feature, defs) + "}\n"
 
 
 def swift_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> str:

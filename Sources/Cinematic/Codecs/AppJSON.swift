@@ -177,14 +177,9 @@ struct AppOptions: Sendable {
     var fresh = false
 
     init(_ arguments: JSONDocument?) throws(APIError) {
-        guard let arguments else { return }
-        let object = try arguments.object("an arguments object {\"stateFile\", \"fresh\"}")
-        try object.rejectUnknownKeys(allowing: ["stateFile", "fresh"])
-        if let path = object.optional("stateFile") {
-            let text = try path.string()
-            guard !text.isEmpty, text.utf8.count <= 4096 else { throw .invalid("stateFile must be a path of 1 to 4096 bytes", at: path.path) }
-            stateFile = text
-        }
-        fresh = try object.optional("fresh")?.bool() ?? false
+        let decoded = try AppCodec.decodeArguments(arguments)
+        if decoded.stateFile?.isEmpty == true { throw .invalid("stateFile must be a path of 1 to 4096 bytes", at: "$.stateFile") }
+        stateFile = decoded.stateFile
+        fresh = decoded.fresh ?? false
     }
 }

@@ -14,18 +14,10 @@ struct DetailCodec: FeatureCodec {
 
     static func makeStore(arguments: JSONDocument?, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
-        let movieID = try movieID(from: arguments)
+        let movieID = try decodeArguments(arguments).movieId
         return CodecStore(serial: serial, initialState: DetailState(movieID: movieID),
                           reducer: DetailReducer(catalog: environment.catalog, favorites: environment.favorites),
                           codec: DetailCodec(), delivery: delivery)
-    }
-
-    /// The movie id from the store's arguments: `{"movieId": N}`, required.
-    static func movieID(from arguments: JSONDocument?) throws(APIError) -> Int {
-        guard let arguments else { throw .invalid("the detail feature needs {\"movieId\": N}", at: "$") }
-        let object = try arguments.object("an arguments object {\"movieId\": N}")
-        try object.rejectUnknownKeys(allowing: ["movieId"])
-        return try object.required("movieId").int()
     }
 
     static func encodeIntent(_ intent: DetailIntent) -> EncodedIntent {

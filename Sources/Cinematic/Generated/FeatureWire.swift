@@ -256,6 +256,20 @@ extension DetailCodec {
         static let isSaving: StaticString = "isSaving"
         static let favoriteError: StaticString = "favoriteError"
     }
+
+    /// The arguments a store of this feature is opened with (schema: detailArgs).
+    struct Arguments: Sendable, Equatable {
+        var movieId: Int
+    }
+
+    /// Reads a store's arguments as the schema describes them (unknown members are refused).
+    static func decodeArguments(_ arguments: JSONDocument?) throws(APIError) -> Arguments {
+        guard let arguments else { throw .invalid("the detail feature needs arguments {\"movieId\": …}", at: "$") }
+        let data = try arguments.object("an arguments object")
+        try data.rejectUnknownKeys(allowing: ["movieId"])
+        return Arguments(
+            movieId: try data.required("movieId").int(minimum: -9223372036854775808, maximum: 9223372036854775807))
+    }
 }
 
 /// The `app` feature on the wire (schema: appIntent, appState).
@@ -403,5 +417,21 @@ extension AppCodec {
         static let positions: StaticString = "positions"
         static let removed: StaticString = "removed"
         static let notice: StaticString = "notice"
+    }
+
+    /// The arguments a store of this feature is opened with (schema: appArgs).
+    struct Arguments: Sendable, Equatable {
+        var stateFile: String?
+        var fresh: Bool?
+    }
+
+    /// Reads a store's arguments as the schema describes them (unknown members are refused).
+    static func decodeArguments(_ arguments: JSONDocument?) throws(APIError) -> Arguments {
+        guard let arguments else { return Arguments(stateFile: nil, fresh: nil) }
+        let data = try arguments.object("an arguments object")
+        try data.rejectUnknownKeys(allowing: ["stateFile", "fresh"])
+        return Arguments(
+            stateFile: try data.optional("stateFile").map { member throws(APIError) in try member.text(maxCharacters: 4096, maxBytes: 4096) },
+            fresh: try data.optional("fresh").map { member throws(APIError) in try Bool.read(member) })
     }
 }
