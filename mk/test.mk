@@ -69,10 +69,10 @@ $(BUILD)/tests/test_%: Tests/c/test_%.c $(C_TEST_HEADERS) $(HEADERS) $(LIB)
 ## test_offline_cache_processes also holds the cache file locked with SQLite directly, from
 ## another process.
 $(BUILD)/tests/test_offline_cache_processes: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
-## test_index_reader crafts damaged indexes with SQLite directly; it and test_index_section
-## share Tests/c/index_files.h.
+## test_index_reader crafts damaged indexes with SQLite directly; it, test_index_section and
+## test_catalog_index share Tests/c/index_files.h.
 $(BUILD)/tests/test_index_reader: C_TEST_LIBS = $$(pkg-config --libs sqlite3) -lm
-$(BUILD)/tests/test_index_reader $(BUILD)/tests/test_index_section: Tests/c/index_files.h
+$(BUILD)/tests/test_index_reader $(BUILD)/tests/test_index_section $(BUILD)/tests/test_catalog_index: Tests/c/index_files.h
 ## test_index_input builds gzip files (a gzip bomb among them) with zlib.
 $(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zlib)
 ## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.

@@ -7,8 +7,6 @@
 
 #include "harness.h"
 
-/* A manual-clock runtime on a host catalog. */
-#define HOST_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\"}"
 /* One mebibyte: the input limit. */
 #define MIB (1 << 20)
 

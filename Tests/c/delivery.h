@@ -7,9 +7,8 @@
 
 #include "harness.h"
 
-/* Manual-clock host runtimes, one per delivery mode. */
-#define QUEUED_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\",\"delivery\":\"queued\"}"
-#define IMMEDIATE_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\"}"
+/* Manual-clock host runtimes, one per delivery mode (QUEUED_CONFIG: fixtures.h). */
+#define IMMEDIATE_CONFIG HOST_CONFIG
 
 /* Runs the runtime's waiting callbacks (cinematic_runtime_dispatch, which must succeed);
  * returns how many ran. */

@@ -7,8 +7,6 @@
 
 #include "harness.h"
 
-/* A manual-clock runtime on a host catalog. */
-#define HOST_CONFIG "{\"catalog\":\"host\",\"clock\":\"manual\"}"
 /* How many sections Discover shows. */
 #define NSECTIONS 9
 

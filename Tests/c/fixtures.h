@@ -2,7 +2,8 @@
  * fixtures.h: what the C tests open and wait for: runtimes (open_runtime), stores of any
  * feature (open_search, open_feature, open_detail), the fixture (a runtime with a recording
  * provider and one observed store), bounded waits for a state (wait_state, wait_json_eq),
- * and temporary directories for favorites files.
+ * temporary directories for favorites files, and whole files written and read (write_file,
+ * read_file).
  *
  * Part of harness.h (tests include harness.h, which includes this file after what it needs).
  */
@@ -18,6 +19,11 @@
 
 /* A manual-clock runtime on the embedded catalog. */
 #define EMBEDDED_CONFIG "{\"clock\":\"manual\"}"
+
+/* A manual-clock runtime on a host catalog (a provider the test registers answers), with
+ * "immediate" delivery (the default) and with "queued" delivery. */
+#define HOST_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\"}"
+#define QUEUED_CONFIG "{\"clock\":\"manual\",\"catalog\":\"host\",\"delivery\":\"queued\"}"
 
 /* ------------------------------------------------------------------------------------ */
 /* Runtimes and Search stores                                                            */
@@ -202,7 +208,7 @@ static inline int pending(cinematic_store *store) {
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* Temporary directories                                                                 */
+/* Temporary directories and files                                                       */
 
 /* A runtime whose favorites live in the file `path` (created if missing), on the clock named
  * by `clock` ("system" or "manual"). */
@@ -231,6 +237,31 @@ static inline void remove_tempdir(const char *dir) {
     }
     closedir(d);
     rmdir(dir);
+}
+
+/* Writes text to path (created or truncated); returns whether it could. Not a check: a test
+ * that needs the file wraps the call in one. */
+static inline int write_file(const char *path, const char *text) {
+    FILE *file = fopen(path, "wb");
+    if (!file) return 0;
+    int ok = fputs(text, file) >= 0;
+    return fclose(file) == 0 && ok;
+}
+
+/* The whole content of the file at path (owned: free; NULL when unreadable), NUL-terminated;
+ * its size in *size unless size is NULL. */
+static inline char *read_file(const char *path, long *size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    char *bytes = length >= 0 && fseek(file, 0, SEEK_SET) == 0 ? malloc((size_t)length + 1) : NULL;
+    if (bytes) {
+        length = (long)fread(bytes, 1, (size_t)length, file);
+        bytes[length] = '\0';
+        if (size) *size = length;
+    }
+    fclose(file);
+    return bytes;
 }
 
 #endif /* CINEMATIC_TEST_FIXTURES_H */

@@ -12,12 +12,6 @@ static char dir[64];
 
 static inline void path_in(char *out, size_t size, const char *name) { snprintf(out, size, "%s/%s", dir, name); }
 
-static inline void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "wb");
-    fputs(text, f);
-    fclose(f);
-}
-
 #define HEADER "id\ttitle\tyear\tlength\tbudget\trating\tvotes\tr1\tr2\tr3\tr4\tr5\tr6\tr7\tr8\tr9\tr10\tmpaa\tgenres\n"
 #define FILM(id, title, votes) id "\t" title "\t1999\t100\t\t7.5\t" votes "\t4.5\t4.5\t4.5\t4.5\t14.5\t14.5\t14.5\t14.5\t14.5\t14.5\tPG\tDrama\n"
 

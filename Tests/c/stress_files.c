@@ -13,18 +13,6 @@
 
 #define DUNE 15249
 
-static char *read_file(const char *path, long *size) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    fseek(file, 0, SEEK_END);
-    *size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char *bytes = malloc((size_t)*size + 1);
-    *size = (long)fread(bytes, 1, (size_t)*size, file);
-    fclose(file);
-    return bytes;
-}
-
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
 static int side_files(const char *path) {

@@ -24,26 +24,6 @@ static int wait_file(const char *path, int timeout_ms) {
     return file_exists(path);
 }
 
-/* The whole content of a regular file (owned; NULL when unreadable). */
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = calloc(1, 1 << 20);
-    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-    if (text) text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
-/* Writes text to path (created or truncated). */
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "wb");
-    CHECK_MSG(f != NULL, "cannot write %s: %s", path, strerror(errno));
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Opens an app store whose state file is path. */
 static cinematic_store *open_app_with_file(cinematic_runtime *rt, const char *path) {
     char args[4200];
@@ -62,7 +42,7 @@ static void test_state_file_saved_after_quiet(void) {
     h_sleep_ms(100); /* a save before 1 s of quiet would show up here */
     CHECK_MSG(!file_exists(path), "saved before the app was quiet for 1 s");
     CHECK_STATUS(cinematic_runtime_advance_clock(rt, 1), CINEMATIC_OK);
-    char *text = CHECK_MSG(wait_file(path, H_WAIT_MS), "not saved after 1 s of quiet on the manual clock") ? read_file(path) : NULL;
+    char *text = CHECK_MSG(wait_file(path, H_WAIT_MS), "not saved after 1 s of quiet on the manual clock") ? read_file(path, NULL) : NULL;
     if (text) {
         CHECK_MSG(strncmp(text, "{\"cinematicAppState\":1,", 23) == 0, "the state file: %.300s", text);
         CHECK_JSON_EQ(text, "snapshot.feature", "app");
@@ -89,7 +69,7 @@ static void test_state_file_quiet_counts_from_the_last_change(void) {
     CHECK_MSG(!file_exists(path), "saved 800 ms after the last change");
     CHECK_STATUS(cinematic_runtime_advance_clock(rt, 200), CINEMATIC_OK); /* 1 s after the last change */
     if (CHECK_MSG(wait_file(path, H_WAIT_MS), "not saved 1 s after the last change (quiet counted from an earlier one?)")) {
-        char *text = read_file(path);
+        char *text = read_file(path, NULL);
         CHECK_JSON_EQ(text, "snapshot.data.tab", "search");
         free(text);
     }
@@ -173,14 +153,14 @@ static void test_state_file_foreign_symlink_fifo_untouched(void) {
     const char *foreign = "{\"notes\":\"mine, not the app's\"}\n";
     const char *notes = "shopping: milk\n";
 
-    write_file(path, foreign);
+    CHECK_MSG(write_file(path, foreign), "cannot write %s: %s", path, strerror(errno));
     refused_state_file(path, "a foreign file");
-    char *text = read_file(path);
+    char *text = read_file(path, NULL);
     CHECK_STR_EQ(text, foreign);
     free(text);
     CHECK_EQ_INT(unlink(path), 0);
 
-    write_file(target, notes);
+    CHECK_MSG(write_file(target, notes), "cannot write %s: %s", target, strerror(errno));
     CHECK_EQ_INT(symlink(target, path), 0);
     refused_state_file(path, "a symbolic link");
     struct stat st;
@@ -188,7 +168,7 @@ static void test_state_file_foreign_symlink_fifo_untouched(void) {
     ssize_t n = readlink(path, link_to, sizeof link_to - 1);
     link_to[n > 0 ? n : 0] = '\0';
     CHECK_STR_EQ(link_to, target);
-    text = read_file(target);
+    text = read_file(target, NULL);
     CHECK_STR_EQ(text, notes);
     free(text);
     CHECK_EQ_INT(unlink(path), 0);

@@ -5,32 +5,9 @@
  * and a file that is not an index of this format is refused with CINEMATIC_ERR_IO, byte for
  * byte untouched.
  */
-#include "harness.h"
+#include "index_files.h"
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char dir[64];
-
-static void path_in(char *out, size_t size, const char *name) { snprintf(out, size, "%s/%s", dir, name); }
-
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "wb");
-    fputs(text, f);
-    fclose(f);
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    static char buffer[1 << 16];
-    size_t n = fread(buffer, 1, sizeof buffer - 1, f);
-    buffer[n] = 0;
-    fclose(f);
-    return buffer;
-}
-
-#define HEADER "id\ttitle\tyear\tlength\tbudget\trating\tvotes\tr1\tr2\tr3\tr4\tr5\tr6\tr7\tr8\tr9\tr10\tmpaa\tgenres\n"
-#define FILM(id, title, votes) id "\t" title "\t1999\t100\t\t7.5\t" votes "\t4.5\t4.5\t4.5\t4.5\t14.5\t14.5\t14.5\t14.5\t14.5\t14.5\tPG\tDrama\n"
 
 /* The first result's title in the state of a search for query, settled. */
 static void first_result(cinematic_runtime *rt, const char *query, const char *expected) {
@@ -112,7 +89,9 @@ static void test_a_file_that_is_not_an_index_is_refused_untouched(void) {
     CHECK_ENVELOPE_CONTAINS("is not a cinematic catalog index");
     CHECK(rt == NULL);
     stat(path, &after);
-    CHECK_STR_EQ(read_file(path), "my notes, not an index\n");
+    char *text = read_file(path, NULL);
+    CHECK_STR_EQ(text, "my notes, not an index\n");
+    free(text);
     CHECK(before.st_mtime == after.st_mtime && before.st_size == after.st_size);
 }
 
@@ -126,12 +105,16 @@ static void test_building_never_replaces_what_is_not_an_index(void) {
     write_file(target, "precious\n");
     CHECK_STATUS(cinematic_catalog_build_index(movies, target), CINEMATIC_ERR_IO);
     CHECK_ENVELOPE_CONTAINS("left unchanged");
-    CHECK_STR_EQ(read_file(target), "precious\n");
+    char *text = read_file(target, NULL);
+    CHECK_STR_EQ(text, "precious\n");
+    free(text);
     path_in(link_path, sizeof link_path, "link.idx");
     CHECK(symlink(target, link_path) == 0);
     CHECK_STATUS(cinematic_catalog_build_index(movies, link_path), CINEMATIC_ERR_IO);
     CHECK_ENVELOPE_CONTAINS("symbolic link");
-    CHECK_STR_EQ(read_file(target), "precious\n");
+    text = read_file(target, NULL);
+    CHECK_STR_EQ(text, "precious\n");
+    free(text);
     /* A favorites database (SQLite, but not an index) is refused too. */
     char favorites[300], config[700];
     path_in(favorites, sizeof favorites, "favorites.sqlite");

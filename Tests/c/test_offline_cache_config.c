@@ -94,18 +94,10 @@ static void test_bad_config_is_invalid_with_a_path(void) {
     }
 }
 
-static void write_file(const char *path, const char *text) {
-    FILE *file = fopen(path, "wb");
-    CHECK(file != NULL);
-    if (!file) return;
-    fputs(text, file);
-    fclose(file);
-}
-
 static void test_foreign_or_unopenable_cache_file_is_an_io_error(void) {
     char foreign[600], config[1400];
     snprintf(foreign, sizeof foreign, "%s/notes.txt", dir);
-    write_file(foreign, "my notes: not a cache\n");
+    CHECK(write_file(foreign, "my notes: not a cache\n"));
     snprintf(config, sizeof config, "{\"catalog\":\"host\",\"offlineCache\":{\"path\":\"%s\"}}", foreign);
     cinematic_runtime *rt = NULL;
     CHECK_STATUS(cinematic_runtime_open(config, &rt), CINEMATIC_ERR_IO);
@@ -141,7 +133,7 @@ static void test_foreign_or_unopenable_cache_file_is_an_io_error(void) {
     if (saved) setenv("XDG_CACHE_HOME", restore, 1); else unsetenv("XDG_CACHE_HOME");
 
     /* An empty file, or our own damaged cache, is replaced. */
-    write_file(cache_path, "");
+    CHECK(write_file(cache_path, ""));
     fixture f;
     open_with_dune_saved(&f);
     fixture_close(&f, FIXTURE_STRICT);

@@ -1,132 +1,23 @@
 """The terminal app picks up where it left off: it opens the library's app store on its state
 file (--state-file); the library saves the app's snapshot there after a second of quiet and
 at close, and resumes from it. Killed with SIGKILL after a save, the app comes back on the
-same screen.
+same screen; a recorded session of the app that resumes replays state for state. What saves
+(every way out, a quiet second): test_terminal_saves.py.
 
 Every wait is a condition with a deadline: the screen (vt.py, through the pty) or the state
-file's contents (read until the expected snapshot is there). Where a test needs the save to
-come only from the way out, the app runs on a manual clock (CINEMATIC_TUI_CLOCK=manual)."""
+file's contents (read until the expected snapshot is there)."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
-import signal
-import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
-
-import pytest
-
-import cinematic
+from typing import Any, Callable, Dict, List, Optional
 
 from test_terminal_app import TerminalApp, line_with
-
-DOWN, UP, PGDN, ESC = "\x1bOB", "\x1bOA", "\x1b[6~", "\x1b"  # xterm in keypad mode
-Doc = Dict[str, Any]
-
-
-def counted(screen: str, n: int) -> bool:
-    """The list's count line says n films: "n movies" (all loaded) or "n shown, more available"."""
-    return f"{n} movie" in screen or f"{n} shown" in screen
-
-
-def read_data(path: Path) -> Optional[Doc]:
-    """What the state file says (the app snapshot's data), None while it holds none."""
-    try:
-        value = json.loads(path.read_text())
-        return value["snapshot"]["data"] if value.get("cinematicAppState") == 1 else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def search_results(query: str, pages: int) -> List[Dict[str, Any]]:
-    """What the catalog answers for ``query`` over ``pages`` pages (the library itself)."""
-    with cinematic.Runtime({}) as runtime:
-        search = runtime.search()
-        search.query_changed(query)
-        search.settle(10)
-        for _ in range(pages - 1):
-            search.load_more()
-            search.settle(10)
-        return list(search.state["results"]["value"])
-
-
-def section_movies(section: str, pages: int) -> List[Dict[str, Any]]:
-    """What Discover shows in ``section`` over ``pages`` pages (the library itself)."""
-    with cinematic.Runtime({}) as runtime, runtime.discover() as discover:
-        discover.task()
-        for page in range(1, pages + 1):
-            chosen = discover.wait_for(lambda s: next(x for x in s["sections"] if x["section"] == section)
-                                       ["pagesLoaded"] == page, 10)
-            if page < pages:
-                discover.load_more(section)  # type: ignore[arg-type]
-        return list(next(x for x in chosen["sections"] if x["section"] == section)["movies"]["value"])
-
-
-def detail_heading(movie_id: int) -> str:
-    with cinematic.Runtime({}) as runtime, runtime.detail(movie_id) as movie:
-        movie.task()
-        loaded = movie.wait_for(lambda state: state["detail"]["phase"] == "loaded", 10)["detail"]["value"]
-    return f"{loaded['title']} ({loaded['year']})"[:30]
-
-
-def position(data: Doc, name: str) -> Dict[str, int]:
-    return data["positions"].get(name, {"selection": 0, "firstVisible": 0})
-
-
-class Resumable:
-    """The app on one state file: started, killed and started again."""
-
-    def __init__(self, tmp_path: Path, extra: Sequence[str] = (), env: Optional[Dict[str, str]] = None) -> None:
-        self.tmp_path = tmp_path
-        self.state = tmp_path / "state" / "session.json"
-        self.state.parent.mkdir(mode=0o700, exist_ok=True)   # a --state-file's folder must exist (issue 34)
-        self.extra = list(extra)
-        self.env = env
-        self.app: Optional[TerminalApp] = None
-
-    def start(self, *args: str) -> TerminalApp:
-        self.app = TerminalApp(self.tmp_path, args=["--state-file", str(self.state), *self.extra, *args],
-                               extra_env=self.env)
-        return self.app
-
-    def wait_saved(self, predicate: Callable[[Doc], bool], what: str, timeout: float = 15.0) -> Doc:
-        """Waits until the state file holds an app snapshot whose data satisfies ``predicate``."""
-        assert self.app is not None
-        deadline = time.monotonic() + timeout
-        while True:
-            data = read_data(self.state)
-            if data is not None and predicate(data):
-                return data
-            if time.monotonic() > deadline:
-                pytest.fail(f"timed out waiting for the state file to hold {what}: {data}\n{self.app.screen.text()}")
-            self.app.pump(0.05)
-
-    def kill(self) -> None:
-        assert self.app is not None
-        os.kill(self.app.pid, signal.SIGKILL)
-        _, status = os.waitpid(self.app.pid, 0)
-        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-        self.app.status = -signal.SIGKILL
-        self.app.close()
-        self.app = None
-
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.close()
-
-
-@pytest.fixture
-def resumable(tmp_path):
-    session = Resumable(tmp_path)
-    yield session
-    session.close()
-
-
-def dune_id() -> int:
-    return int(next(m for m in search_results("dune", 1) if m["title"] == "Dune" and m["year"] == 1984)["id"])
+from terminal_resume import (DOWN, ESC, PGDN, UP, Doc, counted, detail_heading, dune_id, position, read_data,  # noqa: F401
+                             resumable, search_results)
 
 
 def test_dune_detail_with_the_search_behind_it_after_sigkill(resumable):
@@ -244,87 +135,6 @@ def test_sigkill_at_random_points_of_a_scripted_session(resumable):
     assert app.wait_exit() == 0
     final = read_data(resumable.state)
     assert final is not None and steps[-1][1](final)
-
-
-# ---------------------------------------------------------------------- every way out saves
-
-#: Time stands still (the app's manual clock): no save after a quiet second, so what the file
-#: holds was saved on the way out.
-STILL = {"CINEMATIC_TUI_CLOCK": "manual"}
-
-#: Runs the app with a key that raises (an exception inside the loop), through run.sh's PYTHON.
-RAISING_PYTHON = """#!/bin/sh
-shift 2  # -m cinematic_tui
-exec "$REAL_PYTHON" -c '
-import sys
-import cinematic_tui.keys as keys
-handle = keys.KeyHandling.handle_key
-def raising(self, key):
-    if key == "!":
-        raise RuntimeError("a bug in a key handler")
-    return handle(self, key)
-keys.KeyHandling.handle_key = raising
-from cinematic_tui.app import main
-sys.exit(main(sys.argv[1:]))' "$@"
-"""
-
-
-@pytest.mark.parametrize("way", ["ctrl-q", "ctrl-c", "esc-q", "q-outside-search", "sigterm", "sighup", "exception"])
-def test_every_way_out_saves(tmp_path, way):
-    env = dict(STILL)
-    if way == "exception":
-        wrapper = tmp_path / "python-raising"
-        wrapper.write_text(RAISING_PYTHON)
-        wrapper.chmod(0o755)
-        env.update({"PYTHON": str(wrapper), "REAL_PYTHON": os.environ.get("PYTHON", "") or __import__("sys").executable})
-    session = Resumable(tmp_path, env=env)
-    app = session.start()
-    try:
-        app.wait_for(lambda s: "Search: _" in s, "the Search tab")
-        app.send("alien\r")   # no debounce on a clock that stands still: Enter searches
-        app.wait_for(lambda s: line_with(s, "Alien", "1979") is not None, "results for alien")
-        assert not session.state.exists()  # nothing saved yet: the way out must save
-        expected = 128 + signal.SIGTERM if way == "sigterm" else 128 + signal.SIGHUP if way == "sighup" else 0
-        if way == "ctrl-q":
-            app.send("\x11")
-        elif way == "ctrl-c":
-            app.send("\x03")
-        elif way == "esc-q":
-            app.send(ESC)
-            app.wait_for(lambda s: "press q to quit" in s, "the Esc hint")
-            app.send("q")
-        elif way == "q-outside-search":
-            app.send("\t\t")
-            app.wait_for(lambda s: "Your favorites" in s, "the Favorites tab")
-            app.send("q")
-        elif way == "sigterm":
-            os.kill(app.pid, signal.SIGTERM)
-        elif way == "sighup":
-            os.kill(app.pid, signal.SIGHUP)
-        else:
-            app.send("!")
-            expected = 1
-        assert app.wait_exit() == expected
-        if way == "exception":
-            assert "a bug in a key handler" in app.transcript.decode("utf-8", "replace")
-    finally:
-        app.close()
-    data = read_data(session.state)
-    assert data is not None, f"{way}: nothing saved"
-    assert data["query"] == "alien" and data["searchPages"] == 1
-    assert data["tab"] == ("favorites" if way == "q-outside-search" else "search")
-
-
-def test_the_library_saves_after_a_quiet_second_atomically(resumable):
-    """A change is saved without an exit, by the library, through a temporary file renamed
-    into place: no temporary is left (the folder of a --state-file is the person's: made here)."""
-    app = resumable.start()
-    app.wait_for(lambda s: "Search: _" in s, "the Search tab")
-    app.send("alien")
-    resumable.wait_saved(lambda data: data["query"] == "alien" and data["searchPages"] == 1, "the search for alien")
-    assert sorted(p.name for p in resumable.state.parent.iterdir()) == ["session.json"]
-    app.send("\x11")
-    assert app.wait_exit() == 0
 
 
 # ---------------------------------------------------------------------- record and replay

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from test_terminal_app import STAR, TerminalApp, line_with
-from test_terminal_resume import Doc, Resumable, read_data, search_results, section_movies
+from terminal_resume import Doc, Resumable, read_data, search_results, section_movies
 
 DOWN, ESC, SHIFT_TAB, CTRL_Q = "\x1bOB", "\x1b", "\x1b[Z", "\x11"
 

@@ -20,7 +20,7 @@ import pytest
 import cinematic
 from conftest import HOST_CONFIG
 from test_terminal_app import line_with
-from test_terminal_resume import Resumable, read_data
+from terminal_resume import Resumable, read_data
 
 
 def state_file(query: str) -> str:
