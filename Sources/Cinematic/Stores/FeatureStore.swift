@@ -94,6 +94,9 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     let serial: UInt64
     private let store: Store<Codec.Reducer>
     private let codec: Codec
+    /// Decodes a host intent: made where the feature is known, so the decoding is specialized
+    /// for it (no generic dispatch on a keystroke).
+    private let decodeIntent: @Sendable (IntentReader) throws(APIError) -> Codec.Reducer.Intent
     private let queue: DeliveryQueue
     private let registration = CallbackRegistration()
     /// True while a logger traces this store's effects.
@@ -103,6 +106,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, delivery: StoreDelivery) {
         self.serial = serial
         self.codec = codec
+        self.decodeIntent = { [codec] intent throws(APIError) in try codec.decodeIntent(intent) }
         let queue = delivery.queue
         self.queue = queue
         self.store = Store(initialState: initialState, reducer: reducer, historyCapacity: delivery.historyCapacity,
@@ -110,7 +114,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func send(_ document: JSONDocument) throws(APIError) {
-        let intent = try codec.decodeIntent(IntentReader(document))
+        let intent = try decodeIntent(IntentReader(document))
         store.send(intent)
         // With a logger, what the intent's effects traced while starting on this thread (an
         // effect that finished at once) is delivered before `send` returns.
