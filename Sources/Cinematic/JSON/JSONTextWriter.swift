@@ -68,7 +68,8 @@ struct JSONTextWriter: ~Copyable {
     }
 
     /// `{"key":value,…}`: each member's `key` (a plain identifier: a constant of the wire
-    /// format), then its value written by `value`.
+    /// format), then its value written by `value` (inlined: no closure is made per call).
+    @inline(__always)
     mutating func object<Members: Collection>(_ members: Members, key: (Members.Element) -> StaticString,
                                               value: (Members.Element, inout JSONTextWriter) -> Void) {
         append(UInt8(ascii: "{"))
@@ -85,7 +86,8 @@ struct JSONTextWriter: ~Copyable {
         append(UInt8(ascii: "}"))
     }
 
-    /// `[value,…]`, each element written by `element`.
+    /// `[value,…]`, each element written by `element` (inlined: no closure is made per call).
+    @inline(__always)
     mutating func array<Elements: Collection>(_ elements: Elements, element: (Elements.Element, inout JSONTextWriter) -> Void) {
         append(UInt8(ascii: "["))
         var first = true
