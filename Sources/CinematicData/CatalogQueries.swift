@@ -1,14 +1,15 @@
 import CinematicDomain
 
 /// The prepared statements of one catalog connection and its corpus. Used only inside the
-/// catalog's lock.
+/// catalog's lock. Search reads only the corpus: the statements of a detail and of Discover's
+/// pages are prepared when first needed, so a first search does not wait for them.
 final class CatalogQueries: @unchecked Sendable {
     private let connection: SQLiteConnection
     /// The index the connection and the corpus read in place (kept alive here).
     private let image: IndexImage
     private let engine: SearchEngine
-    private let byRank: SQLiteStatement
-    private let discover: DiscoverPages
+    private var byRankStatement: SQLiteStatement?
+    private var discoverPages: DiscoverPages?
 
     /// Closes the connection and its statements.
     func close() { connection.close() }
@@ -17,8 +18,22 @@ final class CatalogQueries: @unchecked Sendable {
         self.connection = connection
         self.image = image
         engine = SearchEngine(image.corpus)
-        byRank = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
-        discover = try DiscoverPages(connection, columns: "rank")
+    }
+
+    /// A film's budget and rating distribution by rank (prepared on first use).
+    private func byRank() throws(MovieError) -> SQLiteStatement {
+        if let byRankStatement { return byRankStatement }
+        let statement = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
+        byRankStatement = statement
+        return statement
+    }
+
+    /// Discover's pages (prepared on first use).
+    private func discover() throws(MovieError) -> DiscoverPages {
+        if let discoverPages { return discoverPages }
+        let pages = try DiscoverPages(connection, columns: "rank")
+        discoverPages = pages
+        return pages
     }
 
     /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
@@ -33,7 +48,7 @@ final class CatalogQueries: @unchecked Sendable {
     func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {
         let display = engine.corpus.display
         let count = engine.corpus.count
-        return try discover.page(page, of: section) { row in
+        return try discover().page(page, of: section) { row in
             let rank = row.int(0)
             return (1...count).contains(rank) ? display.movie(rank: rank) : nil
         }
@@ -41,11 +56,12 @@ final class CatalogQueries: @unchecked Sendable {
 
     func detail(id: Int) throws(MovieError) -> MovieDetail {
         guard let key = UInt32(exactly: id), let rank = engine.corpus.rank(ofMovie: key) else { throw .notFound }
-        try byRank.bind([.int(rank)])
-        defer { byRank.reset() }
-        guard try byRank.step() else { throw .notFound }
-        let distribution = try RatingDistribution.decode(byRank, column: 1)
-        return MovieDetail(movie: engine.corpus.display.movie(rank: rank), budget: byRank.isNull(0) ? nil : byRank.int(0),
+        let statement = try byRank()
+        try statement.bind([.int(rank)])
+        defer { statement.reset() }
+        guard try statement.step() else { throw .notFound }
+        let distribution = try RatingDistribution.decode(statement, column: 1)
+        return MovieDetail(movie: engine.corpus.display.movie(rank: rank), budget: statement.isNull(0) ? nil : statement.int(0),
                            ratingDistribution: distribution)
     }
 }

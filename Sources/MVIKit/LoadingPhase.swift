@@ -34,5 +34,16 @@ public enum LoadingPhase<Value, Failure: Error> {
     }
 }
 
-extension LoadingPhase: Equatable where Value: Equatable, Failure: Equatable {}
+extension LoadingPhase: Equatable where Value: Equatable, Failure: Equatable {
+    /// The same phase with equal payloads. Inlinable, so a caller that knows the payload
+    /// types (a codec's cache of the results it encoded) compares without generic dispatch.
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.idle, .idle), (.loading, .loading): true
+        case let (.loaded(a), .loaded(b)): a == b
+        case let (.failed(a), .failed(b)): a == b
+        default: false
+        }
+    }
+}
 extension LoadingPhase: Sendable where Value: Sendable, Failure: Sendable {}

@@ -59,10 +59,10 @@ enum JSONType {
 
 /// Where a value sits in its document (`$.query`, `$.stores[2]`), spelled out only when an
 /// error names it: reading a valid intent builds no path text.
-indirect enum JSONPath: Sendable {
+enum JSONPath: Sendable {
     case text(String)
-    case member(JSONPath, String)
-    case element(JSONPath, Int)
+    indirect case member(JSONPath, String)
+    indirect case element(JSONPath, Int)
 
     var text: String {
         switch self {
@@ -73,20 +73,60 @@ indirect enum JSONPath: Sendable {
     }
 }
 
+/// A reader's ``JSONPath``, kept as its container's path and the last step, so a member or
+/// element of the document's root (an intent's `query`) is read with no allocation; the two
+/// are joined only when a value deeper down is read, or an error names the path.
+struct JSONLocation {
+    /// The last step: none (the container's path is the whole path), a member or an element.
+    enum Step {
+        case none
+        case member(String)
+        case element(Int)
+    }
+
+    let container: JSONPath
+    let step: Step
+
+    init(_ path: JSONPath) {
+        container = path
+        step = .none
+    }
+
+    private init(container: JSONPath, step: Step) {
+        self.container = container
+        self.step = step
+    }
+
+    /// The whole path.
+    var path: JSONPath {
+        switch step {
+        case .none: container
+        case let .member(key): .member(container, key)
+        case let .element(index): .element(container, index)
+        }
+    }
+
+    /// The location of member `key` of the value here.
+    func member(_ key: String) -> JSONLocation { JSONLocation(container: path, step: .member(key)) }
+
+    /// The location of element `index` of the value here.
+    func element(_ index: Int) -> JSONLocation { JSONLocation(container: path, step: .element(index)) }
+}
+
 /// A borrowed JSON value and where it sits in its document, with typed accessors whose
 /// errors name the path.
 struct JSONValueReader {
     let value: UnsafeMutablePointer<json_t>
-    let location: JSONPath
+    let location: JSONLocation
 
     /// Where the value sits (`$.query`).
-    var path: String { location.text }
+    var path: String { location.path.text }
 
     init(_ value: UnsafeMutablePointer<json_t>, path: String) {
-        self.init(value, location: .text(path))
+        self.init(value, location: JSONLocation(.text(path)))
     }
 
-    init(_ value: UnsafeMutablePointer<json_t>, location: JSONPath) {
+    init(_ value: UnsafeMutablePointer<json_t>, location: JSONLocation) {
         self.value = value
         self.location = location
     }
@@ -140,7 +180,7 @@ struct JSONValueReader {
     func array() throws(APIError) -> [JSONValueReader] {
         guard type == .array else { throw mismatch("an array") }
         return (0..<json_array_size(value)).map { index in
-            JSONValueReader(json_array_get(value, index), location: .element(location, index))
+            JSONValueReader(json_array_get(value, index), location: location.element(index))
         }
     }
 }
@@ -149,26 +189,26 @@ struct JSONValueReader {
 /// can name a typo (unknown keys in config and intents are errors).
 struct JSONObjectReader {
     let object: UnsafeMutablePointer<json_t>
-    let location: JSONPath
+    let location: JSONLocation
 
     /// Where the object sits (`$.catalog`).
-    var path: String { location.text }
+    var path: String { location.path.text }
 
     init(_ object: UnsafeMutablePointer<json_t>, path: String) {
-        self.init(object, location: .text(path))
+        self.init(object, location: JSONLocation(.text(path)))
     }
 
-    init(_ object: UnsafeMutablePointer<json_t>, location: JSONPath) {
+    init(_ object: UnsafeMutablePointer<json_t>, location: JSONLocation) {
         self.object = object
         self.location = location
     }
 
-    private func childPath(_ key: String) -> String { JSONPath.member(location, key).text }
+    private func childPath(_ key: String) -> String { location.member(key).path.text }
 
     /// The member `key`, or nil when absent (null counts as present).
     func optional(_ key: String) -> JSONValueReader? {
-        guard let value = json_object_get(object, key) else { return nil }
-        return JSONValueReader(value, location: .member(location, key))
+        guard let value = key.withCString({ json_object_get(object, $0) }) else { return nil }
+        return JSONValueReader(value, location: location.member(key))
     }
 
     /// The member `key`, or an `invalid` error saying it is missing.
@@ -193,9 +233,26 @@ struct JSONObjectReader {
     func rejectUnknownKeys(allowing allowed: some Collection<String>) throws(APIError) {
         var iterator = json_object_iter(object)
         while let current = iterator {
-            let key = String(cString: json_object_iter_key(current))
-            if !allowed.contains(key) { throw .invalid("unknown member \"\(key)\"", at: childPath(key)) }
+            let name = json_object_iter_key(current)!
+            if !Self.isPlainName(name, in: allowed) {
+                // Not a plain ASCII name of the list: compared as a string, as it always was.
+                let key = String(cString: name)
+                if !allowed.contains(key) { throw .invalid("unknown member \"\(key)\"", at: childPath(key)) }
+            }
             iterator = json_object_iter_next(object, current)
+        }
+    }
+
+    /// True when `key` is ASCII and byte for byte one of `names` (for ASCII text the same
+    /// answer as comparing strings, without making one).
+    private static func isPlainName(_ key: UnsafePointer<CChar>, in names: some Collection<String>) -> Bool {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+        return names.contains { name in
+            guard name.utf8.count == bytes.count else { return false }
+            guard !bytes.isEmpty else { return true }
+            return name.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                ?? name.utf8.elementsEqual(bytes)
         }
     }
 }

@@ -12,10 +12,27 @@ struct JSONFragment: Sendable, Equatable {
 
     /// Serializes and releases `node` (any JSON value, not only objects).
     init(consuming node: UnsafeMutablePointer<json_t>) {
-        text = JSONBuilder.dumpString(consuming: node, flags: JSONBuilder.dumpFlags | Int(JSON_ENCODE_ANY))
+        let flags = JSONBuilder.dumpFlags | Int(JSON_ENCODE_ANY)
+        // Most fragments (a query, a film) fit on the stack: encoded there, with no buffer
+        // allocated, grown and copied.
+        let small = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Self.stackBytes) { buffer -> String? in
+            let count = json_dumpb(node, buffer.baseAddress, buffer.count, flags)
+            guard count > 0, count <= buffer.count else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+        }
+        if let small {
+            json_decref(node)
+            text = small
+        } else {
+            text = JSONBuilder.dumpString(consuming: node, flags: flags)
+        }
     }
 
-    private init(text: String) { self.text = text }
+    /// The longest text ``init(consuming:)`` encodes on the stack.
+    private static let stackBytes = 1024
+
+    /// Text a ``JSONTextWriter`` laid out from fragments (every value inside encoded by jansson).
+    init(writtenText text: String) { self.text = text }
 
     /// Serializes a borrowed `node` (it stays owned by its document).
     init(copying node: UnsafeMutablePointer<json_t>) {
@@ -47,55 +64,21 @@ struct JSONFragment: Sendable, Equatable {
 
     /// ``object(_:)`` from a list of members.
     static func object(_ members: [(key: StaticString, value: JSONFragment)]) -> JSONFragment {
-        // `{"key":value,...}`: the bytes are counted, then copied once into a string of that
-        // size (no interpolation, no regrowth: this runs for every state a host receives).
+        // The bytes are counted first: the text is written into a buffer of that size.
         var count = 1 + max(members.count, 1)
         for (key, value) in members { count += key.utf8CodeUnitCount + 3 + value.text.utf8.count }
-        return JSONFragment(text: String(unsafeUninitializedCapacity: count) { buffer in
-            var at = 0
-            buffer[at] = UInt8(ascii: "{"); at += 1
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { buffer[at] = UInt8(ascii: ","); at += 1 }
-                buffer[at] = UInt8(ascii: "\""); at += 1
-                key.withUTF8Buffer { at = copy($0, into: buffer, at: at) }
-                buffer[at] = UInt8(ascii: "\""); at += 1
-                buffer[at] = UInt8(ascii: ":"); at += 1
-                at = copy(value.text, into: buffer, at: at)
-            }
-            buffer[at] = UInt8(ascii: "}"); at += 1
-            return at
-        })
+        var writer = JSONTextWriter(capacity: count)
+        writer.object(members, key: \.key) { $1.append($0.value) }
+        return writer.fragment
     }
 
     /// An array of already-serialized fragments.
     static func array(_ elements: [JSONFragment]) -> JSONFragment {
         var count = 1 + max(elements.count, 1)
         for element in elements { count += element.text.utf8.count }
-        return JSONFragment(text: String(unsafeUninitializedCapacity: count) { buffer in
-            var at = 0
-            buffer[at] = UInt8(ascii: "["); at += 1
-            for (index, element) in elements.enumerated() {
-                if index > 0 { buffer[at] = UInt8(ascii: ","); at += 1 }
-                at = copy(element.text, into: buffer, at: at)
-            }
-            buffer[at] = UInt8(ascii: "]"); at += 1
-            return at
-        })
-    }
-
-    /// Copies `bytes` into `buffer` at `at`; returns the index after them.
-    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return at }
-        (buffer.baseAddress! + at).update(from: source, count: bytes.count)
-        return at + bytes.count
-    }
-
-    /// Copies the UTF-8 of `text` into `buffer` at `at`; returns the index after it.
-    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
-        if let end = text.utf8.withContiguousStorageIfAvailable({ copy($0, into: buffer, at: at) }) { return end }
-        var at = at
-        for byte in text.utf8 { buffer[at] = byte; at += 1 }
-        return at
+        var writer = JSONTextWriter(capacity: count)
+        writer.array(elements) { $1.append($0) }
+        return writer.fragment
     }
 
     /// A malloc'd copy for the caller to own (hosts free it with `cinematic_free`).

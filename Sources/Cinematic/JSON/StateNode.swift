@@ -34,10 +34,23 @@ enum StateNode: Sendable, Equatable {
     /// The node serialized: fragments joined, nothing encoded again.
     var json: JSONFragment {
         switch self {
-        case let .fragment(fragment): fragment
-        case let .object(members): .object(members.map { (key: $0.key, value: $0.value.json) })
-        case let .list(elements): .array(elements.map(\.json))
-        case let .cached(box): box.json
+        case let .fragment(fragment): return fragment
+        case let .cached(box): return box.json
+        case .object, .list:
+            var writer = JSONTextWriter()
+            write(into: &writer)
+            return writer.fragment
+        }
+    }
+
+    /// Writes the node's JSON text: its fragments joined (a cached part serialized at most
+    /// once), with no text made for the parts in between.
+    func write(into writer: inout JSONTextWriter) {
+        switch self {
+        case let .fragment(fragment): writer.append(fragment)
+        case let .object(members): writer.object(members, key: \.key) { member, writer in member.value.write(into: &writer) }
+        case let .list(elements): writer.array(elements) { element, writer in element.write(into: &writer) }
+        case let .cached(box): writer.append(box.json)
         }
     }
 
@@ -95,7 +108,8 @@ final class NodeCache<Value: Equatable & Sendable>: Sendable {
 
     /// The node for `value`, described with `describe` only when the value changed.
     func node(for value: Value, _ describe: (Value) -> StateNode) -> StateNode {
-        if let cached = last.withLock({ $0 }), cached.value == value { return cached.node }
+        // Compared in place: only the node is copied out.
+        if let node = last.withLock({ last in last.flatMap { $0.value == value ? $0.node : nil } }) { return node }
         let node = StateNode.cached(SerializedNode(describe(value)))
         last.withLock { $0 = (value, node) }
         return node

@@ -75,17 +75,33 @@ final class CallbackRegistration: Sendable {
     func isCurrent(_ generation: UInt64) -> Bool { current.withLock { $0.generation == generation } }
 }
 
-/// The last state one observation delivered (its events run one at a time).
+/// The text of the last state one observation delivered, and the buffer the next one is
+/// written into: each state is written straight into reused bytes (no string is made for
+/// it) and compared with the last.
 final class LastDelivered: Sendable {
-    private let last = Mutex<JSONFragment?>(nil)
+    private struct Texts: ~Copyable {
+        var last = JSONTextWriter()
+        var next = JSONTextWriter()
+    }
 
-    /// Records `json`; false when it equals the last one delivered.
-    func replace(with json: JSONFragment) -> Bool {
-        last.withLock { last in
-            guard last != json else { return false }
-            last = json
-            return true
+    private let texts = Mutex(Texts())
+
+    /// Writes `node` as NUL-terminated JSON text and calls `deliver` with it (borrowed for the
+    /// call), unless it equals the last text delivered; returns whether it called. No lock is
+    /// held while `deliver` runs: the text stays put until the observation's next event, and
+    /// an observation's events run one at a time (``DeliveryQueue``).
+    func deliver(_ node: StateNode, _ deliver: (UnsafePointer<CChar>) -> Void) -> Bool {
+        let text = texts.withLock { texts -> UnsafePointer<UInt8>? in
+            texts.next.removeAll()
+            node.write(into: &texts.next)
+            texts.next.terminate()
+            guard !texts.next.hasSameText(as: texts.last) else { return nil }
+            swap(&texts.last, &texts.next)
+            return texts.last.bytes.baseAddress
         }
+        guard let text else { return false }
+        text.withMemoryRebound(to: CChar.self, capacity: 1) { deliver($0) }
+        return true
     }
 }
 
@@ -94,6 +110,9 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     let serial: UInt64
     private let store: Store<Codec.Reducer>
     private let codec: Codec
+    /// Decodes a host intent: made where the feature is known, so the decoding is specialized
+    /// for it (no generic dispatch on a keystroke).
+    private let decodeIntent: @Sendable (IntentReader) throws(APIError) -> Codec.Reducer.Intent
     private let queue: DeliveryQueue
     private let registration = CallbackRegistration()
     /// True while a logger traces this store's effects.
@@ -103,6 +122,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     init(serial: UInt64, initialState: Codec.Reducer.State, reducer: Codec.Reducer, codec: Codec, delivery: StoreDelivery) {
         self.serial = serial
         self.codec = codec
+        self.decodeIntent = { [codec] intent throws(APIError) in try codec.decodeIntent(intent) }
         let queue = delivery.queue
         self.queue = queue
         self.store = Store(initialState: initialState, reducer: reducer, historyCapacity: delivery.historyCapacity,
@@ -110,7 +130,7 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
     }
 
     func send(_ document: JSONDocument) throws(APIError) {
-        let intent = try codec.decodeIntent(IntentReader(document))
+        let intent = try decodeIntent(IntentReader(document))
         store.send(intent)
         // With a logger, what the intent's effects traced while starting on this thread (an
         // effect that finished at once) is delivered before `send` returns.
@@ -225,15 +245,11 @@ final class CodecStore<Codec: FeatureCodec>: FeatureStore {
         let next = store.observe(emitCurrent: true) { state in
             queue.enqueue(DeliveryQueue.Event(store: serial) {
                 guard registration.isCurrent(generation) else { return false }
-                let json: JSONFragment
-                if patches {
-                    guard let envelope = patched.next(node(state)) else { return false }
-                    json = envelope
-                } else {
-                    json = node(state).json
-                    guard lastDelivered.replace(with: json) else { return false }
+                guard patches else {
+                    return lastDelivered.deliver(node(state)) { callback.function(callback.userdata, callback.handle, $0) }
                 }
-                json.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
+                guard let envelope = patched.next(node(state)) else { return false }
+                envelope.text.withCString { callback.function(callback.userdata, callback.handle, $0) }
                 return true
             })
         }
