@@ -1,12 +1,20 @@
 // swift-tools-version:6.0
 // Cinematic Core: an MVI runtime and a movie app's features, shipped as a C library.
-import Foundation
 import PackageDescription
 
-/// Each feature's wire file (`Sources/CinematicFeatures/<Name>/<name>.wire.md`): read by
-/// tools/wiregen.py, not compiled, so a new feature needs no line here.
-let wireFiles = ((try? FileManager.default.subpathsOfDirectory(atPath: Context.packageDirectory + "/Sources/CinematicFeatures")) ?? [])
-    .filter { $0.hasSuffix(".wire.md") }.sorted()
+/// Each feature's wire file (`Sources/CinematicFeatures/<Name>/<name>.wire.md` and its parts):
+/// read by tools/wiregen.py, not compiled. The list is written by `make generate`.
+let wireFiles = [
+    // BEGIN GENERATED: wire files (tools/wiregen.py)
+    "App/app.snapshot.wire.md",
+    "App/app.values.wire.md",
+    "App/app.wire.md",
+    "Detail/detail.wire.md",
+    "Discover/discover.wire.md",
+    "Favorites/favorites.wire.md",
+    "Search/search.wire.md",
+    // END GENERATED
+]
 
 /// Every Swift target builds in Swift 6 language mode with complete strict concurrency.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("StrictConcurrency")]

@@ -23,6 +23,7 @@ script writes
   bindings/kotlin/common/src/commonMain/kotlin/cinematic/Features.kt  a typed store per feature
                                                           (send helpers, state decoder), the list
   Sources/Cinematic/Generated/WireConstants.swift         Status, the library version
+  Package.swift                                           the wire files the features target excludes
   include/cinematic.h                                     the block between the GENERATED
                                                           markers (version macros, statuses)
   bindings/python/pyproject.toml                          the version line
@@ -47,7 +48,7 @@ from wiregen_lib.kotlin import kotlin  # noqa: E402
 from wiregen_lib.kotlin_features import kotlin_features  # noqa: E402
 from wiregen_lib.swift import swift, header_block, splice  # noqa: E402
 from wiregen_lib.swift_host import swift_features, swift_host_enums  # noqa: E402
-from wiregen_lib.assemble import assembled  # noqa: E402
+from wiregen_lib.assemble import FEATURES_DIR, assembled  # noqa: E402
 from wiregen_lib import pages  # noqa: E402
 
 # --------------------------------------------------------------------------------------
@@ -59,6 +60,7 @@ def outputs() -> Dict[Path, str]:
     python_readme = ROOT / "bindings" / "python" / "README.md"
     kotlin_readme = ROOT / "bindings" / "kotlin" / "README.md"
     header_path = ROOT / "include" / "cinematic.h"
+    package_path = ROOT / "Package.swift"
     pyproject_path = ROOT / "bindings" / "python" / "pyproject.toml"
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
@@ -76,6 +78,8 @@ def outputs() -> Dict[Path, str]:
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Features.kt": kotlin_features(schema, defs, meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "WireConstants.swift": swift(meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "FeatureWire.swift": swift_features(schema, defs, meta),
+        package_path: pages.package_wire_files(package_path.read_text(), [
+            str(path.relative_to(FEATURES_DIR)) for path in sorted(FEATURES_DIR.glob("*/*.wire.md"))]),
         header_path: splice(header_path.read_text(), header_block(meta)),
         pyproject_path: pyproject,
     }

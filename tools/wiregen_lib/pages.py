@@ -114,3 +114,11 @@ def kotlin_readme_table(meta: Schema, defs: Dict[str, Schema]) -> str:
         out.append(f"| {name} | `{kotlin_opener(feature, defs)}` | `{pascal(name)}Store`, `{pascal(name)}Feature` | "
                    f"{kotlin} | {python} | `{pascal(feature['state'])}` |")
     return "\n".join(out)
+
+
+def package_wire_files(text: str, paths: List[str]) -> str:
+    """Package.swift with its `wireFiles` list (the CinematicFeatures target's excludes) made `paths`."""
+    pattern = re.compile(r"(    // BEGIN GENERATED: wire files \(tools/wiregen.py\)\n).*?(    // END GENERATED\n)", re.S)
+    if not pattern.search(text):
+        raise SystemExit("Package.swift has no wire files GENERATED markers")
+    return pattern.sub(lambda m: m.group(1) + "".join(f'    "{path}",\n' for path in paths) + m.group(2), text)
