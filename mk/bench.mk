@@ -1,11 +1,15 @@
 # Benchmarks (included by the Makefile): `make bench` and the C host it times.
 
-## bench: search latency over the real catalog (medians and ratios, one run), what
+## bench: search latency over the real catalog (medians and ratios, one run), the C API's cost
+## per keystroke in instructions (Benchmarks/profile-abi.sh, callgrind: the ABI verdict, which
+## load does not move; valgrind is installed when missing), what
 ## `import cinematic` costs over `import ctypes, json` (bindings/python/bench_import.py), then the desktop
 ## app's longest event-loop stall while "the lord of the rings" is typed at 20 ms per key
 ## (examples/desktop/bench_typing.py, offscreen).
 bench: deps lib $(EXAMPLE) $(CATALOG_HOST) $(FTS5_HOST)
 	$(SWIFT) run -c release cinematic-bench
+	@command -v valgrind >/dev/null || $(call apt_install,valgrind,the ABI verdict needs valgrind,exit 1)
+	TOP=12 Benchmarks/profile-abi.sh 2000
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_patches.py
 	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(LIB) $$(tools/ensure-venv.sh) bindings/python/bench_import.py
 	examples/desktop/bench-typing.sh

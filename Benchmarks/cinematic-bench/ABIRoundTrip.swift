@@ -74,7 +74,7 @@ enum ABIRoundTrip {
         print("  in-process Swift store  median \(Report.format(swiftMedian))")
         print("  C API (JSON, immediate) median \(Report.format(abiMedian))")
         let ratio = Report.microseconds(abiMedian) / Report.microseconds(swiftMedian)
-        print("  ratio ABI / in-process  \(Report.ratio(abiMedian, swiftMedian))  target: the ABI within 1.5x the in-process store at the median: \(ratio <= 1.5 ? "met" : "NOT met")")
+        print("  ratio ABI / in-process  \(Report.ratio(abiMedian, swiftMedian))  wall clock, \(ratio <= 1.5 ? "within" : "over") 1.5x (it moves with the machine's load; the verdict is in instructions, Benchmarks/profile-abi.sh below)")
         print("  (instructions per keystroke, side by side under callgrind: Benchmarks/profile-abi.sh)")
     }
 
