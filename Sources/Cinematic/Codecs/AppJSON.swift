@@ -80,15 +80,15 @@ struct AppCodec: FeatureCodec {
         ]
     }
 
-    static var scopes: [String] { ["search", "discover", "favorites", "detail"] }
+    static var scopes: [String] { [SearchCodec.name, DiscoverCodec.name, FavoritesCodec.name, DetailCodec.name] }
 
     /// Search's, Discover's and Favorites' states as their own stores show them; `detail`:
     /// the shown Detail (the last of `details`), or null when none is open.
     func scopeNode(_ name: String, of state: AppState) -> StateNode {
         switch name {
-        case "search": .object(search.stateMembers(state.search))
-        case "discover": discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }
-        case "favorites": favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }
+        case SearchCodec.name: .object(search.stateMembers(state.search))
+        case DiscoverCodec.name: discoverPart.node(for: state.discover) { .object(discover.stateMembers($0)) }
+        case FavoritesCodec.name: favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }
         default: state.details.last.map(detailNode) ?? .null
         }
     }
@@ -97,9 +97,9 @@ struct AppCodec: FeatureCodec {
     /// wrapped as the app's.
     func scopeIntent(_ name: String, _ root: JSONValueReader) throws(APIError) -> AppIntent {
         switch name {
-        case "search": .host(.search(try SearchIntent.Host.read(root)))
-        case "discover": .host(.discover(try DiscoverIntent.Host.read(root)))
-        case "favorites": .host(.favorites(try FavoritesIntent.Host.read(root)))
+        case SearchCodec.name: .host(.search(try SearchIntent.Host.read(root)))
+        case DiscoverCodec.name: .host(.discover(try DiscoverIntent.Host.read(root)))
+        case FavoritesCodec.name: .host(.favorites(try FavoritesIntent.Host.read(root)))
         default: .host(.detail(try DetailIntent.Host.read(root)))
         }
     }
