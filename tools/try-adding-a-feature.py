@@ -86,7 +86,7 @@ def touched(scratch: Path) -> Tuple[List[str], List[str]]:
     return [name for name in names if name not in generated], generated
 
 
-def python_golden(scratch: Path) -> List[str]:
+def python_golden() -> List[str]:
     venv_python = ROOT / "build" / "venv" / "bin" / "python"
     python = str(venv_python) if venv_python.exists() else subprocess.run(
         [str(ROOT / "tools" / "ensure-venv.sh")], check=True, capture_output=True, text=True).stdout.strip()
@@ -123,7 +123,7 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
     golden_at = block.group(1).find('"golden"') + block.start(1)
     occurrences.sort(key=lambda item: (item[1] < golden_at, item[1]))
     gates = [("generate", [sys.executable, "tools/wiregen.py"], {}), ("compile", ["make", "lib"], {}),
-             ("golden", python_golden(scratch), python_env(scratch))]
+             ("golden", python_golden(), python_env(scratch))]
     complaints = []
     for name, at in occurrences:
         wire_path.write_text(original[:at] + misspelled(name) + original[at + len(name):])
@@ -162,7 +162,7 @@ def main() -> int:
         must("make lib", ["make", "lib"], scratch)
         must("C golden checks", ["make", "build/tests/test_golden"], scratch)
         must("C golden checks", ["build/tests/test_golden"], scratch)
-        must("Python golden checks", python_golden(scratch), scratch, python_env(scratch))
+        must("Python golden checks", python_golden(), scratch, python_env(scratch))
         must("Kotlin golden checks", ["bindings/kotlin/jvm/build-and-test.sh", "golden"], scratch)
         print(f"adding a feature: the walkthrough works ({len(hand)} files by hand, {len(generated)} generated)")
         if options.no_misspellings:

@@ -37,8 +37,9 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+from .schema import ROOT, pascal
+
 Schema = Dict[str, Any]
-ROOT = Path(__file__).resolve().parent.parent.parent
 CORE_DIR = ROOT / "schema" / "core"
 FEATURES_DIR = ROOT / "Sources" / "CinematicFeatures"
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -52,10 +53,6 @@ class WireError(SystemExit):
 def shown(path: Path) -> str:
     """A path as messages show it: from the repository's root when it is inside."""
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-
-
-def pascal(name: str) -> str:
-    return name[:1].upper() + name[1:]
 
 
 def read_core() -> Schema:

@@ -21,9 +21,7 @@ def feature_sample_args(feature: Schema, defs: Dict[str, Schema]) -> Optional[An
     (allowed only when the args may be null)."""
     if "sampleArgs" in feature:
         return feature["sampleArgs"]
-    node = defs[feature["args"]]
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
+    node = resolve(defs[feature["args"]], defs)
     if node.get("examples"):
         return node["examples"][0]
     kinds = node.get("type")
@@ -54,9 +52,7 @@ def kt_literal(value: Any, kind: str) -> str:
 
 def sample_value(prop: Schema, defs: Dict[str, Schema]) -> Any:
     """A value a property accepts: its first example, an enum's first value, or a zero."""
-    node = prop
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
+    node = resolve(prop, defs)
     if prop.get("examples"):
         return prop["examples"][0]
     if node.get("examples"):
@@ -125,9 +121,7 @@ def kotlin_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
             ]
             call = ", ".join(kt_literal(sample_value(prop, defs), kind) for _, kind, _, prop in params)
             samples.append(f"        {json.dumps(wire)} to {{ store -> store.{wire}({call}) }}")
-        args_node = defs[feature["args"]]
-        while "$ref" in args_node:
-            args_node = defs[ref_name(args_node["$ref"])]
+        args_node = resolve(defs[feature["args"]], defs)
         open_params = kt_params(args_node, pascal(feature["args"]), defs) if "properties" in args_node else []
         sample = feature_sample_args(feature, defs)
         sample_text = "null" if sample is None else json.dumps(json.dumps(sample, separators=(",", ":"))).replace("$", "\\$")

@@ -8,7 +8,7 @@ import re
 from typing import Dict, List, Tuple
 
 from .python_intents import snake
-from .schema import Schema, pascal, ref_name
+from .schema import Schema, intent_members, intent_variants, pascal, resolve
 
 FEATURES_BEGIN = "<!-- BEGIN GENERATED: features (tools/wiregen.py from each feature's wire file) -->"
 FEATURES_END = "<!-- END GENERATED: features -->"
@@ -36,19 +36,13 @@ def splice_block(text: str, block: str, path: str) -> str:
 
 def host_intents(feature: Schema, defs: Dict[str, Schema]) -> List[Tuple[str, List[str], str]]:
     """(wire type, member names, description) of each host intent of a feature."""
-    out = []
-    for option in defs[feature["intent"]]["oneOf"]:
-        node = defs[ref_name(option["$ref"])]
-        members = [key for key in node.get("properties", {}) if key != "type"]
-        out.append((node["properties"]["type"]["const"], members, node.get("description", "")))
-    return out
+    return [(wire, [key for key, _ in intent_members(node)], node.get("description", ""))
+            for wire, node in intent_variants(defs, feature["intent"])]
 
 
 def open_members(feature: Schema, defs: Dict[str, Schema]) -> Tuple[List[str], List[str]]:
     """(required, optional) argument members of a feature's store."""
-    node = defs[feature["args"]]
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
+    node = resolve(defs[feature["args"]], defs)
     props = list(node.get("properties", {}))
     required = node.get("required", [])
     return [p for p in props if p in required], [p for p in props if p not in required]

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .schema import *  # noqa: F401,F403
 from .python_intents import (  # noqa: F401
-    DEPRECATED_HELPERS, RESERVED, _resolve, host_intents, param_type, sample_args, sample_value, snake,
+    DEPRECATED_HELPERS, RESERVED, host_intents, param_type, sample_args, sample_value, snake,
 )
 
 def _docstring(text: str, indent: str, closed: bool = True) -> List[str]:
@@ -174,7 +174,7 @@ def python_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
     for feature in features:
         name = feature["name"]
         cls = f"{pascal(name)}Store"
-        node = _resolve(defs[feature["args"]], defs)
+        node = resolve(defs[feature["args"]], defs)
         props = node.get("properties", {}) if node.get("type") == "object" or node.get("properties") else {}
         required = node.get("required", [])
         params = [f"{snake(k)}: {param_type(props[k], defs)}" for k in required]

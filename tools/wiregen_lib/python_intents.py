@@ -34,12 +34,6 @@ def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def _resolve(node: Schema, defs: Dict[str, Schema]) -> Schema:
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
-    return node
-
-
 def param_type(node: Schema, defs: Dict[str, Schema]) -> str:
     """The annotation of a helper parameter (wire types are named through ``wire.``)."""
     if "$ref" in node:
@@ -67,7 +61,7 @@ def param_type(node: Schema, defs: Dict[str, Schema]) -> str:
 
 def sample_value(node: Schema, defs: Dict[str, Schema]) -> Any:
     """A small valid value of ``node`` (its first example when the schema gives one)."""
-    node = _resolve(node, defs)
+    node = resolve(node, defs)
     if node.get("examples"):
         return node["examples"][0]
     if "const" in node:
@@ -101,7 +95,7 @@ def sample_args(feature: Schema, defs: Dict[str, Schema]) -> Optional[Schema]:
     arguments."""
     if "sampleArgs" in feature:
         return feature["sampleArgs"]
-    node = _resolve(defs[feature["args"]], defs)
+    node = resolve(defs[feature["args"]], defs)
     if node.get("examples"):
         return node["examples"][0]
     if not node.get("properties"):

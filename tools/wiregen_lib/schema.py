@@ -58,3 +58,20 @@ def union_members(node: Schema) -> Optional[List[str]]:
     if options and all("$ref" in option for option in options):
         return [ref_name(option["$ref"]) for option in options]
     return None
+
+
+def resolve(node: Schema, defs: Dict[str, Schema]) -> Schema:
+    """`node` with its `$ref`s followed to the def they name."""
+    while "$ref" in node:
+        node = defs[ref_name(node["$ref"])]
+    return node
+
+
+def intent_variants(defs: Dict[str, Schema], union: str) -> List[Tuple[str, Schema]]:
+    """(wire type, def) of each host intent of a feature's intent union, in schema order."""
+    return [(discriminator(defs, name)[1], defs[name]) for name in union_members(defs[union]) or []]
+
+
+def intent_members(node: Schema) -> List[Tuple[str, Schema]]:
+    """An intent def's members but its `type`, in order."""
+    return [(key, prop) for key, prop in node.get("properties", {}).items() if key != "type"]

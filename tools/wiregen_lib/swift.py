@@ -98,15 +98,6 @@ def splice(text: str, block: str) -> str:
 #   - a member is a string, an integer, a boolean or a $ref to a def with "x-swift-type"
 #     (a type conforming to `WireValue`, e.g. DiscoverSection for "sectionId").
 
-def intent_variants(defs: Dict[str, Schema], union: str) -> List[Tuple[str, Schema]]:
-    """(wire type, def) of each host intent of a feature's intent union, in schema order."""
-    return [(discriminator(defs, name)[1], defs[name]) for name in union_members(defs[union]) or []]
-
-
-def intent_members(node: Schema) -> List[Tuple[str, Schema]]:
-    return [(key, prop) for key, prop in node.get("properties", {}).items() if key != "type"]
-
-
 def swift_value_type(prop: Schema, defs: Dict[str, Schema]) -> str:
     if "$ref" in prop:
         target = defs[ref_name(prop["$ref"])]

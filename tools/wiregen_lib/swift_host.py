@@ -6,8 +6,8 @@ from __future__ import annotations
 import textwrap
 from typing import Dict, List
 
-from .schema import HEADER, Schema, pascal, ref_name
-from .swift import intent_members, intent_variants, snapshot_read, snapshot_swift_type, swift_feature, swift_value_type
+from .schema import HEADER, Schema, intent_members, intent_variants, pascal, resolve
+from .swift import snapshot_read, snapshot_swift_type, swift_feature, swift_value_type
 
 SWIFT_KEYWORDS = {"default", "self", "Type", "protocol", "class", "struct", "enum", "case", "func", "in", "is", "as",
                   "let", "var", "return", "import", "init", "internal", "private", "public", "static", "where", "while"}
@@ -52,9 +52,7 @@ def swift_state_keys(feature: Schema, defs: Dict[str, Schema]) -> str:
 
 def swift_arguments(feature: Schema, defs: Dict[str, Schema]) -> str:
     """A codec's `Arguments` and `decodeArguments`, when its store takes arguments (an object def)."""
-    node = defs[feature["args"]]
-    while "$ref" in node:
-        node = defs[ref_name(node["$ref"])]
+    node = resolve(defs[feature["args"]], defs)
     props = node.get("properties", {})
     if not props:
         return ""
