@@ -80,6 +80,15 @@ def golden_lines_and_state_follow_the_declaration() -> None:
     assert {"feature": "watchlist", "status": "invalid", "why": "internalType", "intent": {"type": "saved"}} in mine
     assert any(line.get("why") == "unknownType" for line in mine)
     assert states["watchlist"] == {"movieIds": []} and prose["watchlist"] == "The Watchlist.\n"
+    # Members with examples make an ok line, a line missing each, a line with each of the wrong
+    # type; an intent without members makes an ok line.
+    with_examples = {**WATCHLIST, "intents": {
+        "added": {"properties": {"movieId": {"type": "integer", "format": "int64", "examples": [7]}}}, "cleared": {}}}
+    made = [(line["status"], line.get("why"), line["intent"]) for line in assembled_with(with_examples)[1]
+            if line["feature"] == "watchlist"]
+    for expected in [("ok", None, {"type": "added", "movieId": 7}), ("invalid", "member", {"type": "added"}),
+                     ("invalid", "member", {"type": "added", "movieId": []}), ("ok", None, {"type": "cleared"})]:
+        assert expected in made, f"{expected} not among {made}"
 
 
 def parts_are_merged() -> None:
