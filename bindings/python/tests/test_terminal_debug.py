@@ -92,7 +92,8 @@ def test_debug_panel_lists_the_app_intents_and_steps_back_through_them(app):
     du = typed[1]
     app.send("[" * (latest - 1 - du))  # back to the state after typing "du", before any search
     screen = app.wait_for(lambda s: selected(app).startswith(f"> #{du} queryChanged") and "Search: du_" in s
-                          and line_with(s, "Dune", "1984") is None, "the state after typing du")
+                          and line_with(s, "Dune", "1984") is None and f"showing #{du} (time travel)" in s,
+                          "the state after typing du")
     assert f"showing #{du} (time travel)" in screen
     app.send("]" * (latest - du))
     app.wait_for(lambda s: selected(app).startswith(f"> #{latest} searchResult.resultsLoaded") and "Search: dune_" in s

@@ -56,7 +56,9 @@ def test_a_paged_list_says_how_many_are_shown_and_that_more_are_available(app):
     assert " 40 movies" not in app.screen.text()
     # A search whose every result is loaded says how many there are.
     app.send(CTRL_U + "godfather part iii")
-    line = app.wait_for(lambda s: line_with(s, "Search:", " movie") is not None, "an exhausted search")
+    # The status line is drawn apart from the rest: wait until the previous search's is gone too.
+    line = app.wait_for(lambda s: line_with(s, "Search:", " movie") is not None and "more available" not in app.screen.lines()[2],
+                        "an exhausted search")
     assert "more available" not in app.screen.lines()[2], line
     # Discover's sections say the same.
     app.send("\t")

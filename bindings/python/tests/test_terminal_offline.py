@@ -19,7 +19,7 @@ def test_terminal_app_keeps_showing_dune_when_the_server_goes_away(server: Catal
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
         app.send("dune")
-        text = app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "live from" in s,
+        text = app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "live from" in s and server.url in s,
                             "Dune (1984), live from the server")
         assert server.url in text
         server.stop()

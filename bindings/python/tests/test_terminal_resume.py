@@ -41,7 +41,8 @@ def test_dune_detail_with_the_search_behind_it_after_sigkill(resumable):
     app = resumable.start()
     app.wait_for(lambda s: "Dune (1984)" in s and "Budget" in s and "190 min" in s, "Dune's detail again")
     app.send(ESC)
-    search = app.wait_for(lambda s: "Search: dune_" in s and counted(s, 3) and "Budget" not in s,
+    search = app.wait_for(lambda s: "Search: dune_" in s and counted(s, 3) and "Budget" not in s
+                          and "Dune" in app.screen.lines()[4] and "1984" in app.screen.lines()[4],
                           "the search for dune behind it")
     assert "Dune" in app.screen.lines()[4] and "1984" in app.screen.lines()[4], search
     app.send("\r")   # the selection came back too: Enter opens Dune again

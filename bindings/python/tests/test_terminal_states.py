@@ -34,11 +34,14 @@ def test_a_failed_section_says_what_failed_and_what_to_do_not_how_many_are_shown
     try:
         app.wait_for(lambda s: "Search:" in s, "the Search tab")
         app.send("\t")
-        text = app.wait_for(lambda s: "Could not load Popular: network" in s and line_with(s, "r tries again") is not None,
-                            "Popular failing")
-        assert "Popular: could not load" in app.screen.lines()[2]
-        assert "shown" not in text and "more available" not in text, text
-        assert line_with(text, f"http://127.0.0.1:{port}", "running") is not None, text   # what to do
+
+        def popular_failing(text: str) -> None:
+            assert "Could not load Popular: network" in text and line_with(text, "r tries again") is not None
+            assert "Popular: could not load" in app.screen.lines()[2]
+            assert "shown" not in text and "more available" not in text, text
+            assert line_with(text, f"http://127.0.0.1:{port}", "running") is not None, text   # what to do
+
+        app.expect(popular_failing, "Popular failing")
         app.send(CTRL_Q)
         assert app.wait_exit() == 0
     finally:
@@ -60,16 +63,21 @@ def test_the_histogram_is_the_share_on_a_fixed_scale(app):
     app.send("dune")
     app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None, "Dune")
     app.send("\r")
-    text = app.wait_for(lambda s: "0-100% scale" in s and line_with(s, "1★") is not None, "Dune's histogram")
-    rows = {int(m.group(1)): line for line in text.splitlines() if (m := re.match(r"\s+(\d+)★ ", line))}
-    assert sorted(rows) == list(range(1, 11)), text
     track = 80 - 16
-    for stars, share in ((6, 14.5), (1, 4.5)):
-        bar = rows[stars][7:7 + track]
-        filled = bar.count("█") + 0.5 * bar.count("▌")
-        assert abs(filled - share / 100 * track) <= 1, (stars, rows[stars])
-        assert f"{share:5.1f}%" in rows[stars]
-    assert "4.5% means 0-10%" in text
+
+    def histogram(text: str) -> None:
+        # curses draws the view in several writes: every assertion waits for the whole of it.
+        assert "0-100% scale" in text
+        rows = {int(m.group(1)): line for line in text.splitlines() if (m := re.match(r"\s+(\d+)★ ", line))}
+        assert sorted(rows) == list(range(1, 11)), text
+        for stars, share in ((6, 14.5), (1, 4.5)):
+            bar = rows[stars][7:7 + track]
+            filled = bar.count("█") + 0.5 * bar.count("▌")
+            assert abs(filled - share / 100 * track) <= 1, (stars, rows[stars])
+            assert f"{share:5.1f}%" in rows[stars]
+        assert "4.5% means 0-10%" in text
+
+    app.expect(histogram, "Dune's histogram")
     app.send(CTRL_Q)
     assert app.wait_exit() == 0
 
@@ -131,13 +139,20 @@ def test_f2_sorts_the_rows_and_the_selection_stays_the_film(app):
     app.send("star wars")
     app.wait_for(lambda s: len(list_rows(s)) >= 5 and "searching" not in s, "star wars")
     app.send("\x1bOQ\x1bOQ")   # F2 twice: by title, then by year
-    text = app.wait_for(lambda s: "sorted by year" in s, "sorted by year")
-    years = [year for _, year, _ in list_rows(text)]
-    assert len(years) >= 5 and years == sorted(years), text
+
+    def by_year(text: str) -> None:
+        assert "sorted by year" in text
+        years = [year for _, year, _ in list_rows(text)]
+        assert len(years) >= 5 and years == sorted(years), text
+
+    def by_title(text: str) -> None:
+        assert "sorted by title" in text
+        titles = [title.casefold() for title, _, _ in list_rows(text)]
+        assert titles == sorted(titles), text
+
+    app.expect(by_year, "sorted by year")
     app.send("\x1bOQ\x1bOQ\x1bOQ\x1bOQ")   # F2 four times: rating, votes, the app's order, title
-    text = app.wait_for(lambda s: "sorted by title" in s, "sorted by title")
-    titles = [title.casefold() for title, _, _ in list_rows(text)]
-    assert titles == sorted(titles), text
+    app.expect(by_title, "sorted by title")
     app.send(DOWN + DOWN + DOWN)
     text = app.wait_for(lambda s: [chosen for _, _, chosen in list_rows(s)][:4] == [False, False, False, True],
                         "the fourth row chosen")
