@@ -26,7 +26,18 @@ EMBEDDED_INDEX := $(INDEX_DIR)/catalog.idx
 # references to the Clang module cache (their ids change with every build).
 REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
-LIB_FLAGS := $(LIB_LINK) $(REPRO_FLAGS) -Xcc -DCINEMATIC_EMBED_INDEX
+# Each function in a section of its own, and the code a host runs to its first search result
+# first and together (mk/first-use-code.order, written by `make first-use-code`): a C host
+# maps a few contiguous pages of it rather than pages all over the library.
+FIRST_USE_CODE := -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --section-ordering-file=$(CURDIR)/mk/first-use-code.order
+# libstdc++ linked in (the Swift runtime's few C++ needs: new, delete, strings), when the
+# compiler has its archive: a host then loads no libstdc++.so (about 0.9 MiB of its pages
+# mapped and relocated at load). The toolchain links `-lstdc++`; build/link/libstdc++.so, a
+# linker script naming the archive (written by `make lib`), makes that the archive.
+STATIC_LIBSTDCXX := $(filter /%,$(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null))
+STATIC_LIBSTDCXX_LINK := $(if $(STATIC_LIBSTDCXX),-Xlinker -L$(CURDIR)/$(BUILD)/link)
+LIB_FLAGS := $(LIB_LINK) $(REPRO_FLAGS) $(FIRST_USE_CODE) $(STATIC_LIBSTDCXX_LINK) -Xcc -DCINEMATIC_EMBED_INDEX
 INDEX_TOOL := $(BUILD)/bin/cinematic-index
 INDEX_TOOL_FLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Iinclude
 
@@ -54,7 +65,7 @@ CATALOG_HOST := $(BUILD)/bin/catalog-host
 FTS5_HOST := $(BUILD)/bin/fts5-host
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-adding-a-feature all deps build lib index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
+.PHONY: test-adding-a-feature all deps build lib first-use-code index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web
 
 all: lib $(REPLAY_TOOL)
 

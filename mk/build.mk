@@ -26,14 +26,17 @@ $(BUILD)/.deps:
 build: deps
 	$(SWIFT) build
 
-## lib: build/lib/libcinematic.so.0, release, Swift runtime linked statically, with the
+## lib: build/lib/libcinematic.so.0, release, Swift runtime (and libstdc++) linked statically, with the
 ## embedded catalog's index compiled in (include/cinematic/catalog_index.h, CATALOG INDEX):
 ## the library is built, builds the index of its own embedded data
 ## (build/catalog-index/cinematic-index --embedded), and is relinked with it, only when the
 ## index's bytes changed. Also build/bin/cinematic-index, the index builder for users' own
 ## movie files.
 lib: deps
-	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR)
+	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR) $(BUILD)/link
+	@$(if $(STATIC_LIBSTDCXX),echo 'INPUT ( $(STATIC_LIBSTDCXX) )' > $(BUILD)/link/libstdc++.so.new && \
+	  { cmp -s $(BUILD)/link/libstdc++.so.new $(BUILD)/link/libstdc++.so && rm -f $(BUILD)/link/libstdc++.so.new || \
+	    mv -f $(BUILD)/link/libstdc++.so.new $(BUILD)/link/libstdc++.so; },:)
 	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
 	@python3 -c 'import sys, zlib; data = open(sys.argv[1], "rb").read(); print(f"#define CATALOG_DATA_HASH \"crc32-{zlib.crc32(data):x}-{len(data)}\"")' \
 	  data/ggplot2movies.tsv.gz > $(INDEX_DIR)/catalog_data_hash.h.new && \
@@ -53,6 +56,14 @@ lib: deps
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(LIB).tmp.$$$$ && python3 tools/normalize-elf.py $(LIB).tmp.$$$$ >/dev/null && mv -f $(LIB).tmp.$$$$ $(LIB)
 	ln -sfn $(LIB_SONAME) $(BUILD)/lib/$(LIB_NAME)
 	$(CC) $(INDEX_TOOL_FLAGS) tools/cinematic_index.c $$(pkg-config --cflags --libs jansson) -L$(BUILD)/lib -lcinematic '-Wl,-rpath,$$ORIGIN/../lib' -o $(INDEX_TOOL).tmp && mv -f $(INDEX_TOOL).tmp $(INDEX_TOOL)
+
+## first-use-code: rewrites mk/first-use-code.order from the functions a C host runs to its
+## first search result (tools/first-use-code.sh, under valgrind), then relinks the library.
+first-use-code: lib $(CATALOG_HOST)
+	@command -v valgrind >/dev/null || $(call apt_install,valgrind,first-use-code needs valgrind,exit 1)
+	tools/first-use-code.sh
+	touch Sources/CinematicCatalogData/catalog_data.c
+	$(MAKE) --no-print-directory lib
 
 ## generate: rewrites every file generated from the wire files (schema/core/*.json and
 ## Sources/CinematicFeatures/*/*.wire.md: the schema, golden files, docs and README tables, host types,

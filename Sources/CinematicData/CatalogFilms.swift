@@ -3,7 +3,7 @@ import CinematicDomain
 /// The films an index is built from, handed out one at a time in rank order (most votes
 /// first, then smaller id: the `movies.rank` of ``CatalogSchema``). From a movie file they are
 /// kept as its text and each film's line, 8 bytes a film, and parsed again when handed out
-/// (``CatalogRow/parse(line:)``), so a build never holds every row as Swift values.
+/// (``CatalogRow/parse(_:line:)``), so a build never holds every row as Swift values.
 /// ``release()`` gives the text back once the builder has read every film.
 package final class CatalogFilms {
     /// The number of films.
@@ -21,11 +21,11 @@ package final class CatalogFilms {
         lines = []
     }
 
-    /// The films of a movie file's text, every line validated first (``CatalogRow/scan(_:_:)``:
+    /// The films of a movie file's text, every line validated first (``CatalogRow/scanKeys(_:_:)``:
     /// its errors name the line). Ids are unique, so the rank order is total.
     init(movieText text: [UInt8]) throws(MovieError) {
         var keys: [UInt64] = [], ranges: [UInt64] = []
-        try CatalogRow.scan(text) { row, range throws(MovieError) in
+        try CatalogRow.scanKeys(text) { row, range throws(MovieError) in
             // Most votes first, then smaller id: ascending (UInt32.max - votes, id).
             keys.append(UInt64(UInt32.max - UInt32(row.votes)) << 32 | UInt64(row.id))
             ranges.append(UInt64(range.lowerBound) << 32 | UInt64(range.upperBound))
@@ -43,7 +43,7 @@ package final class CatalogFilms {
     func row(_ offset: Int) throws(MovieError) -> CatalogRow {
         guard lines.isEmpty else {
             let line = lines[offset]
-            return try CatalogRow.parse(line: text[Int(line >> 32)..<Int(line & 0xFFFF_FFFF)])
+            return try CatalogRow.parse(text, line: Int(line >> 32)..<Int(line & 0xFFFF_FFFF))
         }
         return rows[offset]
     }

@@ -57,35 +57,56 @@ package struct CatalogRow {
     /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
     /// blank lines are skipped (but counted). Linear in the size of `bytes`.
     static func scan(_ bytes: [UInt8], _ each: (CatalogRow, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
-        var lineNumber = 0, start = 0
-        var sawHeader = false
-        var lines: [UInt32: UInt32] = [:]   // id → its line
-        while start <= bytes.count {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            var line = bytes[start..<end]
-            start = end + 1
-            lineNumber += 1
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if line.isEmpty { continue }
-            if !sawHeader {
-                guard (try? fields(of: line, line: lineNumber)) == columns else {
-                    throw .storage("line \(lineNumber): the header must be the \(columns.count) tab-separated columns \(columns.joined(separator: " "))")
-                }
-                sawHeader = true
-                continue
-            }
-            let row = try CatalogRow(fields: fields(of: line, line: lineNumber), line: lineNumber)
-            if let first = lines.updateValue(UInt32(truncatingIfNeeded: lineNumber), forKey: UInt32(row.id)) {
-                throw .storage("line \(lineNumber): id \(row.id) is already the film of line \(first)")
-            }
-            try each(row, line.indices)
-        }
-        guard sawHeader else { throw .storage("line 1: no header line (the file is empty)") }
+        try scan(bytes, reading: { (line, number) throws(MovieError) in try read(line, number: number) }, id: \.id, each)
     }
 
-    /// The row of a film's line that ``scan(_:_:)`` read (so valid).
-    static func parse(line: ArraySlice<UInt8>) throws(MovieError) -> CatalogRow {
-        try CatalogRow(fields: fields(of: line, line: 0), line: 0)
+    /// ``scan(_:_:)`` giving each film's id and votes only (every line checked the same way,
+    /// a valid ASCII line without building its row: ``validASCIIKey(_:)``).
+    static func scanKeys(_ bytes: [UInt8], _ each: ((id: Int, votes: Int), Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
+        try scan(bytes, reading: { (line, number) throws(MovieError) in
+            if let key = validASCIIKey(line) { return key }
+            let row = try read(line, number: number)
+            return (row.id, row.votes)
+        }, id: \.id, each)
+    }
+
+    private static func scan<Line>(_ bytes: [UInt8], reading: (UnsafeBufferPointer<UInt8>, Int) throws(MovieError) -> Line, id: (Line) -> Int,
+                                   _ each: (Line, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
+        let header = Array(columns.joined(separator: "\t").utf8)
+        try bytes.withUnsafeBufferPointer { (text) throws(MovieError) in
+            var lineNumber = 0, start = 0
+            var sawHeader = false
+            var lines: [UInt32: UInt32] = [:]   // id → its line
+            while start <= text.count {
+                var end = start
+                while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+                var line = start..<end
+                start = end + 1
+                lineNumber += 1
+                if line.last.map({ text[$0] }) == UInt8(ascii: "\r") { line = line.dropLast() }
+                if line.isEmpty { continue }
+                if !sawHeader {
+                    guard text[line].elementsEqual(header) else {
+                        throw .storage("line \(lineNumber): the header must be the \(columns.count) tab-separated columns \(columns.joined(separator: " "))")
+                    }
+                    sawHeader = true
+                    continue
+                }
+                let read = try reading(UnsafeBufferPointer(rebasing: text[line]), lineNumber)
+                if let first = lines.updateValue(UInt32(truncatingIfNeeded: lineNumber), forKey: UInt32(id(read))) {
+                    throw .storage("line \(lineNumber): id \(id(read)) is already the film of line \(first)")
+                }
+                try each(read, line)
+            }
+            guard sawHeader else { throw .storage("line 1: no header line (the file is empty)") }
+        }
+    }
+
+    /// The row of line `range` of `text`, which ``scan(_:_:)`` read (so valid).
+    static func parse(_ text: [UInt8], line range: Range<Int>) throws(MovieError) -> CatalogRow {
+        try text.withUnsafeBufferPointer { (text) throws(MovieError) in
+            try CatalogRow.read(UnsafeBufferPointer(rebasing: text[range]), number: 0)
+        }
     }
 
     /// A film titled `catalogTitle` with `id`, and every other field of `shape` (how the
@@ -103,79 +124,136 @@ package struct CatalogRow {
         genres = shape.genres
     }
 
-    /// The 19 tab-separated fields of `line` as text: a line with another number of columns,
-    /// a field over its byte bound or not valid UTF-8 is refused naming the line.
-    private static func fields(of line: ArraySlice<UInt8>, line number: Int) throws(MovieError) -> [String] {
-        func fail(_ what: String) -> MovieError { .storage("line \(number): \(what)") }
-        // One pass over the line's bytes where they lie: its columns counted, then each field
-        // checked and decoded in turn.
-        let read: Result<[String], MovieError> = line.withUnsafeBufferPointer { bytes in
-            let tab = UInt8(ascii: "\t")
-            var count = 1
-            for byte in bytes where byte == tab { count += 1 }
-            guard count == columns.count else { return .failure(fail("expected \(columns.count) tab-separated columns, found \(count)")) }
-            var fields: [String] = []
-            fields.reserveCapacity(count)
-            var start = 0
-            for column in 0..<count {
-                var end = start
-                while end < bytes.count && bytes[end] != tab { end += 1 }
-                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
-                let name = column == 1 ? "the title" : columns[column]
-                guard column != 1 || raw.count <= Bounds.titleBytes else {
-                    return .failure(fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)"))
-                }
-                guard raw.count <= Bounds.fieldBytes else { return .failure(fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)")) }
-                // ASCII is valid UTF-8: decoded directly (most fields), anything else validated.
-                if raw.allSatisfy({ $0 < 0x80 }) {
-                    fields.append(String(decoding: raw, as: UTF8.self))
-                } else if let text = String(validating: raw, as: UTF8.self) {
-                    fields.append(text)
-                } else {
-                    return .failure(fail("\(name) is not valid UTF-8"))
-                }
-            }
-            return .success(fields)
-        }
-        return try read.get()
+    /// The row of `line` (no line ending), read where it lies; `.storage` naming line `number`
+    /// and its first fault. A valid ASCII line (most are) is read in one pass
+    /// (``init(validASCII:)``); any other line, or one with a fault, by ``init(checking:number:)``.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(MovieError) -> CatalogRow {
+        if let row = CatalogRow(validASCII: line) { return row }
+        return try CatalogRow(checking: line, number: number)
     }
 
-    private init(fields: [String], line: Int) throws(MovieError) {
-        func fail(_ what: String) -> MovieError { .storage("line \(line): \(what)") }
-        func quoted(_ column: Int) -> String { "\(Self.columns[column]) \"\(fields[column].prefix(40))\"" }
-        func integer(_ column: Int, in range: ClosedRange<Int>, _ what: String) throws(MovieError) -> Int {
-            guard let value = Int(fields[column]), range.contains(value) else { throw fail("\(quoted(column)) is not \(what)") }
+    /// A row of the fields read (``init(validASCII:)``).
+    init(id: Int, catalogTitle: String, year: Int, runtime: Int, budget: Int?, rating: Double, votes: Int,
+         distribution: [Double], mpaa: String?, genres: [String]) {
+        self.id = id
+        self.catalogTitle = catalogTitle
+        self.year = year
+        self.runtime = runtime
+        self.budget = budget
+        self.rating = rating
+        self.votes = votes
+        self.distribution = distribution
+        self.mpaa = mpaa
+        self.genres = genres
+    }
+
+    /// The row of `line`, read where it lies: its 19 tab-separated fields are first each
+    /// checked against their byte bound and for valid UTF-8, then read in column order; the
+    /// first fault found is thrown, naming line `number`.
+    init(checking line: UnsafeBufferPointer<UInt8>, number lineNumber: Int) throws(MovieError) {
+        func fail(_ what: String) -> MovieError { .storage("line \(lineNumber): \(what)") }
+        // One pass over the line: its tabs found (the ends of its fields) and whether it is ASCII.
+        var fields = Fields(line: line)
+        guard fields.count == Self.columns.count else { throw fail("expected \(Self.columns.count) tab-separated columns, found \(fields.count)") }
+        var title: String?
+        for column in Self.columns.indices {
+            let raw = fields[column]
+            let name = column == 1 ? "the title" : Self.columns[column]
+            guard column != 1 || raw.count <= Bounds.titleBytes else { throw fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)") }
+            guard raw.count <= Bounds.fieldBytes else { throw fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)") }
+            if fields.isASCII || Fields.isASCII(raw) { continue }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("\(name) is not valid UTF-8") }
+            if column == 1 { title = text }
+        }
+        func quoted(_ column: Int, _ raw: UnsafeBufferPointer<UInt8>) -> String {
+            "\(Self.columns[column]) \"\(String(decoding: raw, as: UTF8.self).prefix(40))\""
+        }
+        func integer(_ column: Int, _ raw: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>, _ what: String) throws(MovieError) -> Int {
+            guard let value = DecimalText.integer(raw), range.contains(value) else { throw fail("\(quoted(column, raw)) is not \(what)") }
             return value
         }
-        func number(_ column: Int, in range: ClosedRange<Double>, _ what: String) throws(MovieError) -> Double {
-            guard let value = Double(fields[column]), value.isFinite, range.contains(value) else {
-                throw fail("\(quoted(column)) is not a number in \(what)")
+        func number(_ column: Int, _ raw: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Double>, _ what: String) throws(MovieError) -> Double {
+            guard let value = DecimalText.number(raw), value.isFinite, range.contains(value) else {
+                throw fail("\(quoted(column, raw)) is not a number in \(what)")
             }
             return value
         }
-        id = try integer(0, in: 0...Int(UInt32.max), "an integer in 0...4294967295")
-        let title = fields[1], characters = title.count
+        id = try integer(0, fields.next(), in: 0...Int(UInt32.max), "an integer in 0...4294967295")
+        let rawTitle = fields.next()
+        let text = title ?? String(decoding: rawTitle, as: UTF8.self)
+        let characters = title == nil ? rawTitle.count : text.count   // ASCII: a Character per byte ("\r\n" ends a line)
         guard characters > 0 else { throw fail("the title is empty") }
         guard characters <= Bounds.titleCharacters else { throw fail("the title is \(characters) characters long; \(Bounds.titleText)") }
-        catalogTitle = title
-        year = try integer(2, in: 0...9999, "a year in 0...9999")
-        runtime = try integer(3, in: 0...65535, "a number of minutes in 0...65535")
-        budget = fields[4].isEmpty || fields[4] == "NA" ? nil
-            : try integer(4, in: 0...Int.max, "an integer in 0...\(Int.max) (or empty, or NA)")
-        rating = try number(5, in: 0...10, "0...10")
-        votes = try integer(6, in: 0...Int(UInt32.max), "an integer in 0...4294967295")
+        catalogTitle = text
+        year = try integer(2, fields.next(), in: 0...9999, "a year in 0...9999")
+        runtime = try integer(3, fields.next(), in: 0...65535, "a number of minutes in 0...65535")
+        let rawBudget = fields.next()
+        budget = rawBudget.isEmpty || rawBudget.elementsEqual("NA".utf8) ? nil
+            : try integer(4, rawBudget, in: 0...Int.max, "an integer in 0...\(Int.max) (or empty, or NA)")
+        rating = try number(5, fields.next(), in: 0...10, "0...10")
+        votes = try integer(6, fields.next(), in: 0...Int(UInt32.max), "an integer in 0...4294967295")
         var distribution: [Double] = []
-        for column in 7...16 { distribution.append(try number(column, in: 0...100, "0...100")) }
+        distribution.reserveCapacity(10)
+        for column in 7...16 { distribution.append(try number(column, fields.next(), in: 0...100, "0...100")) }
         self.distribution = distribution
-        let mpaa = fields[17]
-        guard mpaa.utf8.count <= Bounds.mpaaBytes else { throw fail("mpaa is \(mpaa.utf8.count) bytes long; at most \(Bounds.mpaaBytes)") }
-        self.mpaa = mpaa.isEmpty ? nil : mpaa
-        let genres = fields[18].split(separator: ",")
+        let mpaa = fields.next()
+        guard mpaa.count <= Bounds.mpaaBytes else { throw fail("mpaa is \(mpaa.count) bytes long; at most \(Bounds.mpaaBytes)") }
+        self.mpaa = mpaa.isEmpty ? nil : String(decoding: mpaa, as: UTF8.self)
+        // Split as Characters (a comma with a combining mark is no separator): bytes when ASCII.
+        let rawGenres = fields.next()
+        let genres = Fields.isASCII(rawGenres)
+            ? rawGenres.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
+            : String(decoding: rawGenres, as: UTF8.self).split(separator: ",").map(String.init)
         guard genres.count <= Bounds.genres else { throw fail("\(genres.count) genres; at most \(Bounds.genres)") }
         for genre in genres where genre.utf8.count > Bounds.genreBytes {
             throw fail("a genre is \(genre.utf8.count) bytes long; at most \(Bounds.genreBytes)")
         }
-        self.genres = genres.map(String.init)
+        self.genres = genres
+    }
+}
+
+/// A line's tab-separated fields where they lie, found in one pass.
+private struct Fields {
+    let line: UnsafeBufferPointer<UInt8>
+    /// How many fields the line has (tabs + 1).
+    private(set) var count = 1
+    /// Whether every byte of the line is ASCII.
+    let isASCII: Bool
+    /// Where each of the first 19 fields ends (its tab, or the line's end).
+    private var ends = InlineArray<19, Int>(repeating: 0)
+    /// The next field ``next()`` gives.
+    private var column = 0
+
+    init(line: UnsafeBufferPointer<UInt8>) {
+        self.line = line
+        var any: UInt8 = 0
+        for index in line.indices {
+            let byte = line[index]
+            any |= byte
+            if byte == UInt8(ascii: "\t") {
+                if count <= 19 { ends[count - 1] = index }
+                count += 1
+            }
+        }
+        if count <= 19 { ends[count - 1] = line.count }
+        isASCII = any < 0x80
+    }
+
+    /// Field `column` (in 0..<19, and the line has that many).
+    subscript(column: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = column == 0 ? 0 : ends[column - 1] + 1
+        return UnsafeBufferPointer(rebasing: line[start..<ends[column]])
+    }
+
+    /// The next field, in column order.
+    mutating func next() -> UnsafeBufferPointer<UInt8> {
+        defer { column += 1 }
+        return self[column]
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
     }
 }

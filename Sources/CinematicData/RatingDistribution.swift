@@ -5,11 +5,16 @@ import CinematicDomain
 /// bytes), else text ("4.5,14.5,...").
 enum RatingDistribution {
     static func encode(_ values: [Double]) -> SQLiteStatement.Value {
-        let tenths = values.map { ($0 * 10).rounded() }
-        guard tenths.allSatisfy({ (0...1000).contains($0) }), zip(tenths, values).allSatisfy({ $0 / 10 == $1 }) else {
-            return .text(values.map { "\($0)" }.joined(separator: ","))
+        var blob: [UInt8] = []
+        blob.reserveCapacity(2 * values.count)
+        for value in values {
+            let tenths = (value * 10).rounded()
+            guard (0...1000).contains(tenths), tenths / 10 == value else { return .text(values.map { "\($0)" }.joined(separator: ",")) }
+            let n = UInt16(tenths)
+            blob.append(UInt8(n & 0xFF))
+            blob.append(UInt8(n >> 8))
         }
-        return .blob(tenths.flatMap { value -> [UInt8] in let n = UInt16(value); return [UInt8(n & 0xFF), UInt8(n >> 8)] })
+        return .blob(blob)
     }
 
     /// The stored distribution of `row`'s `column`: exactly 10 finite numbers in 0...100,

@@ -11,7 +11,7 @@ enum SearchCorpusBuilder {
     /// Frees the films once read (``CatalogFilms/release()``).
     static func build(_ films: CatalogFilms, progress: (Double) -> Void = { _ in },
                       each: (Int, CatalogRow) throws(MovieError) -> Void = { _, _ in }) throws(MovieError) -> CorpusParts {
-        var titles = TitleWordLists()
+        var titles = TitleWordLists(expectedWords: films.count)
         for offset in 0..<films.count {
             if offset % 4096 == 0 { progress(0.8 * Double(offset) / Double(max(1, films.count))) }
             let row = try films.row(offset)
@@ -27,10 +27,18 @@ enum SearchCorpusBuilder {
         for (position, id) in order.enumerated() { rename[Int(id)] = UInt32(position) }
         for index in titles.titleWords.indices { titles.titleWords[index] = rename[Int(titles.titleWords[index])] }
         let flags = order.map { id -> UInt8 in
-            let word = titles.table.text(Int(id)), kinds = titles.kinds[Int(id)]
+            let kinds = titles.kinds[Int(id)]
             let pairOnly = kinds & TitleWordLists.pair != 0 && kinds & TitleWordLists.plain == 0
-            let typo = SearchRanking.allowedEdits(forLength: word.count) > 0 && !word.allSatisfy(\.isNumber) && !pairOnly
-            return (typo ? SearchCorpus.typoFlag : 0) | (SearchText.stopwords.contains(word) ? SearchCorpus.stopFlag : 0)
+            let (length, isNumber, isStopword) = titles.table.withBytes(Int(id)) { bytes in
+                // An ASCII word: a letter per byte, a number when all digits; else as text.
+                guard ASCIITitleForms.isASCII(bytes) else {
+                    let word = String(decoding: bytes, as: UTF8.self)
+                    return (word.count, word.allSatisfy(\.isNumber), SearchText.stopwords.contains(word))
+                }
+                return (bytes.count, bytes.allSatisfy { $0 &- UInt8(ascii: "0") < 10 }, ASCIITitleForms.isStopword(bytes))
+            }
+            let typo = SearchRanking.allowedEdits(forLength: length) > 0 && !isNumber && !pairOnly
+            return (typo ? SearchCorpus.typoFlag : 0) | (isStopword ? SearchCorpus.stopFlag : 0)
         }
         rename = []
         titles.kinds = []
@@ -86,27 +94,83 @@ enum SearchCorpusBuilder {
 struct TitleWordLists {
     /// ``kinds`` bits: a word some title has as a plain word; one made of two adjacent words.
     static let plain: UInt8 = 1, pair: UInt8 = 2
-    var table = WordTable()
+    var table: WordTable
     /// Per word id: ``plain`` and ``pair`` bits (a word only ever joined gets no typo search).
     var kinds: [UInt8] = []
     /// Every title's words (its plain words, then its other forms), one title after another.
     var titleWords: [UInt32] = [], titleStarts: [UInt32] = [0]
     var plainCounts: [UInt16] = [], coreCounts: [UInt16] = [], votes: [UInt32] = [], years: [UInt16] = []
     var display = MovieRowsBuilder()
+    private var ascii = ASCIITitleForms()
 
-    /// Reads the next title (in rank order).
+    /// No titles yet; the vocabulary sized for about `expectedWords` words.
+    init(expectedWords: Int) { table = WordTable(expected: expectedWords) }
+
+    /// Reads the next title (in rank order): its words from its bytes when it is ASCII
+    /// (``ASCIITitleForms``), else as strings (``TitleForms``): the same words either way.
     mutating func append(_ row: CatalogRow) throws(MovieError) {
-        let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle), shown = parts.display
+        let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle)
+        var catalog = row.catalogTitle, shown = parts.display
         try display.append(row, display: shown)
-        // The display title's plain words, then the other forms it is found by: numerals,
-        // joined words, the catalog form's ("Godfather, The"), and adjacent words joined
-        // ("Ghost Busters" is also "ghostbusters"; not a one-letter word such as an elided
-        // "d'" of "d'une": that is no "dune").
-        // Linear per title: a word is checked against the title's earlier words in a set.
-        let plain = SearchText.words(shown)
+        let read = catalog.withUTF8 { catalog in
+            shown.withUTF8 { shown in ascii.read(catalog: catalog, display: shown, articleMoved: parts.article != nil) }
+        }
+        if read {
+            try ascii.bytes.withUnsafeBufferPointer { (bytes) throws(MovieError) in
+                for word in ascii.plain { try note(UnsafeBufferPointer(rebasing: bytes[word]), as: Self.plain, adding: true) }
+                // A joined pair is marked as it is added (the string reading notes it again).
+                for (index, word) in ascii.variants.enumerated() {
+                    try note(UnsafeBufferPointer(rebasing: bytes[word]), as: index >= ascii.firstJoined ? Self.pair : 0, adding: true)
+                }
+            }
+            try endTitle(row, plainCount: ascii.plain.count, coreCount: ascii.coreCount)
+        } else {
+            let forms = TitleForms.read(catalogTitle: row.catalogTitle, parts: parts)
+            for word in forms.plain { try note(word, as: Self.plain, adding: true) }
+            for word in forms.variants { try note(word, as: 0, adding: true) }
+            for word in forms.joined { try note(word, as: Self.pair, adding: false) }
+            try endTitle(row, plainCount: forms.plain.count, coreCount: forms.plain.count { !SearchText.stopwords.contains($0) })
+        }
+    }
+
+    private mutating func endTitle(_ row: CatalogRow, plainCount: Int, coreCount: Int) throws(MovieError) {
+        guard titleWords.count < Int(UInt32.max) else { throw .storage("the movie file has more title words than an index holds (4294967295)") }
+        titleStarts.append(UInt32(titleWords.count))
+        plainCounts.append(UInt16(clamping: plainCount))
+        coreCounts.append(UInt16(clamping: coreCount))
+        votes.append(UInt32(clamping: row.votes))
+        years.append(UInt16(clamping: row.year))
+    }
+
+    /// Interns `word`, marks it `kind`, and with `adding` appends it to the title's words.
+    private mutating func note(_ word: String, as kind: UInt8, adding: Bool) throws(MovieError) {
+        noted(try table.id(of: word), as: kind, adding: adding)
+    }
+
+    /// ``note(_:as:adding:)`` of an ASCII word's bytes.
+    private mutating func note(_ word: UnsafeBufferPointer<UInt8>, as kind: UInt8, adding: Bool) throws(MovieError) {
+        noted(try table.id(ofASCII: word), as: kind, adding: adding)
+    }
+
+    private mutating func noted(_ id: UInt32, as kind: UInt8, adding: Bool) {
+        if Int(id) == kinds.count { kinds.append(0) }
+        kinds[Int(id)] |= kind
+        if adding { titleWords.append(id) }
+    }
+}
+
+/// A title's search words read as strings (``SearchText``, ``TitleText``): any title.
+enum TitleForms {
+    /// The display title's plain words (repeats kept); its other forms, each once and none a
+    /// plain word: numerals, joined words, the catalog form's ("Godfather, The"), initials,
+    /// then adjacent words joined ("Ghost Busters" is also "ghostbusters"; not a one-letter
+    /// word such as an elided "d'" of "d'une": that is no "dune"); those joined among them.
+    /// Linear per title: a word is checked against the title's earlier words in a set.
+    static func read(catalogTitle: String, parts: TitleText.Parts) -> (plain: [String], variants: [String], joined: [String]) {
+        let shown = parts.display, plain = SearchText.words(shown)
         var seen = Set(plain), variants: [String] = [], joinedWords: [String] = []
         // A title without a moved article is its own catalog form: its forms are read once.
-        let catalogForms = parts.article == nil ? [] : SearchText.indexWords(ofTitle: row.catalogTitle)
+        let catalogForms = parts.article == nil ? [] : SearchText.indexWords(ofTitle: catalogTitle)
         for word in SearchText.indexWords(ofTitle: shown, plain: plain) + catalogForms
         where seen.insert(word).inserted { variants.append(word) }
         for (first, second) in zip(plain, plain.dropFirst())
@@ -118,22 +182,6 @@ struct TitleWordLists {
                 joinedWords.append(joined)
             }
         }
-        for word in plain { try note(word, as: Self.plain, adding: true) }
-        for word in variants { try note(word, as: 0, adding: true) }
-        for word in joinedWords { try note(word, as: Self.pair, adding: false) }
-        guard titleWords.count < Int(UInt32.max) else { throw .storage("the movie file has more title words than an index holds (4294967295)") }
-        titleStarts.append(UInt32(titleWords.count))
-        plainCounts.append(UInt16(clamping: plain.count))
-        coreCounts.append(UInt16(clamping: plain.filter { !SearchText.stopwords.contains($0) }.count))
-        votes.append(UInt32(clamping: row.votes))
-        years.append(UInt16(clamping: row.year))
-    }
-
-    /// Interns `word`, marks it `kind`, and with `adding` appends it to the title's words.
-    private mutating func note(_ word: String, as kind: UInt8, adding: Bool) throws(MovieError) {
-        let id = try table.id(of: word)
-        if Int(id) == kinds.count { kinds.append(0) }
-        kinds[Int(id)] |= kind
-        if adding { titleWords.append(id) }
+        return (plain, variants, joinedWords)
     }
 }

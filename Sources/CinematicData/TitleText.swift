@@ -25,7 +25,12 @@ enum TitleText {
 
     /// Splits "Godfather: Part II, The" into article "The" and core "Godfather: Part II".
     static func parts(ofCatalogTitle title: String) -> Parts {
-        guard let comma = title.lastIndex(of: ",") else { return Parts(article: nil, core: title) }
+        // An ASCII title's last comma is its last "," byte; otherwise a Character (a comma
+        // with a combining mark is not one).
+        let ascii = title.utf8.allSatisfy { $0 < 0x80 }
+        guard let comma = ascii ? title.utf8.lastIndex(of: UInt8(ascii: ",")) : title.lastIndex(of: ",") else {
+            return Parts(article: nil, core: title)
+        }
         let after = title[title.index(after: comma)...]
         guard after.first == " " else { return Parts(article: nil, core: title) }
         let article = String(after.dropFirst())

@@ -1,4 +1,7 @@
 import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The vocabulary of an index being built, compact: every distinct word's UTF-8 bytes once, in
 /// one buffer, interned to a dense id in order of first appearance. ASCII words are found by
@@ -11,9 +14,17 @@ struct WordTable {
     /// Every word's bytes, one after another; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
     private(set) var bytes: [UInt8] = []
     private(set) var starts: [UInt32] = [0]
-    /// Open addressing: an id + 1 per slot, 0 for empty (ASCII words only).
-    private var slots = [UInt32](repeating: 0, count: 1 << 12)
+    /// Open addressing (ASCII words only): per slot, the high half of the word's hash above
+    /// its id + 1, so a probe compares bytes only when the halves match; 0 for empty.
+    private var slots: [UInt64]
     private var nonASCII: [String: UInt32] = [:]
+
+    /// An empty table sized for about `expected` words (it grows past them).
+    init(expected: Int = 2048) {
+        var count = 1 << 12
+        while count < 2 * expected { count <<= 1 }
+        slots = [UInt64](repeating: 0, count: count)
+    }
 
     /// The number of distinct words.
     var count: Int { starts.count - 1 }
@@ -21,17 +32,24 @@ struct WordTable {
     /// The id of `word`, interned if new.
     mutating func id(of word: String) throws(MovieError) -> UInt32 {
         var word = word
-        let found = word.withUTF8 { utf8 -> (id: UInt32?, slot: Int)? in utf8.allSatisfy({ $0 < 0x80 }) ? find(utf8) : nil }
-        if let (known, slot) = found {
-            if let known { return known }
-            let new = try append(word.utf8)
-            slots[slot] = new + 1
-            if count * 2 > slots.count { grow() }
-            return new
+        let ascii = word.withUTF8 { utf8 -> Result<UInt32, MovieError>? in
+            utf8.allSatisfy({ $0 < 0x80 }) ? Result { () throws(MovieError) in try id(ofASCII: utf8) } : nil
         }
+        if let ascii { return try ascii.get() }
         if let known = nonASCII[word] { return known }
         let new = try append(word.utf8)
         nonASCII[word] = new
+        return new
+    }
+
+    /// The id of the ASCII word `utf8`, interned if new.
+    mutating func id(ofASCII utf8: UnsafeBufferPointer<UInt8>) throws(MovieError) -> UInt32 {
+        let hash = Self.hash(utf8)
+        let (known, slot) = find(utf8, hash: hash)
+        if let known { return known }
+        let new = try append(utf8)
+        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(new + 1)
+        if count * 2 > slots.count { grow() }
         return new
     }
 
@@ -40,15 +58,37 @@ struct WordTable {
         String(decoding: bytes[Int(starts[id])..<Int(starts[id + 1])], as: UTF8.self)
     }
 
-    /// The ids in the order of their bytes (the index's vocabulary order: ``SearchCorpus``).
+    /// `body` given word `id`'s bytes.
+    func withBytes<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[Int(starts[id])..<Int(starts[id + 1])])) }
+    }
+
+    /// The ids in the order of their bytes (the index's vocabulary order: ``SearchCorpus``):
+    /// sorted as numbers by their first 8 bytes (no word holds a 0 byte, so a shorter word
+    /// padded with zeros sorts first) above their id, then each run of words sharing those 8
+    /// bytes by all their bytes.
     func sortedOrder() -> [UInt32] {
         bytes.withUnsafeBufferPointer { all in
             starts.withUnsafeBufferPointer { starts in
-                (0..<UInt32(count)).sorted { a, b in
-                    let x = UnsafeBufferPointer(rebasing: all[Int(starts[Int(a)])..<Int(starts[Int(a) + 1])])
-                    let y = UnsafeBufferPointer(rebasing: all[Int(starts[Int(b)])..<Int(starts[Int(b) + 1])])
-                    return x.lexicographicallyPrecedes(y)
+                func word(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: all[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])])
                 }
+                func prefix(_ key: UInt128) -> UInt64 { UInt64(truncatingIfNeeded: key >> 64) }
+                var keys = (0..<UInt32(count)).map { id -> UInt128 in
+                    var prefix: UInt64 = 0
+                    for (index, byte) in word(id).prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * index) }
+                    return UInt128(prefix) << 64 | UInt128(id)
+                }
+                keys.sort()
+                var order = keys.map { UInt32(truncatingIfNeeded: $0) }
+                var start = 0
+                while start < keys.count {
+                    var end = start + 1
+                    while end < keys.count && prefix(keys[end]) == prefix(keys[start]) { end += 1 }
+                    if end - start > 1 { order[start..<end].sort { word($0).lexicographicallyPrecedes(word($1)) } }
+                    start = end
+                }
+                return order
             }
         }
     }
@@ -59,26 +99,32 @@ struct WordTable {
         nonASCII = [:]
     }
 
-    /// The id of the ASCII word `utf8` if known, and its slot (where it is or goes).
-    private func find(_ utf8: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int) {
-        let mask = slots.count - 1
-        var slot = Self.hash(utf8) & mask
-        while slots[slot] != 0 {
-            let id = Int(slots[slot] - 1)
-            let start = Int(starts[id]), end = Int(starts[id + 1])
-            if end - start == utf8.count, bytes.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[start..<end]).elementsEqual(utf8) }) {
-                return (UInt32(id), slot)
+    /// The id of the ASCII word `utf8` (whose hash is `hash`) if known, and its slot (where
+    /// it is or goes).
+    private func find(_ utf8: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (id: UInt32?, slot: Int) {
+        let mask = slots.count - 1, tag = hash & 0xFFFF_FFFF_0000_0000
+        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+        return bytes.withUnsafeBufferPointer { all in
+            while slots[slot] != 0 {
+                let entry = slots[slot]
+                if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                    let id = Int(entry & 0xFFFF_FFFF) - 1
+                    let start = Int(starts[id]), end = Int(starts[id + 1])
+                    if end - start == utf8.count, utf8.isEmpty || memcmp(all.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0 {
+                        return (UInt32(id), slot)
+                    }
+                }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
+            return (nil, slot)
         }
-        return (nil, slot)
     }
 
-    /// FNV-1a of `bytes`, folded.
-    private static func hash(_ bytes: some Sequence<UInt8>) -> Int {
+    /// FNV-1a of `bytes`.
+    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        return hash
     }
 
     private mutating func append(_ utf8: some Collection<UInt8>) throws(MovieError) -> UInt32 {
@@ -93,11 +139,12 @@ struct WordTable {
     /// Twice the slots, every ASCII word placed again.
     private mutating func grow() {
         let old = slots
-        slots = [UInt32](repeating: 0, count: old.count * 2)
+        slots = [UInt64](repeating: 0, count: old.count * 2)
         let mask = slots.count - 1
         for entry in old where entry != 0 {
-            let id = Int(entry - 1)
-            var slot = Self.hash(bytes[Int(starts[id])..<Int(starts[id + 1])]) & mask
+            let id = Int(entry & 0xFFFF_FFFF) - 1
+            let hash = Self.hash(bytes[Int(starts[id])..<Int(starts[id + 1])])
+            var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = entry
         }
