@@ -4,7 +4,10 @@
  * Resident memory (VmRSS) counts pages of files a process maps as well as what it allocates:
  * on kernels that cache a file in large folios (Linux 6.x), touching one page of a library's
  * code maps its whole folio (up to 2 MiB), so a library's RSS says as much about the page
- * cache as about the library. print_memory() splits it: anon_kib is what the process
+ * cache as about the library (a file just written, as `make lib` writes the library, sits in
+ * large folios; read back from disk, in small ones: 2.7 MiB apart for the same host, so
+ * `cinematic-bench catalog` drops the library from the page cache before it weighs hosts).
+ * print_memory() splits it: anon_kib is what the process
  * allocated (heap, stacks, written pages: its own), file_kib the mapped files' pages
  * (code, read-only data: shared with every process mapping the same file).
  */

@@ -27,7 +27,7 @@ struct ASCIITitleForms {
     /// `display` (the article moved back in front when `articleMoved`); false, with nothing
     /// read, when either is not ASCII or has too many words.
     mutating func read(catalog: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>, articleMoved: Bool) -> Bool {
-        guard Self.isASCII(display), !articleMoved || Self.isASCII(catalog) else { return false }
+        guard display.isASCII, !articleMoved || catalog.isASCII else { return false }
         bytes.removeAll(keepingCapacity: true)
         plain.removeAll(keepingCapacity: true)
         variants.removeAll(keepingCapacity: true)
@@ -79,13 +79,6 @@ struct ASCIITitleForms {
     /// Each stopword's bytes as one number (big-endian): 22 numbers, searched in a scan.
     private static let stopwordKeys: [UInt32] = SearchText.stopwords.map { word in
         word.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    }
-
-    /// Whether every byte of `text` is ASCII.
-    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in text { any |= byte }
-        return any < 0x80
     }
 
     /// ``SearchText/asciiWords(_:)`` as ranges; false when there are over ``maximumWords``.

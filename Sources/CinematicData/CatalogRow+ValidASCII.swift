@@ -54,24 +54,14 @@ extension CatalogRow {
 /// or nil.
 private struct ValidASCIIFields {
     let line: UnsafeBufferPointer<UInt8>
-    /// Whether every byte of the line is ASCII (checked 8 bytes at a time).
+    /// Whether every byte of the line is ASCII.
     let isASCII: Bool
     /// Where the next field starts; past the end once the last is read.
     private var start = 0
 
     init(line: UnsafeBufferPointer<UInt8>) {
         self.line = line
-        let raw = UnsafeRawBufferPointer(line)
-        var high: UInt64 = 0, index = 0
-        while index + 8 <= raw.count {
-            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < raw.count {
-            high |= UInt64(raw[index])
-            index += 1
-        }
-        isASCII = high & 0x8080_8080_8080_8080 == 0
+        isASCII = line.isASCII
     }
 
     /// Whether every field has been read.

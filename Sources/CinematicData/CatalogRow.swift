@@ -161,7 +161,7 @@ package struct CatalogRow {
             let name = column == 1 ? "the title" : Self.columns[column]
             guard column != 1 || raw.count <= Bounds.titleBytes else { throw fail("the title is \(raw.count) UTF-8 bytes long; \(Bounds.titleText)") }
             guard raw.count <= Bounds.fieldBytes else { throw fail("\(name) is \(raw.count) bytes long; at most \(Bounds.fieldBytes)") }
-            if fields.isASCII || Fields.isASCII(raw) { continue }
+            if fields.isASCII || raw.isASCII { continue }
             guard let text = String(validating: raw, as: UTF8.self) else { throw fail("\(name) is not valid UTF-8") }
             if column == 1 { title = text }
         }
@@ -201,7 +201,7 @@ package struct CatalogRow {
         self.mpaa = mpaa.isEmpty ? nil : String(decoding: mpaa, as: UTF8.self)
         // Split as Characters (a comma with a combining mark is no separator): bytes when ASCII.
         let rawGenres = fields.next()
-        let genres = Fields.isASCII(rawGenres)
+        let genres = rawGenres.isASCII
             ? rawGenres.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
             : String(decoding: rawGenres, as: UTF8.self).split(separator: ",").map(String.init)
         guard genres.count <= Bounds.genres else { throw fail("\(genres.count) genres; at most \(Bounds.genres)") }
@@ -249,11 +249,5 @@ private struct Fields {
     mutating func next() -> UnsafeBufferPointer<UInt8> {
         defer { column += 1 }
         return self[column]
-    }
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in bytes { any |= byte }
-        return any < 0x80
     }
 }

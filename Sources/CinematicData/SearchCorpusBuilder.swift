@@ -31,7 +31,7 @@ enum SearchCorpusBuilder {
             let pairOnly = kinds & TitleWordLists.pair != 0 && kinds & TitleWordLists.plain == 0
             let (length, isNumber, isStopword) = titles.table.withBytes(Int(id)) { bytes in
                 // An ASCII word: a letter per byte, a number when all digits; else as text.
-                guard ASCIITitleForms.isASCII(bytes) else {
+                guard bytes.isASCII else {
                     let word = String(decoding: bytes, as: UTF8.self)
                     return (word.count, word.allSatisfy(\.isNumber), SearchText.stopwords.contains(word))
                 }
