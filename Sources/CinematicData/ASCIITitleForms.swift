@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The search words of an ASCII title, read from its bytes: the same words in the same order as
 /// the string reading (``TitleForms/read(catalogTitle:parts:)``: ``SearchText`` and
 /// ``TitleText``), without a string, array or set per word. An index build reads one title per
@@ -66,7 +70,9 @@ struct ASCIITitleForms {
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
     /// Whether word `range` is one of ``SearchText/stopwords``.
-    func isStopword(_ range: Range<Int>) -> Bool { Self.isStopword(bytes[range]) }
+    func isStopword(_ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { Self.isStopword(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
 
     /// Whether the bytes of a word are one of ``SearchText/stopwords`` (all of 1 to 3 letters).
     static func isStopword(_ word: some Collection<UInt8>) -> Bool {
@@ -156,9 +162,9 @@ struct ASCIITitleForms {
     private static func romanValue(_ word: Range<Int>, after previous: Range<Int>?, isLast: Bool, _ bytes: [UInt8]) -> Int? {
         guard word.count <= 5, bytes[word.lowerBound] == UInt8(ascii: "i") || bytes[word.lowerBound] == UInt8(ascii: "v")
                 || bytes[word.lowerBound] == UInt8(ascii: "x"),
-              let value = romanNumerals.firstIndex(where: { $0.elementsEqual(bytes[word]) }).map({ $0 + 1 }) else { return nil }
+              let value = romanNumerals.firstIndex(where: { equal($0, word, bytes) }).map({ $0 + 1 }) else { return nil }
         guard word.count == 1, value == 1 || value == 5 || value == 10 else { return value }
-        let afterPart = previous.map { previous in partWords.contains { $0.elementsEqual(bytes[previous]) } } ?? false
+        let afterPart = previous.map { previous in partWords.contains { equal($0, previous, bytes) } } ?? false
         if value == 1 { return afterPart ? 1 : nil }
         return isLast || afterPart ? value : nil
     }
@@ -169,6 +175,15 @@ struct ASCIITitleForms {
 
     /// Whether `list` holds a word with the bytes of `word`.
     private static func contains(_ word: Range<Int>, in list: some Collection<Range<Int>>, _ bytes: [UInt8]) -> Bool {
-        list.contains { $0.count == word.count && bytes[$0].elementsEqual(bytes[word]) }
+        bytes.withUnsafeBufferPointer { all in
+            list.contains { $0.count == word.count && (word.isEmpty || memcmp(all.baseAddress! + $0.lowerBound, all.baseAddress! + word.lowerBound, word.count) == 0) }
+        }
+    }
+
+    /// Whether `word`'s bytes are `text`.
+    private static func equal(_ text: [UInt8], _ word: Range<Int>, _ bytes: [UInt8]) -> Bool {
+        text.count == word.count && bytes.withUnsafeBufferPointer { all in
+            text.withUnsafeBufferPointer { text in word.isEmpty || memcmp(all.baseAddress! + word.lowerBound, text.baseAddress!, word.count) == 0 }
+        }
     }
 }
