@@ -42,6 +42,8 @@ lib: deps
 	  data/ggplot2movies.tsv.gz > $(INDEX_DIR)/catalog_data_hash.h.new && \
 	  { cmp -s $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && rm -f $(INDEX_DIR)/catalog_data_hash.h.new || \
 	    { mv -f $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && touch Sources/CinematicCatalogData/catalog_data.c; }; }
+	@# The embedded index's stamp, compiled in beside it (tools/index-stamp.py): written only when it changed.
+	@if [ -f $(EMBEDDED_INDEX) ]; then python3 tools/index-stamp.py $(EMBEDDED_INDEX) $(INDEX_DIR)/catalog_index_stamp.h Sources/CinematicCatalogData/catalog_data.c; fi
 	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS)
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(INDEX_DIR)/$(LIB_SONAME).tmp && mv -f $(INDEX_DIR)/$(LIB_SONAME).tmp $(INDEX_DIR)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $(INDEX_DIR)/$(LIB_NAME)
@@ -50,6 +52,7 @@ lib: deps
 	@if cmp -s $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX); then rm -f $(EMBEDDED_INDEX).new; else \
 	  echo "embedding the new catalog index ($$(du -h $(EMBEDDED_INDEX).new | cut -f1))"; \
 	  mv -f $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX) && touch Sources/CinematicCatalogData/catalog_data.c && \
+	  python3 tools/index-stamp.py $(EMBEDDED_INDEX) $(INDEX_DIR)/catalog_index_stamp.h && \
 	  $(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS) || exit 1; fi
 	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
 	@# swiftc's per-compile module hashes zeroed and the build id recomputed: same sources, same bytes.

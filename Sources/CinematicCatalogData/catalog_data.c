@@ -1,7 +1,8 @@
 /* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md) and,
    in `make lib` builds (-DCINEMATIC_EMBED_INDEX), the index built from it
    (build/catalog-index/catalog.idx, written by build/bin/cinematic-index --embedded) and
-   the movie file's data hash (build/catalog-index/catalog_data_hash.h). */
+   the movie file's data hash (build/catalog-index/catalog_data_hash.h) and the index's stamp
+   (build/catalog-index/catalog_index_stamp.h). */
 #include "cinematic_catalog_data.h"
 
 #pragma clang diagnostic push
@@ -32,8 +33,19 @@ static const size_t catalog_index_size = 0;
 #define CATALOG_DATA_HASH NULL
 #endif
 
+/* The embedded index's stamp ("format\tdata\tlibrary" of its `meta` table), read by `make lib`
+   from the index it compiles in (build/catalog-index/catalog_index_stamp.h): checked against
+   the library's own without opening SQLite at run time. */
+#if defined(CINEMATIC_EMBED_INDEX) && __has_include("../../build/catalog-index/catalog_index_stamp.h")
+#include "../../build/catalog-index/catalog_index_stamp.h"
+#endif
+#ifndef CATALOG_INDEX_STAMP
+#define CATALOG_INDEX_STAMP NULL
+#endif
+
 const unsigned char *catalog_data_gz_bytes(void) { return catalog_gz; }
 size_t catalog_data_gz_length(void) { return sizeof catalog_gz; }
 const unsigned char *catalog_index_bytes(void) { return catalog_index; }
 size_t catalog_index_length(void) { return catalog_index_size; }
 const char *catalog_data_gz_hash(void) { return CATALOG_DATA_HASH; }
+const char *catalog_index_stamp(void) { return catalog_index_size ? CATALOG_INDEX_STAMP : NULL; }

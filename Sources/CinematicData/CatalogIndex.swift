@@ -62,6 +62,18 @@ public enum CatalogIndex {
         return hash
     }()
 
+    /// The stamp `make lib` read from the index it compiled into the library
+    /// (`catalog_index_stamp`), nil in a build that did not record one: then the stamp is read
+    /// from the image itself (``stamp(of:)``).
+    static let compiledInStamp: Stamp? = {
+        guard let text = catalog_index_stamp() else { return nil }
+        let fields = String(cString: text).split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 3, let format = Int32(fields[0]) else { return nil }
+        var stamp = Stamp(data: String(fields[1]), library: String(fields[2]))
+        stamp.format = format
+        return stamp
+    }()
+
     /// Builds at `path` an index of the films `load` reads, stamped with its stamp
     /// (``StagedFile``): `path` is checked first (nothing, an empty file or an index of ours;
     /// before `load` runs, so a destination that is not ours costs no reading), the index is

@@ -39,8 +39,9 @@ final class FavoritesDatabase: @unchecked Sendable {
     let readOnly: Bool
     /// True for a file (other connections may change it); false for ":memory:".
     let isShared: Bool
-    private var connection: SQLiteConnection
-    private var statements: Statements
+    /// nil until opened: a file at once, ":memory:" at its first write (``openIfNeeded()``).
+    private var connection: SQLiteConnection!
+    private var statements: Statements!
     private var version: UInt64 = 1
     private var list = FavoritesList()
     private var lastDataVersion = 0
@@ -54,6 +55,10 @@ final class FavoritesDatabase: @unchecked Sendable {
         self.path = path
         self.readOnly = readOnly
         isShared = path != ":memory:"
+        // ":memory:" favorites start empty and no other connection can see them: they are
+        // opened on the worker when first written (or asked for SQLite's settings), so
+        // opening a runtime runs no SQL for them.
+        guard isShared || readOnly else { return }
         let kind = try FavoritesFile.inspect(path)
         if readOnly {
             guard kind != .new else { throw .storage("\(path) holds no favorites database to open read-only") }
@@ -70,11 +75,30 @@ final class FavoritesDatabase: @unchecked Sendable {
         lastDataVersion = try readDataVersion()
     }
 
-    /// From any thread: a write waiting for another connection's lock gives up now.
-    func stopWaiting() { connection.stopWaiting() }
+    /// Opens ":memory:" favorites on first use: a new database, empty, as the list already is.
+    private func openIfNeeded() throws(MovieError) {
+        guard connection == nil else { return }
+        let opened = try SQLiteConnection(path: path)
+        do throws(MovieError) {
+            try Self.configure(opened, kind: .new, path: path)
+            statements = try Statements(opened)
+        } catch {
+            opened.close()
+            throw error
+        }
+        connection = opened
+        lastDataVersion = try readDataVersion()
+    }
+
+    /// From any thread: a write waiting for another connection's lock gives up now (only a
+    /// file's connection waits for another's; ":memory:" ones are never waited on).
+    func stopWaiting() {
+        guard isShared else { return }
+        connection.stopWaiting()
+    }
 
     /// Closes the connection and its statements: the file is closed when this returns.
-    func close() { connection.close() }
+    func close() { connection?.close() }
 
     func add(_ movie: Movie) throws(MovieError) -> FavoriteToggle {
         try write(movie.id) { () throws(MovieError) in try self.insert(movie) }
@@ -124,6 +148,7 @@ final class FavoritesDatabase: @unchecked Sendable {
     /// moves the version on and its snapshot waits in ``takeUnpublished()``. Returns whether
     /// `movieID` is stored afterwards, with the version.
     private func write(_ movieID: Int, _ change: () throws(MovieError) -> Change) throws(MovieError) -> FavoriteToggle {
+        try openIfNeeded()
         let current = list
         let (next, dataVersion) = try connection.transaction { () throws(MovieError) -> (FavoritesList?, Int) in
             let dataVersion = try readDataVersion()
@@ -169,7 +194,7 @@ final class FavoritesDatabase: @unchecked Sendable {
                         (connection, statements) = old
                         throw error
                     }
-                    old.0.close()
+                    old.0?.close()
                 } catch {
                     fresh.close()
                     throw error
@@ -212,7 +237,7 @@ final class FavoritesDatabase: @unchecked Sendable {
     }
 
     /// The favorites as stored, most recently added first.
-    func readAll() throws(MovieError) -> [Movie] { try readList().movies }
+    func readAll() throws(MovieError) -> [Movie] { connection == nil ? list.movies : try readList().movies }
 
     /// The whole table, in order.
     private func readList() throws(MovieError) -> FavoritesList {
@@ -241,10 +266,12 @@ final class FavoritesDatabase: @unchecked Sendable {
     }
 
     func setQueryOnly(_ on: Bool) throws(MovieError) {
+        try openIfNeeded()
         try connection.execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
 
     func journalMode() throws(MovieError) -> String {
+        try openIfNeeded()
         let statement = try connection.prepare("PRAGMA journal_mode", persistent: false)
         defer { statement.finalize() }
         try statement.bind([])

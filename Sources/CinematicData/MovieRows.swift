@@ -38,8 +38,12 @@ struct MovieRows: @unchecked Sendable {
     /// when the last one is not ended.
     static func strings(_ bytes: UnsafeRawBufferPointer, _ name: String) throws(MovieError) -> [String] {
         guard bytes.isEmpty || bytes.last == UInt8(ascii: "\n") else { throw .storage("the index is damaged: its \(name) is not newline-ended") }
-        return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
-            .map { String(decoding: $0, as: UTF8.self) }
+        var strings: [String] = [], start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            strings.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            start = index + 1
+        }
+        return strings
     }
 
     /// Strings as ``strings(_:_:)`` reads them.

@@ -87,19 +87,23 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
     private init() {}
 
     /// Checks that the index compiled into the library carries this library's stamp (format,
-    /// data, version), reading it in place.
+    /// data, version): the stamp `make lib` read from it as it compiled it in
+    /// (``CatalogIndex/compiledInStamp``: no SQL at open), else read from the image in place.
     private static func checkEmbedded(_ image: UnsafeRawBufferPointer, version: String) throws(MovieError) {
         let expected = CatalogIndex.expectedEmbeddedStamp(libraryVersion: version)
-        let connection = try SQLiteConnection(path: ":memory:")
-        defer { connection.close() }
-        var stamp: CatalogIndex.Stamp?
-        if let database = try? CorpusLayout.split(image).database, (try? connection.deserializeReadOnly(database)) != nil {
-            stamp = try? CatalogIndex.stamp(of: connection)
-        }
+        let stamp = CatalogIndex.compiledInStamp ?? readStamp(of: image)
         guard stamp == expected else {
             let found = stamp.map { "format \($0.format), data \($0.data), library \($0.library)" } ?? "no stamp"
             throw .storage("the catalog index compiled into this library is not its own (\(found); expected format \(expected.format), data \(expected.data), library \(expected.library))")
         }
+    }
+
+    /// The stamp in the `meta` table of an index image, nil when it has none.
+    private static func readStamp(of image: UnsafeRawBufferPointer) -> CatalogIndex.Stamp? {
+        guard let connection = try? SQLiteConnection(path: ":memory:") else { return nil }
+        defer { connection.close() }
+        guard let database = try? CorpusLayout.split(image).database, (try? connection.deserializeReadOnly(database)) != nil else { return nil }
+        return try? CatalogIndex.stamp(of: connection)
     }
 
     /// Runs `body` on the worker to make the queries; until it has run, queries wait behind it.

@@ -29,11 +29,10 @@ struct SearchFilters: Sendable {
         var bits: [String: UInt64] = [:]
         var next = 0
         var lists: [UInt64] = []
+        lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
-            for name in list.split(separator: ",") {
-                let word = SearchText.words(String(name)).joined()
-                guard !word.isEmpty else { continue }
+            for word in Self.genreWords(of: list) {
                 if bits[word] == nil, next < 64 {
                     bits[word] = 1 << UInt64(next)
                     next += 1
@@ -51,6 +50,34 @@ struct SearchFilters: Sendable {
         if let bit = bits["romance"] { aliases["romantic", default: 0] |= bit }
         genreBits = aliases
         listBits = lists
+    }
+
+    /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"): its
+    /// words joined, none empty. An ASCII list is read byte by byte (its words joined are its
+    /// letters and digits, lowercased); any other through ``SearchText``.
+    static func genreWords(of list: String) -> [String] {
+        var list = list
+        return list.withUTF8 { bytes -> [String] in
+            guard bytes.isASCII else {
+                return String(decoding: bytes, as: UTF8.self).split(separator: ",")
+                    .map { SearchText.words(String($0)).joined() }.filter { !$0.isEmpty }
+            }
+            var words: [String] = []
+            var word = [UInt8](), index = 0
+            while index <= bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ",")
+                index += 1
+                switch byte {
+                case UInt8(ascii: ","):
+                    if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+                    word.removeAll(keepingCapacity: true)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 0x20)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+                default: continue
+                }
+            }
+            return words
+        }
     }
 
     /// The years a word names: a year ("1994" → 1994...1994) or a decade ("90s", "1990s",

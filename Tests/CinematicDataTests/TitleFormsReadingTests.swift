@@ -81,6 +81,19 @@ struct TitleFormsReadingTests {
         #expect(Self.bothWays("Matrix, The", &reader).bytes?.plain == ["the", "matrix"])
     }
 
+    /// A genre list's search words read from its bytes are the string reading's: every list
+    /// of the shipped catalog and made-up ones (case, punctuation, empty names, digits).
+    @Test func genreWordsReadFromBytesAreTheStringReadings() throws {
+        let shipped = Set(try EmbeddedCatalog.rows().map { $0.genres.joined(separator: ",") })
+        let madeUp = ["", ",", ",,Drama,", "Sci-Fi,Film-Noir", "O'Brien", "d'Une", "ROM-COM,rom com", "3-D,Action!", "  Drama ",
+                      "a`b", "Comedy,,Comedy", "Ame\u{301}lie", "Drama,\u{301}Comedy", "Écran"]
+        for list in shipped.union(madeUp) {
+            let strings = list.split(separator: ",").map { SearchText.words(String($0)).joined() }.filter { !$0.isEmpty }
+            #expect(SearchFilters.genreWords(of: list) == strings, "\(list)")
+        }
+        #expect(shipped.count > 50)
+    }
+
     /// The vocabulary's order is its words' byte order, for words sharing their first 8 bytes
     /// (or all of a shorter word's) and words of other scripts.
     @Test func theVocabularySortsByBytesPastItsFirstEight() throws {

@@ -20,4 +20,10 @@ size_t catalog_index_length(void);
     build time, or NULL in builds that did not compute it (then it is computed when first
     needed). Static storage: never freed. */
 const char *catalog_data_gz_hash(void);
+
+/** The embedded index's stamp as `make lib` read it from the index it compiled in
+    ("<format>\t<data>\t<library>", the values of its `meta` table), or NULL when no index is
+    embedded or the build did not record it (then the stamp is read from the index itself).
+    Static storage: never freed. */
+const char *catalog_index_stamp(void);
 #endif
