@@ -68,7 +68,9 @@ enum CachedAnswerLatency {
             guard let json, strstr(json, #""op":"search""#) != nil else { return }
             userdata!.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.store(id, ordering: .releasing)
         }
-        // The id of the last search request (the provider runs inside `send`, immediate delivery).
+        // The id of the last search request. The provider is called from the search effect,
+        // which `send` starts up to its first suspension; the request is then delivered on the
+        // runtime's delivery thread, possibly after `send` returned: `submit` waits for it.
         let box = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
         box.initialize(to: Atomic<UInt64>(0))
         defer { box.deinitialize(count: 1); box.deallocate() }
@@ -76,7 +78,13 @@ enum CachedAnswerLatency {
         try ABIRoundTrip.check(cinematic_store_open(runtime, "search", nil, &store), "store_open")
         try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"queryChanged","query":"dune"}"#), "send")
         func submit() throws -> UInt64 {
+            let previous = box.pointee.load(ordering: .acquiring)
             try ABIRoundTrip.check(cinematic_store_send(store, #"{"type":"submitted"}"#), "send")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while box.pointee.load(ordering: .acquiring) == previous {
+                guard ContinuousClock.now < deadline else { throw BenchError("no search request reached the provider") }
+                usleep(20)
+            }
             return box.pointee.load(ordering: .acquiring)
         }
         try ABIRoundTrip.check(cinematic_runtime_respond(runtime, try submit(), answer), "respond")

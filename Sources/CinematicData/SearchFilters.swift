@@ -26,21 +26,16 @@ struct SearchFilters: Sendable {
 
     /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``).
     init(genreLists: [String]) {
-        var bits: [String: UInt64] = [:]
-        var next = 0
+        var names = GenreNames()
         var lists: [UInt64] = []
         lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
-            for word in Self.genreWords(of: list) {
-                if bits[word] == nil, next < 64 {
-                    bits[word] = 1 << UInt64(next)
-                    next += 1
-                }
-                mask |= bits[word] ?? 0
-            }
+            for word in Self.genreWords(of: list) { mask |= names.bit(of: word) }
             lists.append(mask)
         }
+        var bits: [String: UInt64] = [:]
+        for (index, name) in names.names.enumerated() { bits[name] = 1 << UInt64(index) }
         var aliases = bits
         for (word, bit) in bits {
             aliases[word + "s", default: 0] |= bit
@@ -167,5 +162,26 @@ struct SearchFilters: Sendable {
             if found.count >= limit { return (found, index == corpus.count - 1) }
         }
         return (found, true)
+    }
+}
+
+/// The genre words in the order first met, bit i for the i-th (the first 64 only): found by a
+/// scan while they are few (a catalog has about 8), by a dictionary past 16.
+private struct GenreNames {
+    private(set) var names: [String] = []
+    private var index: [String: Int] = [:]
+
+    /// The bit of `word`, given one if it is new and fewer than 64 have one; 0 past them.
+    mutating func bit(of word: String) -> UInt64 {
+        let found = names.count <= 16 ? names.firstIndex(of: word) : index[word]
+        if let found { return 1 << UInt64(found) }
+        guard names.count < 64 else { return 0 }
+        names.append(word)
+        if names.count == 17 {
+            for (position, name) in names.enumerated() { index[name] = position }
+        } else if names.count > 17 {
+            index[word] = names.count - 1
+        }
+        return 1 << UInt64(names.count - 1)
     }
 }

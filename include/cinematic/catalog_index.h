@@ -32,7 +32,8 @@ extern "C" {
  * (build tree, `make install` prefix, wheel, jar) with nothing to find at run time, and
  * a library can never meet an index built for another version or another data file: it is
  * used only when its stamp is this library's own (otherwise cinematic_runtime_open fails
- * with CINEMATIC_ERR_IO). A library built without one (`swift build`, the Swift tests)
+ * with CINEMATIC_ERR_IO; `make lib` compiles the stamp it reads from the index in beside
+ * it, so the check runs no SQL). A library built without one (`swift build`, the Swift tests)
  * builds the embedded catalog in memory on the catalog's thread when a runtime opens:
  * cinematic_runtime_open still returns at once, searches wait (their state "loading")
  * until it is ready, cinematic_runtime_catalog_state reports the progress, and nothing is

@@ -32,9 +32,11 @@ extern "C" {
  *                keeps each source's answers apart: only the source that stored an answer
  *                is ever shown it. Plain "host" is an anonymous source: it gets no default
  *                offline cache, and the rows it stores in an explicit cache are its own.
- *   "favorites": ":memory:" (default), a file path (its directory must exist; created with
- *                WAL journaling; refused with CINEMATIC_ERR_IO, unchanged, when it is
- *                another program's file), or {"path": "...", "readOnly": true} (an existing
+ *   "favorites": ":memory:" (default: empty, created on the favorites' thread at the
+ *                first write, so opening runs no SQL for it), a file path (its directory
+ *                must exist; created with WAL journaling; refused with CINEMATIC_ERR_IO,
+ *                unchanged, when it is another program's file), or
+ *                {"path": "...", "readOnly": true} (an existing
  *                favorites file, opened read-only, never written, no file created: listing
  *                works and follows other runtimes' changes, every change fails with a
  *                "storage" error)
