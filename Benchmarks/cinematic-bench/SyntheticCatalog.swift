@@ -3,7 +3,7 @@ import CinematicDomain
 
 /// A synthetic catalog for the scale benchmark (benchmark code: the library does not hold it), whose
 /// vocabulary grows with it as a real catalog's does: each title starts from the first words
-/// of a real title, and about half the titles also get a word the real catalog does not
+/// of a real title, and seven titles in eight also get a word the real catalog does not
 /// have: an invented word (syllables; the pool of them grows with the catalog), a real word
 /// with a typo (a letter dropped, doubled, swapped or replaced), or a real word continued
 /// ("star" → "starling", "stars"). Every other field is a real film's (so the vote
@@ -46,16 +46,16 @@ enum SyntheticCatalog {
             let a = real[random.next(real.count)], b = real[random.next(real.count)], shape = real[random.next(real.count)]
             var title = Array(a.catalogTitle.split(separator: " ").prefix(random.next(3) + 1).map(String.init))
             title += b.catalogTitle.split(separator: " ").suffix(random.next(3)).map(String.init)
-            if random.next(2) == 0 {
+            if random.next(8) != 0 {
                 let base = SearchText.words(real[random.next(real.count)].catalogTitle).filter { $0.count >= 3 }.first ?? "film"
                 var word: String
                 switch random.next(10) {
-                case 0..<4:
+                case 0..<7:
                     // An invented word from a pool that grows with the catalog.
-                    var key = random.next(id / 2 + 1) &* 2654435761
+                    var key = random.next(4 * id + 1) &* 2654435761
                     word = ""
-                    for _ in 0..<(2 + key % 3) { word += syllables[key % syllables.count]; key /= syllables.count }
-                case 4..<7:
+                    for _ in 0..<(3 + key % 3) { word += syllables[key % syllables.count]; key /= syllables.count }
+                case 7..<9:
                     var characters = Array(base)
                     let at = random.next(characters.count)
                     switch random.next(4) {
