@@ -11,7 +11,7 @@ enum SearchCorpusBuilder {
     /// Frees the films once read (``CatalogFilms/release()``).
     static func build(_ films: CatalogFilms, progress: (Double) -> Void = { _ in },
                       each: (Int, CatalogRow) throws(MovieError) -> Void = { _, _ in }) throws(MovieError) -> CorpusParts {
-        var titles = TitleWordLists(expectedWords: films.count)
+        var titles = TitleWordLists(expectedWords: 2 * films.count)   // plain words, their forms, adjacent pairs
         for offset in 0..<films.count {
             if offset % 4096 == 0 { progress(0.8 * Double(offset) / Double(max(1, films.count))) }
             let row = try films.row(offset)

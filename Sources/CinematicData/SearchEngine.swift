@@ -51,6 +51,10 @@ final class SearchEngine {
     init(_ corpus: SearchCorpus) {
         self.corpus = corpus
         filters = SearchFilters(genreLists: corpus.display.genreLists)
+        // The word-form tables (abbreviations, number words, ordinals, numerals) are built
+        // here, on the catalog's thread as it loads, rather than by the first query.
+        _ = SearchWordForms.alternatives(of: "ii", after: "part", isLast: true)
+        _ = SearchWordForms.alternatives(of: "5th", after: nil, isLast: true)
     }
 
     /// The ranks of the films matching `text`, best first: at least `needed` of them when

@@ -27,7 +27,8 @@ enum TitleText {
     static func parts(ofCatalogTitle title: String) -> Parts {
         // An ASCII title's last comma is its last "," byte; otherwise a Character (a comma
         // with a combining mark is not one).
-        let ascii = title.utf8.allSatisfy { $0 < 0x80 }
+        var text = title
+        let ascii = text.withUTF8 { $0.isASCII }
         guard let comma = ascii ? title.utf8.lastIndex(of: UInt8(ascii: ",")) : title.lastIndex(of: ",") else {
             return Parts(article: nil, core: title)
         }

@@ -64,20 +64,20 @@ struct WordTable {
     }
 
     /// The ids in the order of their bytes (the index's vocabulary order: ``SearchCorpus``):
-    /// sorted as numbers by their first 8 bytes (no word holds a 0 byte, so a shorter word
-    /// padded with zeros sorts first) above their id, then each run of words sharing those 8
-    /// bytes by all their bytes.
+    /// sorted as numbers made of their first 12 bytes (no word holds a 0 byte, so a shorter
+    /// word padded with zeros sorts first) above their id, then each run of words sharing those
+    /// 12 bytes by all their bytes.
     func sortedOrder() -> [UInt32] {
         bytes.withUnsafeBufferPointer { all in
             starts.withUnsafeBufferPointer { starts in
                 func word(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
                     UnsafeBufferPointer(rebasing: all[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])])
                 }
-                func prefix(_ key: UInt128) -> UInt64 { UInt64(truncatingIfNeeded: key >> 64) }
+                func prefix(_ key: UInt128) -> UInt128 { key >> 32 }
                 var keys = (0..<UInt32(count)).map { id -> UInt128 in
-                    var prefix: UInt64 = 0
-                    for (index, byte) in word(id).prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * index) }
-                    return UInt128(prefix) << 64 | UInt128(id)
+                    var key: UInt128 = 0
+                    for (index, byte) in word(id).prefix(12).enumerated() { key |= UInt128(byte) << (120 - 8 * index) }
+                    return key | UInt128(id)
                 }
                 keys.sort()
                 var order = keys.map { UInt32(truncatingIfNeeded: $0) }
