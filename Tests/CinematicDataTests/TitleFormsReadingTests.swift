@@ -94,14 +94,14 @@ struct TitleFormsReadingTests {
         #expect(shipped.count > 50)
     }
 
-    /// The vocabulary's order is its words' byte order, for words sharing their first 8 bytes
-    /// (or all of a shorter word's) and words of other scripts.
-    @Test func theVocabularySortsByBytesPastItsFirstEight() throws {
+    /// The vocabulary's order is its words' byte order, for words sharing the 12 bytes it
+    /// sorts by first (or all of a shorter word's) and words of other scripts.
+    @Test func theVocabularySortsByBytesPastItsPrefix() throws {
         var table = WordTable(), words: [String] = []
         var state: UInt64 = 3
         for _ in 0..<5_000 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
-            let stem = ["abcdefgh", "abcdefg", "abcdefghij", "zz", "é", "\u{D55C}", "a"][Int(state >> 61) % 7]
+            let stem = ["abcdefgh", "abcdefghijkl", "abcdefghijk", "zz", "é", "\u{D55C}", "a"][Int(state >> 61) % 7]
             words.append(stem + String(state >> 50, radix: 7).prefix(Int(state >> 40) % 6))
         }
         for word in words { _ = try table.id(of: word) }
