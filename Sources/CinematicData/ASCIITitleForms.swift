@@ -5,7 +5,7 @@ import Glibc
 /// The search words of an ASCII title, read from its bytes: the same words in the same order as
 /// the string reading (``TitleForms/read(catalogTitle:parts:)``: ``SearchText`` and
 /// ``TitleText``), without a string, array or set per word. An index build reads one title per
-/// film, and most titles are ASCII; `SearchTextASCIITests` holds the two readings equal.
+/// film, and most titles are ASCII; `TitleFormsReadingTests` holds the two readings equal.
 ///
 /// A title with a byte over 0x7F, or with more than ``maximumWords`` plain words, is left to the
 /// string reading (``read(catalog:display:articleMoved:)`` returns false): membership here is a
