@@ -26,16 +26,21 @@ struct SearchFilters: Sendable {
 
     /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``).
     init(genreLists: [String]) {
-        var names = GenreNames()
+        var bits: [String: UInt64] = [:]
+        var next = 0
         var lists: [UInt64] = []
         lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
-            for word in Self.genreWords(of: list) { mask |= names.bit(of: word) }
+            for word in Self.genreWords(of: list) {
+                if bits[word] == nil, next < 64 {
+                    bits[word] = 1 << UInt64(next)
+                    next += 1
+                }
+                mask |= bits[word] ?? 0
+            }
             lists.append(mask)
         }
-        var bits: [String: UInt64] = [:]
-        for (index, name) in names.names.enumerated() { bits[name] = 1 << UInt64(index) }
         var aliases = bits
         for (word, bit) in bits {
             aliases[word + "s", default: 0] |= bit
@@ -48,31 +53,12 @@ struct SearchFilters: Sendable {
     }
 
     /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"): its
-    /// words joined, none empty. An ASCII list is read byte by byte (its words joined are its
-    /// letters and digits, lowercased); any other through ``SearchText``.
+    /// words joined, none empty. An ASCII list is split at its comma bytes (splitting it as
+    /// Characters finds the same names, one grapheme break at a time).
     static func genreWords(of list: String) -> [String] {
-        var list = list
-        return list.withUTF8 { bytes -> [String] in
-            guard bytes.isASCII else {
-                return String(decoding: bytes, as: UTF8.self).split(separator: ",")
-                    .map { SearchText.words(String($0)).joined() }.filter { !$0.isEmpty }
-            }
-            var words: [String] = []
-            var word = [UInt8](), index = 0
-            while index <= bytes.count {
-                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ",")
-                index += 1
-                switch byte {
-                case UInt8(ascii: ","):
-                    if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
-                    word.removeAll(keepingCapacity: true)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 0x20)
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
-                default: continue
-                }
-            }
-            return words
-        }
+        let names = list.utf8.allSatisfy({ $0 < 0x80 })
+            ? list.utf8.split(separator: UInt8(ascii: ",")).map { Substring($0) } : list.split(separator: ",")
+        return names.map { SearchText.words(String($0)).joined() }.filter { !$0.isEmpty }
     }
 
     /// The years a word names: a year ("1994" → 1994...1994) or a decade ("90s", "1990s",
@@ -162,26 +148,5 @@ struct SearchFilters: Sendable {
             if found.count >= limit { return (found, index == corpus.count - 1) }
         }
         return (found, true)
-    }
-}
-
-/// The genre words in the order first met, bit i for the i-th (the first 64 only): found by a
-/// scan while they are few (a catalog has about 8), by a dictionary past 16.
-private struct GenreNames {
-    private(set) var names: [String] = []
-    private var index: [String: Int] = [:]
-
-    /// The bit of `word`, given one if it is new and fewer than 64 have one; 0 past them.
-    mutating func bit(of word: String) -> UInt64 {
-        let found = names.count <= 16 ? names.firstIndex(of: word) : index[word]
-        if let found { return 1 << UInt64(found) }
-        guard names.count < 64 else { return 0 }
-        names.append(word)
-        if names.count == 17 {
-            for (position, name) in names.enumerated() { index[name] = position }
-        } else if names.count > 17 {
-            index[word] = names.count - 1
-        }
-        return 1 << UInt64(names.count - 1)
     }
 }
