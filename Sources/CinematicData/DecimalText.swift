@@ -5,11 +5,8 @@ enum DecimalText {
     /// `Int(text)`: an optional sign, then one or more decimal digits; nil for anything else
     /// or a value outside `Int`.
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = 0, negative = false
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-            negative = first == UInt8(ascii: "-")
-            index = 1
-        }
+        let (negative, firstDigit) = sign(of: bytes)
+        var index = firstDigit
         guard index < bytes.count else { return nil }
         var value = 0
         while index < bytes.count {
@@ -30,11 +27,8 @@ enum DecimalText {
     /// most 10^15, exact), one correctly rounded division, which is the correctly rounded value
     /// `Double(_:)` gives. Anything else (exponents, more digits, "nan", "5.") is `Double(_:)`'s.
     static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var index = 0, negative = false
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-            negative = first == UInt8(ascii: "-")
-            index = 1
-        }
+        let (negative, firstDigit) = sign(of: bytes)
+        var index = firstDigit
         var whole: UInt64 = 0, digits = 0, integerDigits = 0, fractionDigits = 0, dot = false
         while index < bytes.count {
             let byte = bytes[index]
@@ -52,6 +46,12 @@ enum DecimalText {
         guard integerDigits > 0, !dot || fractionDigits > 0 else { return Double(String(decoding: bytes, as: UTF8.self)) }
         let value = Double(whole) / powersOfTen[fractionDigits]
         return negative ? -value : value
+    }
+
+    /// Whether `bytes` start with "-", and where their digits start (after a "+" or "-").
+    private static func sign(of bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: Int) {
+        guard let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") else { return (false, 0) }
+        return (first == UInt8(ascii: "-"), 1)
     }
 
     private static let powersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]

@@ -14,9 +14,11 @@ struct WordTable {
     /// Every word's bytes, one after another; word `i` is `bytes[starts[i]..<starts[i + 1]]`.
     private(set) var bytes: [UInt8] = []
     private(set) var starts: [UInt32] = [0]
-    /// Open addressing (ASCII words only): per slot, the high half of the word's hash above
-    /// its id + 1, so a probe compares bytes only when the halves match; 0 for empty.
+    /// Open addressing (ASCII words only): per slot, the high half of the word's hash
+    /// (``tagMask``) above its id + 1, so a probe compares bytes only when the halves match;
+    /// 0 for empty.
     private var slots: [UInt64]
+    private static let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
     private var nonASCII: [String: UInt32] = [:]
 
     /// An empty table sized for about `expected` words (it grows past them).
@@ -33,7 +35,7 @@ struct WordTable {
     mutating func id(of word: String) throws(MovieError) -> UInt32 {
         var word = word
         let ascii = word.withUTF8 { utf8 -> Result<UInt32, MovieError>? in
-            utf8.allSatisfy({ $0 < 0x80 }) ? Result { () throws(MovieError) in try id(ofASCII: utf8) } : nil
+            utf8.isASCII ? Result { () throws(MovieError) in try id(ofASCII: utf8) } : nil
         }
         if let ascii { return try ascii.get() }
         if let known = nonASCII[word] { return known }
@@ -48,7 +50,7 @@ struct WordTable {
         let (known, slot) = find(utf8, hash: hash)
         if let known { return known }
         let new = try append(utf8)
-        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(new + 1)
+        slots[slot] = hash & Self.tagMask | UInt64(new + 1)
         if count * 2 > slots.count { grow() }
         return new
     }
@@ -102,12 +104,12 @@ struct WordTable {
     /// The id of the ASCII word `utf8` (whose hash is `hash`) if known, and its slot (where
     /// it is or goes).
     private func find(_ utf8: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (id: UInt32?, slot: Int) {
-        let mask = slots.count - 1, tag = hash & 0xFFFF_FFFF_0000_0000
-        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+        let mask = slots.count - 1, tag = hash & Self.tagMask
+        var slot = Self.home(of: hash, mask: mask)
         return bytes.withUnsafeBufferPointer { all in
             while slots[slot] != 0 {
                 let entry = slots[slot]
-                if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                if entry & Self.tagMask == tag {
                     let id = Int(entry & 0xFFFF_FFFF) - 1
                     let start = Int(starts[id]), end = Int(starts[id + 1])
                     if end - start == utf8.count, utf8.isEmpty || memcmp(all.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0 {
@@ -127,6 +129,10 @@ struct WordTable {
         return hash
     }
 
+    /// The slot a word of `hash` is looked for from (its low half, folded), in a table of
+    /// `mask + 1` slots.
+    private static func home(of hash: UInt64, mask: Int) -> Int { Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask }
+
     private mutating func append(_ utf8: some Collection<UInt8>) throws(MovieError) -> UInt32 {
         guard count < Int(UInt32.max) - 1, bytes.count + utf8.count < Int(UInt32.max) else {
             throw .storage("the movie file has more title words than an index holds")
@@ -143,8 +149,7 @@ struct WordTable {
         let mask = slots.count - 1
         for entry in old where entry != 0 {
             let id = Int(entry & 0xFFFF_FFFF) - 1
-            let hash = Self.hash(bytes[Int(starts[id])..<Int(starts[id + 1])])
-            var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            var slot = Self.home(of: Self.hash(bytes[Int(starts[id])..<Int(starts[id + 1])]), mask: mask)
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = entry
         }
