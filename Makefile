@@ -22,6 +22,8 @@ LIB_LINK := -Xswiftc -static-stdlib \
 # The embedded catalog's index (built by the library itself, then compiled into it).
 INDEX_DIR := $(BUILD)/catalog-index
 EMBEDDED_INDEX := $(INDEX_DIR)/catalog.idx
+# Its stamp, compiled in beside it (tools/index-stamp.py).
+INDEX_STAMP := $(INDEX_DIR)/catalog_index_stamp.h
 # Reproducible bytes (make dist): no build directory inside the library, and no debug
 # references to the Clang module cache (their ids change with every build).
 REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \

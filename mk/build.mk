@@ -16,6 +16,12 @@ apt_install = if [ "$$(id -u)" = 0 ]; then \
 	    echo "$(2); run:  sudo apt-get install -y $(1)"; $(3); \
 	  fi
 
+## replace_if_changed(file, then): a generated file written as file.new takes file's place only
+## when its text changed (then `then` runs: a touch, so what includes it is compiled again);
+## otherwise file.new is dropped and file keeps its time. Used by lib for the files it
+## generates before compiling.
+replace_if_changed = { cmp -s $(1).new $(1) && rm -f $(1).new || { mv -f $(1).new $(1) && $(2); }; }
+
 deps: $(BUILD)/.deps
 $(BUILD)/.deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists $(PKG_MODULES); then \
@@ -35,15 +41,14 @@ build: deps
 lib: deps
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR) $(BUILD)/link
 	@$(if $(STATIC_LIBSTDCXX),echo 'INPUT ( $(STATIC_LIBSTDCXX) )' > $(BUILD)/link/libstdc++.so.new && \
-	  { cmp -s $(BUILD)/link/libstdc++.so.new $(BUILD)/link/libstdc++.so && rm -f $(BUILD)/link/libstdc++.so.new || \
-	    mv -f $(BUILD)/link/libstdc++.so.new $(BUILD)/link/libstdc++.so; },:)
+	  $(call replace_if_changed,$(BUILD)/link/libstdc++.so,:),:)
 	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
 	@python3 -c 'import sys, zlib; data = open(sys.argv[1], "rb").read(); print(f"#define CATALOG_DATA_HASH \"crc32-{zlib.crc32(data):x}-{len(data)}\"")' \
 	  data/ggplot2movies.tsv.gz > $(INDEX_DIR)/catalog_data_hash.h.new && \
-	  { cmp -s $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && rm -f $(INDEX_DIR)/catalog_data_hash.h.new || \
-	    { mv -f $(INDEX_DIR)/catalog_data_hash.h.new $(INDEX_DIR)/catalog_data_hash.h && touch Sources/CinematicCatalogData/catalog_data.c; }; }
+	  $(call replace_if_changed,$(INDEX_DIR)/catalog_data_hash.h,touch Sources/CinematicCatalogData/catalog_data.c)
 	@# The embedded index's stamp, compiled in beside it (tools/index-stamp.py): written only when it changed.
-	@if [ -f $(EMBEDDED_INDEX) ]; then python3 tools/index-stamp.py $(EMBEDDED_INDEX) $(INDEX_DIR)/catalog_index_stamp.h Sources/CinematicCatalogData/catalog_data.c; fi
+	@if [ -f $(EMBEDDED_INDEX) ]; then python3 tools/index-stamp.py $(EMBEDDED_INDEX) > $(INDEX_STAMP).new && \
+	  $(call replace_if_changed,$(INDEX_STAMP),touch Sources/CinematicCatalogData/catalog_data.c); fi
 	$(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS)
 	cp $(LIB_SCRATCH)/release/$(LIB_NAME) $(INDEX_DIR)/$(LIB_SONAME).tmp && mv -f $(INDEX_DIR)/$(LIB_SONAME).tmp $(INDEX_DIR)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $(INDEX_DIR)/$(LIB_NAME)
@@ -52,7 +57,7 @@ lib: deps
 	@if cmp -s $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX); then rm -f $(EMBEDDED_INDEX).new; else \
 	  echo "embedding the new catalog index ($$(du -h $(EMBEDDED_INDEX).new | cut -f1))"; \
 	  mv -f $(EMBEDDED_INDEX).new $(EMBEDDED_INDEX) && touch Sources/CinematicCatalogData/catalog_data.c && \
-	  python3 tools/index-stamp.py $(EMBEDDED_INDEX) $(INDEX_DIR)/catalog_index_stamp.h && \
+	  python3 tools/index-stamp.py $(EMBEDDED_INDEX) > $(INDEX_STAMP).new && $(call replace_if_changed,$(INDEX_STAMP),:) && \
 	  $(SWIFT) build -c release --product cinematic --scratch-path $(LIB_SCRATCH) $(LIB_FLAGS) || exit 1; fi
 	@# Atomic replace: a host running on the old library keeps its mapping (never overwritten in place).
 	@# swiftc's per-compile module hashes zeroed and the build id recomputed: same sources, same bytes.
