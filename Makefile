@@ -32,6 +32,7 @@ REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix
 # first and together (mk/first-use-code.order, written by `make first-use-code`): a C host
 # maps a few contiguous pages of it rather than pages all over the library.
 FIRST_USE_CODE := -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xlinker --section-ordering-file=$(CURDIR)/mk/first-use-code.order
 # libstdc++ linked in (the Swift runtime's few C++ needs: new, delete, strings), when the
 # compiler has its archive: a host then loads no libstdc++.so (about 0.9 MiB of its pages

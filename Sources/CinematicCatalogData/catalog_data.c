@@ -5,20 +5,26 @@
    (build/catalog-index/catalog_index_stamp.h). */
 #include "cinematic_catalog_data.h"
 
+/* The embedded bytes live in a section of their own, read-only: in `.rodata` they would be
+   linked writable, because Swift objects mark their `.rodata` writable and the linker merges
+   it all into one output section, in the library's writable segment (private, copy-on-write
+   pages, and no write to them would fault). */
+#define CATALOG_SECTION __attribute__((section("cinematic_catalog")))
+
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc23-extensions"
-static const unsigned char catalog_gz[] = {
+CATALOG_SECTION static const unsigned char catalog_gz[] = {
 #embed "../../data/ggplot2movies.tsv.gz"
 };
 
 /* SQLite reads the image in place: keep it aligned. */
 #if defined(CINEMATIC_EMBED_INDEX) && __has_embed("../../build/catalog-index/catalog.idx")
-_Alignas(16) static const unsigned char catalog_index[] = {
+CATALOG_SECTION _Alignas(16) static const unsigned char catalog_index[] = {
 #embed "../../build/catalog-index/catalog.idx"
 };
 static const size_t catalog_index_size = sizeof catalog_index;
 #else
-_Alignas(16) static const unsigned char catalog_index[1] = {0};
+CATALOG_SECTION _Alignas(16) static const unsigned char catalog_index[1] = {0};
 static const size_t catalog_index_size = 0;
 #endif
 #pragma clang diagnostic pop

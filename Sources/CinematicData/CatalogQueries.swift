@@ -1,29 +1,40 @@
 import CinematicDomain
 
 /// The prepared statements of one catalog connection and its corpus. Used only inside the
-/// catalog's lock. Search reads only the corpus: the statements of a detail and of Discover's
-/// pages are prepared when first needed, so a first search does not wait for them.
+/// catalog's lock. Search reads only the corpus: the connection (for the embedded index, made
+/// when first needed), the statements of a detail and Discover's pages are made when first
+/// needed, so a first search does not wait for SQLite.
 final class CatalogQueries: @unchecked Sendable {
-    private let connection: SQLiteConnection
+    private var connection: SQLiteConnection?
     /// The index the connection and the corpus read in place (kept alive here).
     private let image: IndexImage
     private let engine: SearchEngine
     private var byRankStatement: SQLiteStatement?
     private var discoverPages: DiscoverPages?
 
-    /// Closes the connection and its statements.
-    func close() { connection.close() }
+    /// Closes the connection, if one was made, and its statements.
+    func close() { connection?.close() }
 
-    init(_ connection: SQLiteConnection, image: IndexImage) throws(MovieError) {
+    /// The queries of `image`, on `connection` when one is open already (a user's index, whose
+    /// stamp was read through it), else on one made at the first detail or Discover page.
+    init(_ connection: SQLiteConnection? = nil, image: IndexImage) {
         self.connection = connection
         self.image = image
         engine = SearchEngine(image.corpus)
     }
 
+    /// The connection to the index's database, made on first use.
+    private func database() throws(MovieError) -> SQLiteConnection {
+        if let connection { return connection }
+        let made = try image.connect()
+        connection = made
+        return made
+    }
+
     /// A film's budget and rating distribution by rank (prepared on first use).
     private func byRank() throws(MovieError) -> SQLiteStatement {
         if let byRankStatement { return byRankStatement }
-        let statement = try connection.prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
+        let statement = try database().prepare("SELECT budget, distribution FROM movies WHERE rank = ?1")
         byRankStatement = statement
         return statement
     }
@@ -31,7 +42,7 @@ final class CatalogQueries: @unchecked Sendable {
     /// Discover's pages (prepared on first use).
     private func discover() throws(MovieError) -> DiscoverPages {
         if let discoverPages { return discoverPages }
-        let pages = try DiscoverPages(connection, columns: "rank")
+        let pages = try DiscoverPages(database(), columns: "rank")
         discoverPages = pages
         return pages
     }

@@ -66,7 +66,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
                     guard stamp.format == CatalogIndex.formatVersion else {
                         throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")
                     }
-                    return try CatalogQueries(connection, image: image)
+                    return CatalogQueries(connection, image: image)
                 } catch {
                     connection.close()
                     throw error
@@ -78,7 +78,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
             if let image = EmbeddedCatalog.index { try Self.checkEmbedded(image, version: version) }
             catalog.load { report throws(MovieError) in
                 let shared = try SharedCatalog.embedded(version: version, progress: report)
-                return try CatalogQueries(shared.connect(), image: shared)
+                return CatalogQueries(image: shared)
             }
         }
         return catalog

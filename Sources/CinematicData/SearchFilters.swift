@@ -24,27 +24,35 @@ struct SearchFilters: Sendable {
         "seventies": 1970, "eighties": 1980, "nineties": 1990,
     ]
 
-    /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``).
+    /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``). A genre
+    /// name is read into its word once (the lists combine a few names many ways).
     init(genreLists: [String]) {
-        var bits: [String: UInt64] = [:]
+        var bits: [String: UInt64] = [:], nameBits: [String: UInt64] = [:]
         var next = 0
         var lists: [UInt64] = []
         lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
-            for word in Self.genreWords(of: list) {
-                if bits[word] == nil, next < 64 {
+            Self.forEachGenreName(of: list) { name in
+                if let bit = nameBits[name] {
+                    mask |= bit
+                    return
+                }
+                let word = Self.genreWord(of: name)
+                if !word.isEmpty, bits[word] == nil, next < 64 {
                     bits[word] = 1 << UInt64(next)
                     next += 1
                 }
-                mask |= bits[word] ?? 0
+                let bit = word.isEmpty ? 0 : bits[word] ?? 0
+                nameBits[name] = bit
+                mask |= bit
             }
             lists.append(mask)
         }
         var aliases = bits
         for (word, bit) in bits {
             aliases[word + "s", default: 0] |= bit
-            if word.hasSuffix("y") { aliases[word.dropLast() + "ies", default: 0] |= bit }
+            if word.hasSuffix("y") { aliases[String(word.dropLast()) + "ies", default: 0] |= bit }
         }
         if let bit = bits["animation"] { aliases["animated", default: 0] |= bit }
         if let bit = bits["romance"] { aliases["romantic", default: 0] |= bit }
@@ -52,13 +60,40 @@ struct SearchFilters: Sendable {
         listBits = lists
     }
 
-    /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"): its
-    /// words joined, none empty. An ASCII list is split at its comma bytes (splitting it as
-    /// Characters finds the same names, one grapheme break at a time).
+    /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"), none
+    /// empty.
     static func genreWords(of list: String) -> [String] {
-        let names = list.utf8.allSatisfy({ $0 < 0x80 })
-            ? list.utf8.split(separator: UInt8(ascii: ",")).map { Substring($0) } : list.split(separator: ",")
-        return names.map { SearchText.words(String($0)).joined() }.filter { !$0.isEmpty }
+        var words: [String] = []
+        forEachGenreName(of: list) { name in
+            let word = genreWord(of: name)
+            if !word.isEmpty { words.append(word) }
+        }
+        return words
+    }
+
+    /// Calls `body` with each genre name of `list`, as spelled between its commas, none empty.
+    /// An ASCII list is split at its comma bytes (splitting it as Characters finds the same
+    /// names, one grapheme break at a time).
+    static func forEachGenreName(of list: String, _ body: (String) -> Void) {
+        var text = list
+        let ascii = text.withUTF8 { bytes in
+            guard bytes.isASCII else { return false }
+            var start = 0
+            for end in bytes.indices where bytes[end] == UInt8(ascii: ",") {
+                if end > start { body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
+                start = end + 1
+            }
+            if bytes.count > start { body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+            return true
+        }
+        if !ascii { for name in list.split(separator: ",") { body(String(name)) } }
+    }
+
+    /// The search word of a genre name: its words joined ("Sci-Fi": "scifi"); empty if it has none.
+    static func genreWord(of name: String) -> String {
+        var joined = ""   // not `joined()`: the unspecialized generic looks up conformances at first use
+        for word in SearchText.words(name) { joined += word }
+        return joined
     }
 
     /// The years a word names: a year ("1994" → 1994...1994) or a decade ("90s", "1990s",

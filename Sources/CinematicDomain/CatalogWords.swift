@@ -34,25 +34,22 @@ enum CatalogWords {
         "documentary", "documentaries", "romance", "romances", "romantic", "short", "shorts",
     ]
 
-    /// Genres people name that the catalog does not have: phrase → the genre's name.
-    private static let missingGenres: [[String]: String] = {
-        let names: [(String, [String])] = [
-            ("horror", ["horror", "horrors"]), ("thriller", ["thriller", "thrillers"]), ("western", ["western", "westerns"]),
-            ("science fiction", ["sci fi", "scifi", "science fiction", "sf"]), ("musical", ["musical", "musicals"]),
-            ("mystery", ["mystery", "mysteries"]), ("crime", ["crime"]), ("fantasy", ["fantasy", "fantasies"]),
-            ("adventure", ["adventure", "adventures"]), ("war", ["war"]), ("film noir", ["noir", "film noir"]),
-            ("family", ["family"]), ("biography", ["biography", "biographies", "biopic", "biopics"]),
-            ("history", ["history", "historical"]), ("sport", ["sport", "sports"]),
-            ("superhero", ["superhero", "superheroes"]), ("martial arts", ["martial arts", "kung fu"]),
-            ("anime", ["anime"]), ("disaster", ["disaster"]), ("spy", ["spy"]), ("heist", ["heist"]),
-            ("slasher", ["slasher", "slashers"]), ("zombie", ["zombie", "zombies"]), ("teen", ["teen"]),
-            ("gangster", ["gangster", "gangsters"]), ("suspense", ["suspense"]), ("erotic", ["erotic", "erotica"]),
-            ("music", ["music"]), ("silent", ["silent"]),
-        ]
-        var table: [[String]: String] = [:]
-        for (name, phrases) in names { for phrase in phrases { table[phrase.split(separator: " ").map(String.init)] = name } }
-        return table
-    }()
+    /// Genres people name that the catalog does not have: phrase (its words joined by a space)
+    /// → the genre's name.
+    private static let missingGenres: [String: String] = [
+        "horror": "horror", "horrors": "horror", "thriller": "thriller", "thrillers": "thriller",
+        "western": "western", "westerns": "western", "sci fi": "science fiction", "scifi": "science fiction",
+        "science fiction": "science fiction", "sf": "science fiction", "musical": "musical", "musicals": "musical",
+        "mystery": "mystery", "mysteries": "mystery", "crime": "crime", "fantasy": "fantasy", "fantasies": "fantasy",
+        "adventure": "adventure", "adventures": "adventure", "war": "war", "noir": "film noir", "film noir": "film noir",
+        "family": "family", "biography": "biography", "biographies": "biography", "biopic": "biography",
+        "biopics": "biography", "history": "history", "historical": "history", "sport": "sport", "sports": "sport",
+        "superhero": "superhero", "superheroes": "superhero", "martial arts": "martial arts", "kung fu": "martial arts",
+        "anime": "anime", "disaster": "disaster", "spy": "spy", "heist": "heist", "slasher": "slasher",
+        "slashers": "slasher", "zombie": "zombie", "zombies": "zombie", "teen": "teen", "gangster": "gangster",
+        "gangsters": "gangster", "suspense": "suspense", "erotic": "erotic", "erotica": "erotic", "music": "music",
+        "silent": "silent",
+    ]
 
     /// The first genre the catalog lacks that `words` name, when every word is such a genre,
     /// a catalog genre, a filler or a period ("80s", "1990s", "1994", "nineties").
@@ -60,13 +57,13 @@ enum CatalogWords {
         var found: String?
         var index = 0
         while index < words.count {
-            if index + 1 < words.count, let name = missingGenres[[words[index], words[index + 1]]] {
+            if index + 1 < words.count, let name = missingGenres[words[index] + " " + words[index + 1]] {
                 found = found ?? name
                 index += 2
                 continue
             }
             let word = words[index]
-            if let name = missingGenres[[word]] {
+            if let name = missingGenres[word] {
                 found = found ?? name
             } else if !(genreFillers.contains(word) || catalogGenres.contains(word) || isPeriod(word)) {
                 return nil
@@ -76,10 +73,12 @@ enum CatalogWords {
         return found
     }
 
+    /// Decades spelled out.
+    private static let spelledDecades: Set<String> = ["twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties"]
+
     /// A year (1890...2030) or a decade ("80s", "1980s", "eighties").
     private static func isPeriod(_ word: String) -> Bool {
-        let spelled: Set<String> = ["twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties"]
-        if spelled.contains(word) { return true }
+        if spelledDecades.contains(word) { return true }
         let digits = word.hasSuffix("s") ? String(word.dropLast()) : word
         guard let value = Int(digits), digits.count == 2 || digits.count == 4 else { return false }
         return digits.count == 2 ? word.hasSuffix("s") && value % 10 == 0 : (1890...2030).contains(value)

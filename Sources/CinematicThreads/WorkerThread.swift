@@ -11,6 +11,10 @@ import Glibc
 /// An optional `tick` runs on the thread whenever it has been idle for `tickMilliseconds`
 /// (polling a file for changes made by other processes, for example).
 ///
+/// The thread starts with the first job (a worker that ticks, at once): a worker nothing is
+/// asked of costs no thread, and creating one (about 40 µs) is not on the path of whatever
+/// opened it.
+///
 /// ```swift
 /// let worker = WorkerThread(name: "favorites")
 /// let rows = try await worker.perform { () throws(MovieError) in try database.readAll() }
@@ -24,33 +28,54 @@ package final class WorkerThread: @unchecked Sendable {
     private var isBusy = false
     private var isStopping = false
     private var finalJob: (@Sendable () -> Void)?
-    private var thread = pthread_t()
+    private var isStarted = false
     private var hasExited = false
+    /// The thread's id once it runs (0 before): set by the thread itself, read by ``isCurrent``.
+    private let threadID = Atomic<UInt>(0)
 
     private let tickMilliseconds: Int?
     private let tick: (@Sendable () -> Void)?
 
-    /// Starts the thread. `name` says what it is for (kept for debugging).
+    /// A worker whose thread starts with its first job, or at once when it ticks (`tick` and
+    /// `tickMilliseconds` both given).
+    /// `name` says what it is for (kept for debugging).
     package init(name: String, tickMilliseconds: Int? = nil, tick: (@Sendable () -> Void)? = nil) {
         self.tickMilliseconds = tickMilliseconds
         self.tick = tick
+        if tick != nil, tickMilliseconds != nil { condition.locked { startLocked() } }
+    }
+
+    /// Starts the thread, once (the caller holds `condition`). A thread that cannot be created
+    /// is a broken process (out of threads or memory): it stops here, as a failed allocation would.
+    private func startLocked() {
+        guard !isStarted else { return }
+        isStarted = true
+        var thread = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { argument in
             let worker = Unmanaged<WorkerThread>.fromOpaque(argument!).takeRetainedValue()
+            worker.threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
             worker.loop()
             return nil
         }, box)
         precondition(status == 0, "pthread_create failed: \(status)")
     }
 
-    /// True when called on this worker's own thread.
-    package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+    /// Whether the worker's thread was started (by a first job, a tick or ``shutDown(finally:)``).
+    package var hasThread: Bool { condition.locked { isStarted } }
 
-    /// Queues `job`; false (and the job is not run) once ``shutDown(finally:)`` has begun.
+    /// True when called on this worker's own thread.
+    package var isCurrent: Bool {
+        threadID.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    /// Queues `job` (starting the thread if this is the first); false (and the job is not
+    /// run) once ``shutDown(finally:)`` has begun.
     @discardableResult
     package func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         condition.locked {
             guard !isStopping else { return false }
+            startLocked()
             jobs.append(job)
             condition.broadcast()
             return true
@@ -109,6 +134,7 @@ package final class WorkerThread: @unchecked Sendable {
             if !isStopping {
                 isStopping = true
                 finalJob = finally
+                startLocked()   // a worker never asked for anything still runs `finally` on its thread
                 condition.broadcast()
             }
             return !isCurrent
@@ -135,6 +161,7 @@ package final class WorkerThread: @unchecked Sendable {
             return self.finalJob
         }
         finalJob?()
+        threadID.store(0, ordering: .relaxed)   // its id may be reused by a thread made later
         condition.locked {
             hasExited = true
             condition.broadcast()

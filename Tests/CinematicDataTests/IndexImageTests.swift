@@ -1,4 +1,5 @@
 @testable import CinematicData
+import CinematicCatalogData
 import CinematicDomain
 import Foundation
 import Testing
@@ -103,6 +104,20 @@ struct IndexImageTests {
         withUnsafeBytes(of: UInt32(0xD800).littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
         #expect(throws: MovieError.storage("the index is damaged: its words hold a value that is no unicode scalar")) {
             _ = try IndexImage(bytes.withUnsafeBytes { IndexBytes(copying: $0) }, checking: true)
+        }
+    }
+    /// The bytes compiled into the library (the movie file, the embedded index) are mapped
+    /// read-only: in `.rodata` they were linked writable with the Swift objects' constants
+    /// (private copy-on-write pages, and a stray write would not fault).
+    @Test func theEmbeddedBytesAreMappedReadOnly() throws {
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        for address in [UInt(bitPattern: catalog_data_gz_bytes()), UInt(bitPattern: catalog_index_bytes())] {
+            let mapping = maps.split(separator: "\n").first { line in
+                let bounds = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                return bounds.count == 2 && bounds[0] <= address && address < bounds[1]
+            }
+            let permissions = try #require(mapping?.split(separator: " ").dropFirst().first)
+            #expect(permissions.hasPrefix("r") && !permissions.contains("w"), "\(mapping ?? "")")
         }
     }
 }

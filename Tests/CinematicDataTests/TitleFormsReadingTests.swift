@@ -94,6 +94,24 @@ struct TitleFormsReadingTests {
         #expect(shipped.count > 50)
     }
 
+    /// Reading each genre name once gives every list the bits reading each list whole gives:
+    /// the first 64 words in list order, a name spelled two ways sharing its word's bit.
+    @Test func genreBitsReadOncePerNameAreEachListsBits() throws {
+        var lists = Array(Set(try EmbeddedCatalog.rows().map { $0.genres.joined(separator: ",") })).sorted()
+        lists += ["Sci-Fi,SciFi", "sci fi", "", ",,", "Drama,\u{301}Comedy", "Écran,Ecran"] + (0..<70).map { "G\($0),Drama" }
+        var bits: [String: UInt64] = [:], next = 0
+        let expected = lists.map { list in
+            SearchFilters.genreWords(of: list).reduce(UInt64(0)) { mask, word in
+                if bits[word] == nil, next < 64 { bits[word] = 1 << UInt64(next); next += 1 }
+                return mask | (bits[word] ?? 0)
+            }
+        }
+        let filters = SearchFilters(genreLists: lists)
+        #expect(filters.listBits == expected)
+        #expect(bits.allSatisfy { filters.genreBits[$0.key] == $0.value })
+        #expect(next == 64)
+    }
+
     /// The vocabulary's order is its words' byte order, for words sharing the 12 bytes it
     /// sorts by first (or all of a shorter word's) and words of other scripts.
     @Test func theVocabularySortsByBytesPastItsPrefix() throws {

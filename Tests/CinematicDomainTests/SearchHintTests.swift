@@ -34,6 +34,7 @@ struct SearchHintTests {
     @Test("a genre the catalog lacks", arguments: [
         ("horror", "horror"), ("80s horror movies", "horror"), ("sci-fi", "science fiction"), ("Westerns", "western"),
         ("best thrillers of the 90s", "thriller"), ("film noir", "film noir"), ("horror comedy", "horror"),
+        ("kung fu movies", "martial arts"), ("science fiction", "science fiction"),
     ])
     func aGenreTheCatalogLacks(query: String, genre: String) throws {
         let hint = try #require(SearchHint.of(query: query, results: [Self.movie("The Horror")]))

@@ -21,6 +21,37 @@ struct WorkerThreadTests {
         #expect(order.values == Array(0..<100))
     }
 
+    /// A worker costs no thread until it is asked for something: its first job starts it
+    /// (once, however many threads submit at the same moment) and the jobs all run, in each
+    /// submitter's order. One never asked still runs `finally` on a thread of its own.
+    @Test func theThreadStartsWithTheFirstJob() async {
+        let idle = WorkerThread(name: "test")
+        #expect(!idle.hasThread)
+        let ranOnWorker = Mutex(false)
+        idle.shutDown { ranOnWorker.withLock { $0 = idle.isCurrent } }
+        #expect(ranOnWorker.withLock { $0 })
+
+        let worker = WorkerThread(name: "test")
+        defer { worker.shutDown() }
+        #expect(!worker.hasThread)
+        let senders = 8, jobs = 200
+        let seen = Recorder<(Int, Int)>()
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask { for job in 0..<jobs { worker.submit { seen.append((sender, job)) } } }
+            }
+        }
+        #expect(worker.hasThread)
+        #expect(worker.waitUntilIdle(deadline: .after(milliseconds: 60_000)))
+        #expect(seen.values.count == senders * jobs)
+        for sender in 0..<senders {
+            #expect(seen.values.filter { $0.0 == sender }.map(\.1) == Array(0..<jobs))
+        }
+        let ticking = WorkerThread(name: "test", tickMilliseconds: 60_000) {}
+        #expect(ticking.hasThread)   // a tick runs while idle: its thread starts at once
+        ticking.shutDown()
+    }
+
     /// A worker whose queue never empties (a producer faster than its jobs) still lets go of
     /// the jobs it ran: memory follows what waits, not what ever waited.
     @Test func aNeverIdleWorkerReleasesTheJobsItRan() {

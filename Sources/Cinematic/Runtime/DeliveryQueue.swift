@@ -114,10 +114,11 @@ final class DeliveryQueue: @unchecked Sendable {
     }
 
     /// Asks the delivery thread to deliver what waits (once, however often it is asked),
-    /// unless a host call holds the queue: that call delivers it.
+    /// unless a host call holds the queue: that call delivers it. Nothing waiting, nothing is
+    /// asked (whoever queues an event next calls ``deliver()``).
     private func scheduleDrain() {
         let schedule = condition.locked { () -> Bool in
-            guard !drainScheduled, holds == 0, !isClosed else { return false }
+            guard head < events.count, !drainScheduled, holds == 0, !isClosed else { return false }
             drainScheduled = true
             return true
         }
