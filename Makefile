@@ -30,7 +30,10 @@ REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 # Each function in a section of its own, and the code a host runs to its first search result
 # first and together (mk/first-use-code.order, written by `make first-use-code`): a C host
-# maps a few contiguous pages of it rather than pages all over the library.
+# maps a few contiguous pages of it rather than pages all over the library. And a generic
+# type's metadata comes from its accessor, with its conformances, not from its mangled name:
+# the runtime checks a mangled name's requirements by scanning every conformance record in
+# the library, some 50,000 instructions for each new type and protocol at first use.
 FIRST_USE_CODE := -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xlinker --section-ordering-file=$(CURDIR)/mk/first-use-code.order
