@@ -68,7 +68,14 @@ final class SearchEngine {
         let typing = text.last.map { $0.isLetter || $0.isNumber } ?? false
         // A word that lost most of its letters to folding ("üñí" → "uni") is matched only whole.
         let whole = Set(read.indices.filter { read[$0].isMostlyFolded })
-        let key = read.map { $0.isMostlyFolded ? $0.word + "\u{1}" : $0.word }.joined(separator: " ") + (typing ? "…" : "")
+        // The recent lists' key, joined by hand: `joined(separator:)` is not specialized, and
+        // its first call looks up associated types by mangled name (~90 K instructions).
+        var key = ""
+        for (index, word) in read.enumerated() {
+            if index > 0 { key += " " }
+            key += word.isMostlyFolded ? word.word + "\u{1}" : word.word
+        }
+        if typing { key += "…" }
         var previous: Ranked?
         if let hit = recent.firstIndex(where: { $0.key == key }) {
             let entry = recent.remove(at: hit)

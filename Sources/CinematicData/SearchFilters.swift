@@ -25,17 +25,19 @@ struct SearchFilters: Sendable {
     ]
 
     /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``). A genre
-    /// name is read into its word once (the lists combine a few names many ways).
+    /// name is read into its word once (the lists combine a few names many ways): the first
+    /// 64 names are found again by comparing (a short name is one word, compared at once),
+    /// any later ones by hashing.
     init(genreLists: [String]) {
-        var bits: [String: UInt64] = [:], nameBits: [String: UInt64] = [:]
+        var bits: [String: UInt64] = [:], firstNames: [(name: String, bit: UInt64)] = [], laterNames: [String: UInt64] = [:]
         var next = 0
         var lists: [UInt64] = []
         lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
             Self.forEachGenreName(of: list) { name in
-                if let bit = nameBits[name] {
-                    mask |= bit
+                if let known = firstNames.first(where: { $0.name == name })?.bit ?? laterNames[name] {
+                    mask |= known
                     return
                 }
                 let word = Self.genreWord(of: name)
@@ -44,7 +46,7 @@ struct SearchFilters: Sendable {
                     next += 1
                 }
                 let bit = word.isEmpty ? 0 : bits[word] ?? 0
-                nameBits[name] = bit
+                if firstNames.count < 64 { firstNames.append((name, bit)) } else { laterNames[name] = bit }
                 mask |= bit
             }
             lists.append(mask)
