@@ -78,7 +78,9 @@
  *     what effects produce. Nothing of a runtime runs on Swift's shared cooperative pool, so
  *     a runtime whose callbacks are slow stalls only its own deliveries, never another
  *     runtime. One more thread serves the whole process: its timer, which only wakes
- *     effects sleeping on the system clock (debounces, provider request deadlines).
+ *     effects sleeping on the system clock (debounces, provider request deadlines). Each
+ *     thread starts when it is first given work (favorites in a file: at open, to watch
+ *     the file), so a runtime never asked for a thread's work does not have that thread.
  *   - No lock is held while the library calls out (callbacks, observers, task cancellation),
  *     so a callback may call back in; the library's own locks are leaves.
  *   - Work per input is bounded: JSON documents are at most 1 MiB (a runtime snapshot 2 MiB)
