@@ -38,6 +38,9 @@ enum CatalogCost {
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+    /// How many times each host runs (a new process each time), alternated.
+    static let rounds = 15
+
     /// Drops the cached pages of the library file at `path`, so hosts map it as they map an
     /// installed library: read back from disk. The file `make lib` has just written sits in
     /// the page cache in large folios, and a host touching a page of it maps the whole folio
@@ -68,14 +71,16 @@ enum CatalogCost {
         let fts5Build = try once(["build", "data/ggplot2movies.tsv.gz", fts5Database], library: nil, program: fts5Host)
         for folder in ["build/lib"] + libraries.compactMap(\.1) { evictFromPageCache(folder + "/libcinematic.so.0") }
         var runs: [String: [Run]] = [:], fts5: [Run] = []
-        for round in 0..<7 {
+        // 15 rounds: a first result is a millisecond of page faults and thread wake-ups on a
+        // shared machine, and with medians of 7 the ratio moved from 2.1x to 3.0x between runs.
+        for round in 0..<rounds {
             for (name, library) in libraries {
                 runs[name, default: []].append(try once(["embedded", "dune"] + (round == 0 ? [keystrokes] : []), library: library))
             }
             fts5.append(try once([fts5Database, "dune"], library: nil, program: fts5Host))
         }
         let fts5First = median(fts5.map { $0.number("first_result_us") }) / 1000
-        print("catalog cost to a C host (\(host), a new process each run; medians of 7, alternated)")
+        print("catalog cost to a C host (\(host), a new process each run; medians of \(rounds), alternated)")
         print("  RSS splits into anon (what the process allocated) + file (mapped code and read-only data, shared page cache);")
         print("  the library's file is first dropped from the page cache, so hosts map it as read from disk (evictFromPageCache)")
         print("  library   open -> first result   RSS then (anon + file)     + 2nd runtime   RSS after \(SearchLatency.keystrokes(try SearchLatency.suite()).count) keystrokes   first result")
