@@ -1,5 +1,4 @@
 @testable import CinematicData
-import CinematicCatalogData
 import CinematicDomain
 import Foundation
 import Testing
@@ -111,7 +110,9 @@ struct IndexImageTests {
     /// (private copy-on-write pages, and a stray write would not fault).
     @Test func theEmbeddedBytesAreMappedReadOnly() throws {
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-        for address in [UInt(bitPattern: catalog_data_gz_bytes()), UInt(bitPattern: catalog_index_bytes())] {
+        let embedded = [EmbeddedCatalog.movieFile.baseAddress, EmbeddedCatalog.index?.baseAddress].compactMap { $0 }
+        #expect(!embedded.isEmpty)
+        for address in embedded.map({ UInt(bitPattern: $0) }) {
             let mapping = maps.split(separator: "\n").first { line in
                 let bounds = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt($0, radix: 16) }
                 return bounds.count == 2 && bounds[0] <= address && address < bounds[1]
