@@ -25,18 +25,16 @@ struct SearchFilters: Sendable {
     ]
 
     /// The genre words of a catalog's distinct genre lists (``MovieRows/genreLists``). A genre
-    /// name is read into its word once (the lists combine a few names many ways): the first
-    /// 64 names are found again by comparing (a short name is one word, compared at once),
-    /// any later ones by hashing.
+    /// name is read into its word once (the lists combine a few names many ways).
     init(genreLists: [String]) {
-        var bits: [String: UInt64] = [:], firstNames: [(name: String, bit: UInt64)] = [], laterNames: [String: UInt64] = [:]
+        var bits: [String: UInt64] = [:], nameBits: [String: UInt64] = [:]
         var next = 0
         var lists: [UInt64] = []
         lists.reserveCapacity(genreLists.count)
         for list in genreLists {
             var mask: UInt64 = 0
             Self.forEachGenreName(of: list) { name in
-                if let known = firstNames.first(where: { $0.name == name })?.bit ?? laterNames[name] {
+                if let known = nameBits[name] {
                     mask |= known
                     return
                 }
@@ -46,7 +44,7 @@ struct SearchFilters: Sendable {
                     next += 1
                 }
                 let bit = word.isEmpty ? 0 : bits[word] ?? 0
-                if firstNames.count < 64 { firstNames.append((name, bit)) } else { laterNames[name] = bit }
+                nameBits[name] = bit
                 mask |= bit
             }
             lists.append(mask)
@@ -62,17 +60,6 @@ struct SearchFilters: Sendable {
         listBits = lists
     }
 
-    /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"), none
-    /// empty.
-    static func genreWords(of list: String) -> [String] {
-        var words: [String] = []
-        forEachGenreName(of: list) { name in
-            let word = genreWord(of: name)
-            if !word.isEmpty { words.append(word) }
-        }
-        return words
-    }
-
     /// Calls `body` with each genre name of `list`, as spelled between its commas, none empty.
     /// An ASCII list is split at its comma bytes (splitting it as Characters finds the same
     /// names, one grapheme break at a time).
@@ -81,11 +68,10 @@ struct SearchFilters: Sendable {
         let ascii = text.withUTF8 { bytes in
             guard bytes.isASCII else { return false }
             var start = 0
-            for end in bytes.indices where bytes[end] == UInt8(ascii: ",") {
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
                 if end > start { body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
                 start = end + 1
             }
-            if bytes.count > start { body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
             return true
         }
         if !ascii { for name in list.split(separator: ",") { body(String(name)) } }

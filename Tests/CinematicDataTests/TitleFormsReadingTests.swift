@@ -96,7 +96,7 @@ struct TitleFormsReadingTests {
 
     /// Reading each genre name once gives every list the bits reading each list whole gives:
     /// the first 64 words in list order, a name spelled two ways sharing its word's bit (also
-    /// past the 64th name, found by hashing).
+    /// past the 64th name).
     @Test func genreBitsReadOncePerNameAreEachListsBits() throws {
         var lists = Array(Set(try EmbeddedCatalog.rows().map { $0.genres.joined(separator: ",") })).sorted()
         lists += ["Sci-Fi,SciFi", "sci fi", "", ",,", "Drama,\u{301}Comedy", "Écran,Ecran"] + (0..<70).map { "G\($0),Drama" } + ["DRAMA", "DRAMA,Comedy"]
@@ -126,5 +126,18 @@ struct TitleFormsReadingTests {
         for word in words { _ = try table.id(of: word) }
         let sorted = table.sortedOrder().map { table.text(Int($0)) }
         #expect(sorted == Array(Set(words)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+}
+
+extension SearchFilters {
+    /// The search word of each genre named in `list` ("Comedy,Sci-Fi": "comedy", "scifi"), none
+    /// empty: each name as ``init(genreLists:)`` reads it, one list at a time.
+    static func genreWords(of list: String) -> [String] {
+        var words: [String] = []
+        forEachGenreName(of: list) { name in
+            let word = genreWord(of: name)
+            if !word.isEmpty { words.append(word) }
+        }
+        return words
     }
 }
