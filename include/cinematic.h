@@ -58,7 +58,8 @@
  * Malformed JSON, invalid UTF-8, duplicate keys, NUL escapes in strings and
  * documents nested more than 2048 levels deep (the innermost value counts as a level) give
  * CINEMATIC_ERR_JSON. A well-formed document that is not a valid intent, config or argument
- * (including a top-level scalar such as 42 or null) gives CINEMATIC_ERR_INVALID naming the
+ * (including a top-level scalar such as 42 or null, and a number no 64-bit integer or double
+ * holds, such as 9223372036854775808 or 1e400) gives CINEMATIC_ERR_INVALID naming the
  * offending path ("$" for the document itself). Unknown keys in configs, arguments and
  * intents are errors (typos surface at once); unknown keys in provider answers are ignored
  * (forward compatibility).

@@ -77,9 +77,10 @@ $(BUILD)/tests/test_index_reader $(BUILD)/tests/test_index_section $(BUILD)/test
 $(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zlib)
 ## test_offline_cache_damage reads the cache file's pages and checks it with SQLite directly.
 $(BUILD)/tests/test_offline_cache_damage: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
-## test_patches applies the patches it receives with jansson (Tests/c/json_patch.h).
-$(BUILD)/tests/test_patches: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
-$(BUILD)/tests/test_patches: examples/c/json_patch.h
+## test_patches and test_app_patches apply the patches they receive with jansson
+## (Tests/c/patcher.h); test_golden rewrites golden intents with it.
+$(BUILD)/tests/test_patches $(BUILD)/tests/test_app_patches $(BUILD)/tests/test_golden: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
+$(BUILD)/tests/test_patches $(BUILD)/tests/test_app_patches: examples/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites
 ## file with SQLite directly.

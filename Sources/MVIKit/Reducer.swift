@@ -21,4 +21,20 @@ public protocol Reducer<State, Intent>: Sendable {
 
     /// Applies `intent` to `state` and describes the asynchronous work that follows.
     func reduce(_ state: inout State, _ intent: Intent) -> Effect<Intent>
+
+    /// Time travel (``Store/revert(toSequence:)``) just set `state` to an earlier one: brings
+    /// back in line what lives outside the state (a timer a notice needs, storage the state
+    /// mirrors) and returns the effects that do it. The default does nothing.
+    ///
+    /// ```swift
+    /// func reverted(_ state: inout FavoritesState) -> Effect<FavoritesIntent> {
+    ///     .run(id: Self.observeEffect) { send in … }   // read storage again: the past list is not what is stored
+    /// }
+    /// ```
+    func reverted(_ state: inout State) -> Effect<Intent>
+}
+
+extension Reducer {
+    /// Nothing outside the state to bring back in line.
+    public func reverted(_ state: inout State) -> Effect<Intent> { .none }
 }

@@ -34,4 +34,10 @@ public struct Scope<ParentState: Equatable & Sendable, ParentIntent: Sendable, C
         guard let childIntent = extract(intent) else { return .none }
         return child.reduce(&parent[keyPath: state], childIntent).map(embed)
     }
+
+    /// Time travel reached the parent: the child brings its part in line (``Reducer/reverted(_:)``).
+    @inlinable
+    public func reverted(_ parent: inout ParentState) -> Effect<ParentIntent> {
+        child.reverted(&parent[keyPath: state]).map(embed)
+    }
 }

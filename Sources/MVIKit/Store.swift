@@ -179,14 +179,20 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     /// Time travel: sets the state to the state after the history entry numbered `sequence`
-    /// (``HistoryEntry/sequence``) and notifies observers; the tracer sees
-    /// ``StoreTrace/reverted(sequence:state:)``. Effects keep running, and the history is
-    /// not changed. Returns false when the history does not hold that entry.
+    /// (``HistoryEntry/sequence``), lets the reducer bring what lives outside the state in
+    /// line (``Reducer/reverted(_:)``: a notice's timer, storage read again) and notifies
+    /// observers; the tracer sees ``StoreTrace/reverted(sequence:before:after:)``. Effects keep
+    /// running, and the history is not changed. Returns false when the history does not hold
+    /// that entry.
     @discardableResult
     public func revert(toSequence sequence: UInt64) -> Bool {
-        let reverted = core.withLock { $0.revert(toEntry: sequence) }
-        notifyObservers()
-        return reverted
+        let work = core.withLock { core -> EffectWork<Intent>? in
+            guard !core.isClosed else { return nil }
+            return core.revert(toEntry: sequence, with: reducer)
+        }
+        guard let work else { return false }
+        perform(work)
+        return true
     }
 
     // MARK: Tracing

@@ -81,13 +81,20 @@ struct StoreCore<State: Equatable & Sendable, Intent: Sendable> {
 
     /// Time travel: sets the state to the one after history entry `number`; false when the
     /// history does not hold it.
-    mutating func revert(toEntry number: UInt64) -> Bool {
-        guard let entry = history?.entry(numbered: number) else { return false }
-        if tracer != nil { outbox.append(.trace(TraceBox(.reverted(sequence: number, before: state, after: entry.after)))) }
-        guard entry.after != state else { return true }
+    /// The reducer then brings what lives outside the state in line (``Reducer/reverted(_:)``):
+    /// its effects are scheduled like a reduce's.
+    mutating func revert<R: Reducer>(toEntry number: UInt64, with reducer: R) -> EffectWork<Intent>?
+    where R.State == State, R.Intent == Intent {
+        guard let entry = history?.entry(numbered: number) else { return nil }
+        let before = state
         state = entry.after
-        notify()
-        return true
+        let effect = reducer.reverted(&state)
+        if tracer != nil { outbox.append(.trace(TraceBox(.reverted(sequence: number, before: before, after: state)))) }
+        if state != before { notify() }
+        var work = EffectWork<Intent>()
+        for kind in effect.kinds { schedule(kind, into: &work) }
+        work.settled = takeSettleWaitersIfIdle()
+        return work
     }
 
     /// Queues an effect's trace event (when a tracer wants effects); true when one was queued.

@@ -166,8 +166,10 @@ struct AppReducerTests {
         let (state, effect) = reduce(AppState(), .restored(restore))
         #expect(state.tab == .discover && state.section == .genre("Comedy"))
         #expect(state.position(in: .discover(.genre("Comedy"))) == ListPosition(selection: 45, firstVisible: 30), "kept while loading")
-        #expect(state.removed == [row])
-        #expect(state.details.map(\.detail) == [DetailState(movieID: 5, detail: .loading, listing: row)])
+        #expect(state.removed == [row] && state.uncheckedRows == [5], "an undo stores the catalog's row of a restored film")
+        var detail = DetailState(movieID: 5, detail: .loading, listing: row)
+        detail.listingChecked = false  // the heart waits for the catalog's row
+        #expect(state.details.map(\.detail) == [detail])
         #expect(state.search.query == "alien" && state.search.results == .loading)
         #expect(state.discover[.genre("Comedy")]?.movies == .loading)
         #expect(state.favorites.favorites == .loading)

@@ -1,5 +1,6 @@
 @testable import Cinematic
 import CinematicDomain
+import CinematicFeatures
 import Testing
 
 /// The wire names of domain values live in the codecs: error codes and section ids.
@@ -49,5 +50,23 @@ struct WireNamesTests {
     @Test(arguments: ["", "Popular", "POPULAR", "toprated", "TopRated", "top_rated", "Comedy", "western", " popular", "drama "])
     func unknownSectionIDsParseToNil(id: String) {
         #expect(WireNames.section(id: id) == nil)
+    }
+
+    /// Each list's constant state key (a member of the state's `positions`) is its wire name.
+    @Test func everyListsStateKeyIsItsWireName() {
+        for list in AppList.all { #expect(list.stateKey.description == list.wireName) }
+    }
+
+    /// An object whose members came or went is patched member by member while an applier
+    /// rebuilds its order (new members after the kept ones), else replaced whole.
+    @Test func objectsPatchOnlyTheMembersThatCameOrWent() {
+        let one = StateNode.fragment(.object([("selection", .int(1)), ("firstVisible", .int(0))]))
+        let two = StateNode.fragment(.object([("selection", .int(2)), ("firstVisible", .int(0))]))
+        func text(_ from: [StateMember], _ to: [StateMember]) -> String { StatePatch(from: .object(from), to: .object(to)).json.text }
+        #expect(text([("search", one), ("comedy", one)], [("comedy", one)]) == #"[{"op":"remove","path":"/search"}]"#)
+        #expect(text([("search", one)], [("search", one), ("comedy", two)])
+            == #"[{"op":"add","path":"/comedy","value":{"selection":2,"firstVisible":0}}]"#)
+        #expect(text([("comedy", one)], [("search", two), ("comedy", one)])
+            == #"[{"op":"replace","path":"","value":{"search":{"selection":2,"firstVisible":0},"comedy":{"selection":1,"firstVisible":0}}}]"#)
     }
 }

@@ -3,13 +3,16 @@
  * docs/wire.md, "app"): saved once the app has been quiet for 1 s on the manual clock, and
  * not before; resumed by a second runtime (tab, section, query, positions, the Detail stack);
  * a foreign file or a symbolic link at the path is left byte for byte untouched with a notice
- * of kind "stateFile"; a FIFO does not block. Every wait is bounded and on something
+ * of kind "stateFile", and so is an empty file; a FIFO does not block; one session saves to a
+ * file at a time (a second process resumes from it, is told, and never saves over the
+ * first's). Every wait is bounded and on something
  * observable (a state, a file).
  */
 #include "app.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /* True when something (a symbolic link included) is at path. */
 static int file_exists(const char *path) {
@@ -181,7 +184,98 @@ static void test_state_file_foreign_symlink_fifo_untouched(void) {
     remove_tempdir(dir);
 }
 
-int main(void) {
+static void test_state_file_empty_untouched(void) {
+    char dir[64], path[128];
+    make_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/app.json", dir);
+    CHECK(write_file(path, ""));
+    refused_state_file(path, "an empty file");
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+    remove_tempdir(dir);
+}
+
+/* Waits (bounded) until the file at path holds `text`. */
+static int wait_file_holds(const char *path, const char *text) {
+    long long deadline = h_now_ms() + H_WAIT_MS;
+    for (;;) {
+        char *held = read_file(path, NULL);
+        int found = held && strstr(held, text);
+        free(held);
+        if (found || h_now_ms() > deadline) return found;
+        h_sleep_ms(5);
+    }
+}
+
+/* The first session, in a process of its own: shows Favorites, saves, tells the parent
+ * (a byte on `ready`), and closes when told (a byte on `done`). */
+static int first_session(const char *path, int ready, int done) {
+    cinematic_runtime *rt = open_runtime(CONFIG);
+    cinematic_store *app = open_app_with_file(rt, path);
+    send_ok(app, "{\"type\":\"tabSelected\",\"tab\":\"favorites\"}");
+    CHECK_STATUS(cinematic_runtime_advance_clock(rt, 2000), CINEMATIC_OK);
+    CHECK(wait_file_holds(path, "\"tab\":\"favorites\""));
+    char byte = 1;
+    CHECK(write(ready, &byte, 1) == 1);
+    CHECK(read(done, &byte, 1) == 1);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    return h_failed == 0 ? 0 : 1;
+}
+
+static const char *program; /* argv[0]: the first session runs as this program, started fresh */
+
+static void test_state_file_one_session_at_a_time(void) {
+    char dir[64], path[128];
+    make_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/app.json", dir);
+    int to_child[2], to_parent[2];
+    CHECK(pipe(to_child) == 0 && pipe(to_parent) == 0);
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        char ready[16], done[16];
+        snprintf(ready, sizeof ready, "%d", to_parent[1]);
+        snprintf(done, sizeof done, "%d", to_child[0]);
+        execl(program, program, "--first-session", path, ready, done, (char *)NULL);
+        _exit(127);
+    }
+    char byte = 0;
+    CHECK(read(to_parent[0], &byte, 1) == 1);
+
+    /* The second session resumes from the first's file, is told, and does not save over it. */
+    cinematic_runtime *rt = open_runtime(CONFIG);
+    cinematic_store *app = open_app_with_file(rt, path);
+    char *state = wait_json_eq(app, "notice.kind", "stateFile", H_WAIT_MS);
+    CHECK_JSON_EQ(state, "notice.kind", "stateFile");
+    CHECK_STR_CONTAINS(state, "Another session of this app is using");
+    CHECK_JSON_EQ(state, "tab", "favorites");
+    cinematic_free(state);
+    send_ok(app, "{\"type\":\"tabSelected\",\"tab\":\"discover\"}");
+    CHECK_STATUS(cinematic_runtime_advance_clock(rt, 2000), CINEMATIC_OK);
+    CHECK_STATUS(cinematic_store_close(app), CINEMATIC_OK); /* a save at close, if it saved */
+    CHECK(wait_file_holds(path, "\"tab\":\"favorites\""));
+    char *text = read_file(path, NULL);
+    CHECK_MSG(text && !strstr(text, "\"tab\":\"discover\""), "the second session saved over the first: %.200s", text ? text : "");
+    free(text);
+
+    CHECK(write(to_child[1], &byte, 1) == 1);
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the first session failed (status %d)", status);
+    /* The first session is gone: the next one holds the file, with no notice. */
+    app = open_app_with_file(rt, path);
+    state = wait_json_eq(app, "tab", "favorites", H_WAIT_MS);
+    CHECK_JSON_EQ(state, "notice", "null");
+    cinematic_free(state);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    remove_tempdir(dir);
+}
+
+int main(int argc, char **argv) {
+    program = argv[0];
+    if (argc == 5 && strcmp(argv[1], "--first-session") == 0) return first_session(argv[2], atoi(argv[3]), atoi(argv[4]));
+    RUN_TEST(test_state_file_empty_untouched);
+    RUN_TEST(test_state_file_one_session_at_a_time);
     RUN_TEST(test_state_file_saved_after_quiet);
     RUN_TEST(test_state_file_quiet_counts_from_the_last_change);
     RUN_TEST(test_state_file_resumes_in_another_runtime);

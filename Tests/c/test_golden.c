@@ -5,6 +5,7 @@
  * must still get the statuses that release documented (`make wire-check` compares the files).
  */
 #include "harness.h"
+#include <jansson.h>
 
 #define GOLDEN_INTENTS "schema/golden/intents.jsonl"
 #define GOLDEN_STATES "schema/golden/initial-states.json"
@@ -103,7 +104,66 @@ static void test_golden_initial_states(void) {
     free(golden);
 }
 
+/* Sends `intent` with the integer at `path` (a JSONPath, its json_t `slot`) written as
+ * `literal`: a well-formed document, but not a valid intent. */
+static int out_of_range_checked(cinematic_store *store, json_t *intent, json_t *slot, const char *path, const char *literal) {
+    json_int_t kept = json_integer_value(slot);
+    json_integer_set(slot, 7777777777777); /* a marker, replaced in the text */
+    char *text = json_dumps(intent, JSON_COMPACT), *mark = strstr(text, "7777777777777");
+    char sent[1200];
+    snprintf(sent, sizeof sent, "%.*s%s%s", (int)(mark - text), text, literal, mark + 13);
+    json_integer_set(slot, kept);
+    free(text);
+    int rc = cinematic_store_send(store, sent);
+    const char *error = cinematic_last_error();
+    char where[128] = "";
+    json_get(error ? error : "{}", "path", where, sizeof where);
+    return CHECK_MSG(rc == CINEMATIC_ERR_INVALID && strcmp(where, path) == 0, "%s: got %s at \"%s\", expected invalid at %s (%s)", sent,
+                     cinematic_status_name(rc), where, path, error ? error : "");
+}
+
+/* Every integer member of every golden intent (nested ones too) that does not fit 64 bits is
+ * `invalid` with its path, as the header says of a well-formed document that is not a valid
+ * intent: never `json`. */
+static int integers_out_of_range(cinematic_store *store, json_t *intent, json_t *value, const char *path) {
+    int checked = 0;
+    const char *key;
+    json_t *member;
+    if (json_is_integer(value)) {
+        out_of_range_checked(store, intent, value, path, "9223372036854775808");
+        out_of_range_checked(store, intent, value, path, "-9223372036854775809");
+        return 1;
+    }
+    json_object_foreach(value, key, member) {
+        char inner[128];
+        snprintf(inner, sizeof inner, "%s.%s", path, key);
+        checked += integers_out_of_range(store, intent, member, inner);
+    }
+    return checked;
+}
+
+static void test_every_integer_member_out_of_range_is_invalid(void) {
+    char *text = read_text(GOLDEN_INTENTS);
+    if (!text) return;
+    cinematic_runtime *rt = open_runtime("{\"clock\":\"manual\",\"catalog\":\"host\"}");
+    int members = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *golden = json_loads(line, 0, NULL), *intent = json_object_get(golden, "intent");
+        const char *feature = json_string_value(json_object_get(golden, "feature"));
+        if (strcmp(json_string_value(json_object_get(golden, "status")), "ok") == 0) {
+            cinematic_store *store = open_feature(rt, feature, args_for(feature));
+            members += integers_out_of_range(store, intent, intent, "$");
+            CHECK_STATUS(cinematic_store_close(store), CINEMATIC_OK);
+        }
+        json_decref(golden);
+    }
+    CHECK_MSG(members >= 6, "only %d integer members in the golden intents", members);
+    CHECK_STATUS(cinematic_runtime_close(rt), CINEMATIC_OK);
+    free(text);
+}
+
 int main(void) {
+    RUN_TEST(test_every_integer_member_out_of_range_is_invalid);
     RUN_TEST(test_golden_intents_get_their_status);
     RUN_TEST(test_the_last_releases_golden_intents_get_their_status);
     RUN_TEST(test_golden_initial_states);

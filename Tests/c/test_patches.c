@@ -6,93 +6,9 @@
  * "remove", a heart tap a few "replace"s); sequence numbers have no gaps; observing again
  * starts over with the whole state; a recording made while observing in patch mode replays.
  */
-#include "harness.h"
-#include "../../examples/c/json_patch.h"
+#include "patcher.h"
 
 #define EMBEDDED "{\"clock\":\"manual\"}"
-
-typedef struct {
-    pthread_mutex_t lock;
-    json_t *doc;            /* the state rebuilt from the deliveries */
-    long long seq;          /* the last delivery's seq */
-    int deliveries, bad;    /* bad: a gap, a patch that did not apply, an unknown shape */
-    int full_states;        /* deliveries carrying "state" */
-    char last[1 << 16];     /* the last envelope (cut) */
-    size_t last_bytes, total_bytes;
-    char error[256];
-} patcher;
-
-static void patcher_init(patcher *p) {
-    memset(p, 0, sizeof *p);
-    pthread_mutex_init(&p->lock, NULL);
-}
-
-static void patcher_destroy(patcher *p) {
-    json_decref(p->doc);
-    pthread_mutex_destroy(&p->lock);
-}
-
-static void patcher_fail(patcher *p, const char *why, const char *envelope) {
-    if (!p->bad++) snprintf(p->error, sizeof p->error, "%s: %.180s", why, envelope);
-}
-
-static void patcher_fn(void *userdata, cinematic_store *store, const char *envelope) {
-    (void)store;
-    patcher *p = userdata;
-    json_t *root = json_loads(envelope, 0, NULL);
-    pthread_mutex_lock(&p->lock);
-    p->deliveries++;
-    p->last_bytes = strlen(envelope);
-    p->total_bytes += p->last_bytes;
-    snprintf(p->last, sizeof p->last, "%s", envelope);
-    json_t *seq = json_object_get(root, "seq"), *state = json_object_get(root, "state"), *patch = json_object_get(root, "patch");
-    if (!root || !json_is_integer(seq) || (state != NULL) == (patch != NULL)) {
-        patcher_fail(p, "not a patched delivery", envelope);
-    } else if (state) {
-        if (json_integer_value(seq) != 1) patcher_fail(p, "a whole state whose seq is not 1", envelope);
-        json_decref(p->doc);
-        p->doc = json_deep_copy(state);
-        p->seq = 1;
-        p->full_states++;
-    } else {
-        if (json_integer_value(seq) != p->seq + 1) patcher_fail(p, "a gap in seq", envelope);
-        if (!p->doc || json_array_size(patch) == 0 || !jp_apply(&p->doc, patch)) patcher_fail(p, "a patch that does not apply", envelope);
-        p->seq = json_integer_value(seq);
-    }
-    pthread_mutex_unlock(&p->lock);
-    json_decref(root);
-}
-
-/* The rebuilt state equals cinematic_store_state byte for byte. */
-static int patcher_matches(patcher *p, cinematic_store *store, const char *where) {
-    char *state = state_of(store);
-    pthread_mutex_lock(&p->lock);
-    char *rebuilt = p->doc ? json_dumps(p->doc, JSON_COMPACT | JSON_REAL_PRECISION(15)) : NULL;
-    int ok = CHECK_MSG(state && rebuilt && strcmp(state, rebuilt) == 0, "%s: the patched state differs from cinematic_store_state:\n"
-                       "  patched %.300s\n  state   %.300s", where, rebuilt ? rebuilt : "NULL", state ? state : "NULL");
-    ok &= CHECK_MSG(p->bad == 0, "%s: %d bad deliveries, the first %s", where, p->bad, p->error);
-    pthread_mutex_unlock(&p->lock);
-    free(rebuilt);
-    cinematic_free(state);
-    return ok;
-}
-
-/* How many operations of the last delivery are `op` at exactly `path`, and how many in all. */
-static int last_ops(patcher *p, const char *op, const char *path, int *total) {
-    pthread_mutex_lock(&p->lock);
-    json_t *root = json_loads(p->last, 0, NULL);
-    pthread_mutex_unlock(&p->lock);
-    json_t *patch = json_object_get(root, "patch"), *each;
-    size_t i;
-    int n = 0;
-    json_array_foreach(patch, i, each) {
-        if (strcmp(json_string_value(json_object_get(each, "op")), op) == 0 &&
-            strcmp(json_string_value(json_object_get(each, "path")), path) == 0) n++;
-    }
-    if (total) *total = (int)json_array_size(patch);
-    json_decref(root);
-    return n;
-}
 
 static void settle(cinematic_store *store) { CHECK_STATUS(cinematic_store_settle(store, 10000), CINEMATIC_OK); }
 

@@ -31,7 +31,11 @@ int cinematic_store_history(cinematic_store *store, char **out_json);
 /**
  * Time travel: sets the store's state to the state after history entry seq and delivers it
  * to the state callback like any other state. Effects in flight keep running (their results
- * are reduced on the reverted state); the history itself is unchanged.
+ * are reduced on the reverted state); the history itself is unchanged. What lives outside the
+ * state is then brought in line, so the past never lies about the present: storage is read
+ * again (the favorites list and every Detail's heart show what the favorites file holds now,
+ * in a state delivered after the reverted one when they differ), and a notice that expires
+ * expires again a full lifetime (6 s on the runtime's clock) after the revert.
  * Returns CINEMATIC_OK; CINEMATIC_ERR_INVALID for a seq not in the history, or when the
  * runtime keeps none; CINEMATIC_ERR_MISUSE (bad handle); CINEMATIC_ERR_CLOSED.
  */

@@ -34,8 +34,17 @@ extern "C" {
  * once), starting {"cinematicAppState":, of a format this library reads, and the app opens
  * from its snapshot (a recording shows it opened with {"snapshot": ...}, so a replay
  * restores it the same way and never touches the file). A missing file is a fresh start,
- * anything else a fresh start with a notice (kind "stateFile") saying why, and that file is
- * then left untouched for the session (nothing is saved over it). Saving happens
+ * anything else (an empty file included) a fresh start with a notice (kind "stateFile")
+ * saying why, and that file is then left untouched for the session (nothing is saved over
+ * it). One session saves to a file at a time: the store holds an exclusive lock on
+ * ".<name>.lock" beside it (created mode 0600, never written or removed) until it closes; a
+ * second app store on the same file, in this process or another, resumes from it with a
+ * "stateFile" notice ("Another session of this app is using ...") and never saves over the
+ * first's session. Rows a snapshot or state file brings back are not trusted: a Detail's
+ * row for another film is dropped, a Detail's row is replaced by the catalog's once its
+ * detail loads (the heart stores nothing before), an undo stores the catalog's row of a
+ * restored film (nothing when the catalog does not hold it), and a notice offers undo only
+ * with something to undo. Saving happens
  * once the app has been quiet for 1 s on the runtime's clock (a manual clock: when advanced)
  * and when the store closes; it follows "Files are ours or untouched" (a new temporary file
  * beside the path, fsync, rename over nothing or over a state file of ours; never through a

@@ -72,7 +72,7 @@ struct AppCodec: FeatureCodec {
             (StateKey.favorites, favoritesPart.node(for: state.favorites) { .object(favorites.stateMembers($0)) }),
             (StateKey.details, .list(state.details.map(detailNode))),
             (StateKey.section, .fragment(Self.sections[state.section] ?? .string(WireNames.id(of: state.section)))),
-            (StateKey.positions, positions.node(for: state.positions) { .fragment(JSONFragment(consuming: AppPositions(positions: $0).wireNode)) }),
+            (StateKey.positions, positions.node(for: state.positions) { AppPositions(positions: $0).stateNode }),
             (StateKey.removed, removedPart.node(for: state.removed) { .movies($0, removed) }),
             (StateKey.notice, notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null

@@ -39,6 +39,26 @@ extension AppList: WireValue {
         }
     }
 
+    /// The wire name as a constant: the list's member in the state's `positions`, so a patch
+    /// addresses one list's position (`/positions/search`). Each is its ``wireName``
+    /// (AppWireTests checks every list).
+    var stateKey: StaticString {
+        switch wireName {
+        case "search": "search"
+        case "favorites": "favorites"
+        case "popular": "popular"
+        case "topRated": "topRated"
+        case "action": "action"
+        case "animation": "animation"
+        case "comedy": "comedy"
+        case "drama": "drama"
+        case "documentary": "documentary"
+        case "romance": "romance"
+        case "short": "short"
+        default: "unknownList"
+        }
+    }
+
     static func read(_ member: JSONValueReader) throws(APIError) -> AppList {
         let name = try member.string()
         guard let list = all.first(where: { $0.wireName == name }) else {
@@ -123,6 +143,16 @@ struct AppPositions: WireValue, Equatable, Sendable {
             positions[list] = ListPosition(selection: selection, firstVisible: min(first, selection))
         }
         return AppPositions(positions: positions)
+    }
+
+    /// One member per list moved in (wire order), each position encoded whole: a patch
+    /// touches only the list whose position changed.
+    var stateNode: StateNode {
+        .object(AppList.all.compactMap { list in
+            positions[list].map { position in
+                (list.stateKey, .fragment(.object([("selection", .int(position.selection)), ("firstVisible", .int(position.firstVisible))])))
+            }
+        })
     }
 
     var wireNode: UnsafeMutablePointer<json_t> {

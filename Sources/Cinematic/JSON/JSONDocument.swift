@@ -27,7 +27,14 @@ final class JSONDocument {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             // 1-based, as documented (jansson says column 0 for an empty document).
-            throw APIError(.json, "malformed JSON: \(message)", line: max(1, Int(error.line)), column: max(1, Int(error.column)))
+            let (line, column) = (max(1, Int(error.line)), max(1, Int(error.column)))
+            // Well-formed JSON whose integer does not fit 64 bits is not a valid value, not
+            // malformed text: `invalid`, naming where the number is.
+            if json_error_code(&error) == json_error_numeric_overflow {
+                throw APIError(.invalid, "a number out of range (integers are 64-bit signed, reals finite doubles): \(message)",
+                               path: JSONChildren.overflowPath(text, length), line: line, column: column)
+            }
+            throw APIError(.json, "malformed JSON: \(message)", line: line, column: column)
         }
         self.root = root
     }

@@ -1,7 +1,8 @@
 /// An RFC 6902 JSON Patch between two states of one store, built from their ``StateNode``
 /// trees: what the codecs already know changed. Parts that did not change are the same cached
 /// fragments (compared by identity first, so an unchanged list of 2,000 films costs one
-/// comparison), an object whose members stayed the same is patched member by member, and a
+/// comparison), an object is patched member by member (members that came or went are added
+/// or removed: `/positions/search` alone when one list's position goes), and a
 /// list is patched by its change when it is one of the kinds states make: elements appended
 /// (a page: `add` at `/…/-` for each new one), one element removed (`remove`), one inserted
 /// (`add` at its index). Anything else is a `replace` of the part that changed.
@@ -46,11 +47,33 @@ struct StatePatch {
             for (before, after) in zip(a, b) where !Self.isSame(before.value, after.value) {
                 diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
             }
+        case let (.object(a), .object(b)):
+            diff(members: a, b, at: path)
         case let (.list(a), .list(b)):
             diff(list: a, b, at: path)
         default:
             if old != new { replace(path, new.json) }
         }
+    }
+
+    /// An object whose members came or went (positions by list): each member gone is
+    /// removed, each new one added, and those in both are patched, so a change to one entry
+    /// touches only its path. Only while the order stays what an applier rebuilds (the members
+    /// kept in their order, new ones after them: an `add` appends); else the whole object is
+    /// replaced, so the patched text stays the state's, byte for byte.
+    private mutating func diff(members old: [StateMember], _ new: [StateMember], at path: String) {
+        let kept = old.filter { member in new.contains { Self.sameKey($0.key, member.key) } }
+        guard kept.count <= new.count, zip(kept, new).allSatisfy({ Self.sameKey($0.key, $1.key) }) else {
+            replace(path, StateNode.object(new).json)
+            return
+        }
+        for member in old where !kept.contains(where: { Self.sameKey($0.key, member.key) }) {
+            operation("remove", path + "/" + Self.escape(member.key.description), nil)
+        }
+        for (before, after) in zip(kept, new) where !Self.isSame(before.value, after.value) {
+            diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
+        }
+        for member in new[kept.count...] { operation("add", path + "/" + Self.escape(member.key.description), member.value.json) }
     }
 
     private mutating func diff(list old: [StateNode], _ new: [StateNode], at path: String) {

@@ -49,18 +49,9 @@ struct SnapshotView: Sendable, Equatable {
     private static func depth(of value: UnsafeMutablePointer<json_t>, limit: Int) -> Int {
         guard limit > 0 else { return 1 }
         var deepest = 0
-        if value.pointee.type == JSON_OBJECT {
-            var iterator = json_object_iter(value)
-            while let current = iterator {
-                if let child = json_object_iter_value(current) { deepest = max(deepest, depth(of: child, limit: limit - 1)) }
-                if deepest >= limit { break }
-                iterator = json_object_iter_next(value, current)
-            }
-        } else if value.pointee.type == JSON_ARRAY {
-            for index in 0..<json_array_size(value) {
-                if let child = json_array_get(value, index) { deepest = max(deepest, depth(of: child, limit: limit - 1)) }
-                if deepest >= limit { break }
-            }
+        JSONChildren.forEach(of: value) { _, child in
+            deepest = max(deepest, depth(of: child, limit: limit - 1))
+            return deepest < limit
         }
         return deepest + 1
     }

@@ -27,7 +27,9 @@ enum AppStateDocument {
         } catch {
             return .refused(error.message)
         }
-        if bytes.isEmpty { return .missing }
+        // An empty file is not a missing one: something made it (a crash of another
+        // program, a `touch`), and it is not proven ours. Left as it is.
+        if bytes.isEmpty { return .refused("\(path) is empty, not a state file of this app") }
         guard bytes.starts(with: AppStateFile.signature) else { return .refused("\(path) is not a state file of this app") }
         do throws(APIError) {
             let document = try (bytes + [0]).withUnsafeBufferPointer { buffer throws(APIError) in

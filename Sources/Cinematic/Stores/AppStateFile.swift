@@ -14,9 +14,12 @@ import Glibc
 /// - Resume: at open, the file is read (``ReadableFile``: a regular file of at most
 ///   ``maximumBytes``, not a symbolic link, never blocking) and, when it is ours and of a
 ///   format this library reads, the app opens from its snapshot.
-///   A missing file is a fresh start; anything else (another program's file, a symbolic
-///   link, damaged or newer JSON) is a fresh start with a notice saying why, and the file is
-///   left untouched for the whole session (nothing is saved over it).
+///   A missing file is a fresh start; anything else (an empty file, another program's file,
+///   a symbolic link, damaged or newer JSON) is a fresh start with a notice saying why, and
+///   the file is left untouched for the whole session (nothing is saved over it).
+/// - One session per file: a lock beside it (``SessionLock``, `.<name>.lock`) is held while
+///   the store is open. A second store on the same file, in this process or another, resumes
+///   from it but never saves over it, and a notice says so.
 /// - Save: after every change, once the app has been quiet for ``saveDelay`` on the runtime's
 ///   clock (a manual clock: when the host advances it), and at once when the store closes.
 ///   Files are ours or untouched: written to a new temporary file beside the path, flushed,
@@ -34,6 +37,8 @@ final class AppStateFile: Sendable {
     static let signature = Array("{\"cinematicAppState\":".utf8)
 
     private let path: String
+    /// This session's hold on the file (nil when another session holds it): released at close.
+    private let lock: SessionLock?
     private let store: CodecStore<AppCodec>
     private let worker = WorkerThread(name: "cinematic-app-state")
     /// Changes seen (bumped by the store's observer), and the change last saved.
@@ -54,6 +59,7 @@ final class AppStateFile: Sendable {
     /// (or, for a file it refused, from a fresh snapshot carrying the notice), so a replay
     /// restores it the same way and never touches the file.
     static func open(_ options: AppOptions, path: String, in runtime: Runtime) throws(APIError) -> OpaquePointer {
+        let (lock, lockProblem) = lock(path)
         let outcome: AppStateDocument.Outcome = options.fresh ? .missing : AppStateDocument.read(path)
         let handle: OpaquePointer
         switch outcome {
@@ -73,8 +79,13 @@ final class AppStateFile: Sendable {
         }
         let entry: StoreEntry = try HandleTable.shared.lookup(handle, as: .store)
         guard let store = entry.store as? CodecStore<AppCodec> else { throw .misuse("not an app store") }
-        let file = AppStateFile(path: path, store: store, clock: runtime.environment.clock, executor: runtime.delivery.effects)
-        if case .refused = outcome { file.saving.store(false, ordering: .releasing) }
+        let file = AppStateFile(path: path, store: store, clock: runtime.environment.clock, executor: runtime.delivery.effects, lock: lock)
+        if case .refused = outcome {
+            file.saving.store(false, ordering: .releasing)
+        } else if let lockProblem {
+            file.saving.store(false, ordering: .releasing)
+            store.start(.stateFileProblem(lockProblem))
+        }
         store.onClose { file.close() }
         file.observation.withLock { $0 = store.observeChanges { file.changed() } }
         return handle
@@ -88,7 +99,22 @@ final class AppStateFile: Sendable {
         return try runtime.restoreStore(Snapshots.readStore(reader, expecting: AppCodec.name), recordedArguments: arguments)
     }
 
-    private init(path: String, store: CodecStore<AppCodec>, clock: RuntimeClock, executor: ThreadExecutor) {
+    /// One session saves to a state file at a time (``SessionLock``): a second app store on
+    /// the same file (this process or another) resumes from it but does not save over the
+    /// first's session, and its notice says so. Nil and the words, when this one may not save.
+    private static func lock(_ path: String) -> (SessionLock?, String?) {
+        do throws(MovieError) {
+            switch try SessionLock.acquire(besides: path) {
+            case let .acquired(lock): return (lock, nil)
+            case .busy: return (nil, "Another session of this app is using \(path); this session is not saved")
+            }
+        } catch {
+            return (nil, String("Cannot save this session: \(error.message)".prefix(1000)))
+        }
+    }
+
+    private init(path: String, store: CodecStore<AppCodec>, clock: RuntimeClock, executor: ThreadExecutor, lock: SessionLock?) {
+        self.lock = lock
         self.path = path
         self.store = store
         self.clock = clock
@@ -141,6 +167,7 @@ final class AppStateFile: Sendable {
             _ = worker.submit { [self] in write(text) }
         }
         worker.shutDown()
+        lock?.release()
     }
 
     /// Writes `text` (files rule: ours or nothing there; temporary file, fsync, rename).

@@ -11,6 +11,7 @@ extension AppReducer {
         var effects: [Effect<AppIntent>] = []
         let movie = (state.favorites.favorites.value ?? []).first { $0.id == movieID } ?? state.restoring.first { $0.id == movieID }
         if let movie {
+            state.uncheckedRows.remove(movieID)  // the row now comes from the favorites
             state.removed.removeAll { $0.id == movieID }
             state.removed.insert(movie, at: 0)
             if state.removed.count > Self.maximumUndo { state.removed.removeLast(state.removed.count - Self.maximumUndo) }
@@ -30,14 +31,17 @@ extension AppReducer {
     func undo(_ state: inout AppState) -> Effect<AppIntent> {
         guard !state.removed.isEmpty else { return post(.nothingToUndo, "Nothing to undo", &state) }
         let movie = state.removed.removeFirst()
+        let unchecked = state.uncheckedRows.contains(movie.id)
         state.restoring.removeAll { $0.id == movie.id }
         state.restoring.append(movie)
         showRestoring(&state)
         if state.notice?.offersUndo == true { state.notice = nil }
-        return .run(id: Self.undoEffect(movie.id)) { [favorites] send in
+        return .run(id: Self.undoEffect(movie.id)) { [favorites, catalog] send in
             do throws(MovieError) {
-                try await favorites.add(movie)
-                await send(.undoSaved(movie))
+                // A row a snapshot brought is stored as the catalog has it (or not at all).
+                let row = unchecked ? try await catalog.detail(id: movie.id).value.movie : movie
+                try await favorites.add(row)
+                await send(.undoSaved(row))
             } catch {
                 await send(.undoFailed(movie, error))
             }
@@ -52,6 +56,11 @@ extension AppReducer {
         if case var .loaded(list) = state.favorites.favorites {
             list.removeAll { $0.id == movie.id }
             state.favorites.favorites = .loaded(list)
+        }
+        // A snapshot's row for a film the catalog does not hold is dropped, not kept to retry.
+        if state.uncheckedRows.contains(movie.id) && error == .notFound {
+            state.uncheckedRows.remove(movie.id)
+            return post(.undoFailed, "Could not restore \(movie.title): the catalog has no such film", expires: false, &state)
         }
         state.removed.insert(movie, at: 0)
         return post(.undoFailed, "Could not restore \(movie.title): \(error.message)", offersUndo: true, expires: false, &state)

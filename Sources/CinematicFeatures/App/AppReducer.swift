@@ -33,6 +33,7 @@ public struct AppReducer: Reducer {
     let favoritesFeature: FavoritesReducer
     let detail: DetailReducer
     let favorites: any FavoritesRepository
+    let catalog: any MovieCatalogRepository
     let clock: any Clock<Duration>
 
     /// Creates the app over the runtime's catalog, favorites and clock (the search debounce
@@ -44,19 +45,20 @@ public struct AppReducer: Reducer {
         favoritesFeature = FavoritesReducer(favorites: favorites)
         detail = DetailReducer(catalog: catalog, favorites: favorites)
         self.favorites = favorites
+        self.catalog = catalog
         self.clock = clock
     }
 
-    private var searchScope: Scope<AppState, AppIntent, SearchReducer> {
+    var searchScope: Scope<AppState, AppIntent, SearchReducer> {
         Scope(state: \.search, intent: { if case let .search(intent) = $0 { intent } else { nil } }, embed: AppIntent.search, child: search)
     }
 
-    private var discoverScope: Scope<AppState, AppIntent, DiscoverReducer> {
+    var discoverScope: Scope<AppState, AppIntent, DiscoverReducer> {
         Scope(state: \.discover, intent: { if case let .discover(intent) = $0 { intent } else { nil } }, embed: AppIntent.discover,
               child: discover)
     }
 
-    private var favoritesScope: Scope<AppState, AppIntent, FavoritesReducer> {
+    var favoritesScope: Scope<AppState, AppIntent, FavoritesReducer> {
         Scope(state: \.favorites, intent: { if case let .favorites(intent) = $0 { intent } else { nil } }, embed: AppIntent.favorites,
               child: favoritesFeature)
     }
@@ -77,6 +79,7 @@ public struct AppReducer: Reducer {
             effect = toDetail(key: key, intent, &state)
         case let .undoSaved(movie):
             state.restoring.removeAll { $0.id == movie.id }
+            state.uncheckedRows.remove(movie.id)
             effect = post(.restored, "Restored \(movie.title)", &state)
         case let .undoFailed(movie, error):
             effect = undoFailed(movie, error, &state)
@@ -183,33 +186,16 @@ public struct AppReducer: Reducer {
         let id = state.nextNoticeID
         state.nextNoticeID += 1
         state.notice = AppNotice(id: id, kind: kind, text: text, offersUndo: offersUndo, expires: expires)
-        guard expires else { return .cancel(Self.noticeEffect) }
-        return .run(id: Self.noticeEffect) { [clock] send in
-            do { try await clock.sleep(for: Self.noticeLifetime) } catch { return }
-            await send(.noticeExpired(id: id))
-        }
+        return expire(state.notice)
     }
 
-    /// Applies a restore: tab, section, positions and the undo stack at once; Search and
-    /// Discover reload what they showed, the Details reopen, the favorites are observed.
-    private func restored(_ restore: AppRestore, _ state: inout AppState) -> Effect<AppIntent> {
-        state.tab = restore.tab
-        if state.discover[restore.section] != nil { state.section = restore.section }
-        state.positions = restore.positions
-        state.removed = Array(restore.removed.prefix(Self.maximumUndo))
-        var effects = [favoritesScope.reduce(&state, .favorites(.task))]
-        if !restore.query.isEmpty {
-            effects.append(searchScope.reduce(&state, .search(.restored(query: SearchMoviesUseCase.bounded(restore.query),
-                                                                        pages: restore.searchPages))))
+    /// The notice timer for `notice`: it expires after ``noticeLifetime`` when it expires at
+    /// all; otherwise (or with no notice) no timer runs.
+    func expire(_ notice: AppNotice?) -> Effect<AppIntent> {
+        guard let notice, notice.expires else { return .cancel(Self.noticeEffect) }
+        return .run(id: Self.noticeEffect) { [clock] send in
+            do { try await clock.sleep(for: Self.noticeLifetime) } catch { return }
+            await send(.noticeExpired(id: notice.id))
         }
-        if !restore.sections.isEmpty { effects.append(discoverScope.reduce(&state, .discover(.restored(restore.sections)))) }
-        if state.tab == .discover { effects.append(discoverScope.reduce(&state, .discover(.task))) }
-        for (movieID, listing) in restore.details.suffix(Self.maximumDetails) {
-            effects.append(push(DetailState(movieID: movieID, listing: listing), &state))
-        }
-        if let notice = restore.notice {
-            effects.append(post(notice.kind, notice.text, offersUndo: notice.offersUndo, expires: false, &state))
-        }
-        return .merge(effects)
     }
 }

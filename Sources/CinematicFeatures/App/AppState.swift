@@ -107,6 +107,9 @@ public struct AppState: Equatable, Sendable {
     public var removed: [Movie]
     /// Favorites an undo is putting back (shown in the list until stored, or rolled back).
     public var restoring: [Movie]
+    /// The ids of ``removed``'s rows that came from a snapshot or a state file: an undo
+    /// stores the catalog's row for them, never the row as the file said (not on the wire).
+    public var uncheckedRows: Set<Int> = []
     /// What the person reads now.
     public var notice: AppNotice?
     /// The next ``OpenDetail/key`` and ``AppNotice/id`` (not on the wire).

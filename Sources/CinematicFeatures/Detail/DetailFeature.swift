@@ -32,6 +32,11 @@ public struct DetailState: Equatable, Sendable {
     /// The film's row in the list it was opened from, when known (the app's Details): the
     /// heart works from it even when the detail cannot load (offline).
     public var listing: Movie?
+    /// False while ``listing`` came from outside this session (a snapshot, a state file) and
+    /// the catalog has not confirmed it: the heart then stores only the loaded detail's row,
+    /// never an unconfirmed one. The detail's load confirms it (its row replaces the listing)
+    /// or drops it (the catalog has no such film).
+    public var listingChecked = true
 
     /// Creates the state of the Detail screen for `movieID`; by default nothing is loaded.
     ///
@@ -53,8 +58,9 @@ public struct DetailState: Equatable, Sendable {
         self.listing = listing
     }
 
-    /// The film the heart stores: the loaded detail's, else the row it was opened from.
-    public var favoriteMovie: Movie? { detail.value?.movie ?? listing }
+    /// The film the heart stores: the loaded detail's, else the row it was opened from (once
+    /// confirmed: ``listingChecked``).
+    public var favoriteMovie: Movie? { detail.value?.movie ?? (listingChecked ? listing : nil) }
 }
 
 /// Everything that can happen on the Detail screen.
@@ -143,9 +149,17 @@ public struct DetailReducer: Reducer {
         case let .detailLoaded(detail, source):
             state.detail = .loaded(detail)
             state.detailSource = source
+            if !state.listingChecked {
+                state.listing = detail.movie
+                state.listingChecked = true
+            }
             return .none
         case let .detailFailed(error):
             state.detail = .failed(error)
+            if !state.listingChecked && error == .notFound {
+                state.listing = nil
+                state.listingChecked = true
+            }
             return .none
         case let .favoritesChanged(snapshot):
             if snapshot.version > state.storedVersion {
@@ -177,6 +191,14 @@ public struct DetailReducer: Reducer {
             state.favoriteError = error
             return .none
         }
+    }
+
+    /// Time travel showed a past heart, but the favorites live in storage: observed again, the
+    /// heart is what is stored now (a write in flight still settles it). Back before the first
+    /// task, nothing is observed until the next one.
+    public func reverted(_ state: inout DetailState) -> Effect<DetailIntent> {
+        if case .idle = state.detail { return .cancel(Self.observeEffect) }
+        return observe()
     }
 
     private func load(_ state: inout DetailState) -> Effect<DetailIntent> {

@@ -62,9 +62,7 @@ public struct FavoritesReducer: Reducer {
             // Only the first task starts observing: the phase leaves `.idle` for good.
             guard case .idle = state.favorites else { return .none }
             state.favorites = .loading
-            return .run(id: Self.observeEffect) { [favorites] send in
-                for await snapshot in favorites.observe() { await send(.favoritesChanged(snapshot)) }
-            }
+            return observe()
         case let .host(.removed(movieID)):
             state.removalError = nil
             return .run { [favorites] send in
@@ -81,6 +79,20 @@ public struct FavoritesReducer: Reducer {
         case let .removalFailed(error):
             state.removalError = error
             return .none
+        }
+    }
+
+    /// Time travel showed a past list, but the favorites live in storage: observed again, the
+    /// list is what is stored now (at once: an observation yields the current snapshot first).
+    /// Back before the first task, nothing is observed until the next one.
+    public func reverted(_ state: inout FavoritesState) -> Effect<FavoritesIntent> {
+        if case .idle = state.favorites { return .cancel(Self.observeEffect) }
+        return observe()
+    }
+
+    private func observe() -> Effect<FavoritesIntent> {
+        .run(id: Self.observeEffect) { [favorites] send in
+            for await snapshot in favorites.observe() { await send(.favoritesChanged(snapshot)) }
         }
     }
 }

@@ -1,0 +1,58 @@
+import CinematicDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One session per file: an exclusive `flock` on a lock file beside it
+/// (`<directory>/.<name>.lock`), held until ``release()`` or the process ends (a crash
+/// releases it too). A file replaced by renames (an app state file) cannot carry the lock
+/// itself: each save is a new inode.
+///
+/// The lock file is ours by its name: created new (mode 0600, never through a symbolic link)
+/// or opened as it is, and never written, truncated or removed.
+///
+/// ```swift
+/// switch try SessionLock.acquire(besides: "/home/me/.local/state/movies/app.json") {
+/// case let .acquired(lock): defer { lock.release() } …   // this session saves
+/// case .busy: …                                           // another one does: do not save over it
+/// }
+/// ```
+package final class SessionLock: Sendable {
+    /// What acquiring found.
+    package enum Outcome: Sendable {
+        /// This session holds the lock.
+        case acquired(SessionLock)
+        /// Another session (this process or another) holds it.
+        case busy
+    }
+
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// The lock beside `path`, taken without waiting; throws `.storage` when the lock file
+    /// cannot be opened (a symbolic link, not a regular file, no permission).
+    package static func acquire(besides path: String) throws(MovieError) -> Outcome {
+        let lockPath = FileSystem.directory(of: path) + "/." + FileSystem.baseName(of: path) + ".lock"
+        let fd = FileIO.open(lockPath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .storage("cannot open the lock file \(lockPath): \(FileIO.message(errno))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(fd)
+            throw .storage("the lock file \(lockPath) is not a regular file")
+        }
+        // A flock is per open file description: a second open in this process is refused too.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            if code == EWOULDBLOCK { return .busy }
+            throw .storage("cannot lock \(lockPath): \(FileIO.message(code))")
+        }
+        return .acquired(SessionLock(descriptor: fd))
+    }
+
+    /// Releases the lock now (closing the descriptor; also done when the lock is freed).
+    package func release() { flock(descriptor, LOCK_UN) }
+}
