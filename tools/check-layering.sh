@@ -50,7 +50,7 @@ ALLOWED = {
     "CinematicDataTests": {"CinematicData", "CinematicDomain", "MVIKit", "CinematicTestHooks"} | TESTING,
     "CinematicFeaturesTests": {"CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit"} | TESTING,
     "CinematicComparisonTests": {"CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit"} | TESTING,
-    "CinematicTests": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicThreads", "MVIKit", "CinematicTestHooks"} | TESTING,
+    "CinematicTests": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "CinematicThreads", "MVIKit", "CinematicTestHooks"} | TESTING,
 }
 
 IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)")

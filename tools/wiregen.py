@@ -27,6 +27,8 @@ script writes
   include/cinematic.h                                     the block between the GENERATED
                                                           markers (version macros, statuses)
   bindings/python/pyproject.toml                          the version line
+  bindings/python/cinematic/keymap.py, examples/web/static/keymap.js   the app's keymap
+                                                          (tools/wiregen_lib/keymap.py)
 
 `tools/wiregen.py` rewrites them; `tools/wiregen.py --check` (run by `make test`) fails,
 naming the file, when any of them differs from what the schema says. Standard library only.
@@ -50,6 +52,7 @@ from wiregen_lib.swift import swift, header_block, splice  # noqa: E402
 from wiregen_lib.swift_host import swift_features, swift_host_enums  # noqa: E402
 from wiregen_lib.assemble import FEATURES_DIR, assembled  # noqa: E402
 from wiregen_lib import pages  # noqa: E402
+from wiregen_lib.keymap import javascript_keymap, keymap, python_keymap  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 
@@ -62,6 +65,7 @@ def outputs() -> Dict[Path, str]:
     header_path = ROOT / "include" / "cinematic.h"
     package_path = ROOT / "Package.swift"
     pyproject_path = ROOT / "bindings" / "python" / "pyproject.toml"
+    bindings = keymap(defs)
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
         ROOT / "schema" / "cinematic.schema.json": json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
@@ -82,6 +86,8 @@ def outputs() -> Dict[Path, str]:
             str(path.relative_to(FEATURES_DIR)) for path in sorted(FEATURES_DIR.glob("*/*.wire.md"))]),
         header_path: splice(header_path.read_text(), header_block(meta)),
         pyproject_path: pyproject,
+        ROOT / "bindings" / "python" / "cinematic" / "keymap.py": python_keymap(bindings),
+        ROOT / "examples" / "web" / "static" / "keymap.js": javascript_keymap(bindings),
     }
 
 

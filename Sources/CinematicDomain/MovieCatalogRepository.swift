@@ -12,6 +12,15 @@ public enum DiscoverSection: Hashable, Sendable {
 
     /// Every section: popular, top rated, then one per genre.
     public static let all: [DiscoverSection] = [.popular, .topRated] + Genre.all.map { .genre($0) }
+
+    /// The section's title as people read it: "Popular", "Top rated", or the genre ("Comedy").
+    public var title: String {
+        switch self {
+        case .popular: "Popular"
+        case .topRated: "Top rated"
+        case let .genre(genre): genre
+        }
+    }
 }
 
 /// Where movies come from: the embedded SQLite catalog or a host-provided one.

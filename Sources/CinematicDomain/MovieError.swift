@@ -20,6 +20,18 @@ public enum MovieError: Error, Equatable, Hashable, Sendable {
         }
     }
 
+    /// The failure's code, as every host reads it: "network", "notFound", "invalidResponse",
+    /// "storage" or "timeout".
+    public var code: String {
+        switch self {
+        case .network: "network"
+        case .notFound: "notFound"
+        case .invalidResponse: "invalidResponse"
+        case .storage: "storage"
+        case .timeout: "timeout"
+        }
+    }
+
     /// True for the failures an offline copy may stand in for: the catalog could not be
     /// reached (`network`) or did not answer in time (`timeout`).
     public var isUnreachable: Bool {

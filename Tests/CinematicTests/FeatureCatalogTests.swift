@@ -67,7 +67,9 @@ struct FeatureCatalogTests {
         if let properties = schema["properties"] as? [String: Any] {
             return properties.mapValues { sample(of: $0 as! [String: Any]) }
         }
-        if schema["type"] as? String == "integer" { return 15249 }
+        if schema["type"] as? String == "integer" {   // a film's id, within the member's range
+            return min(max(15249, schema["minimum"] as? Int ?? Int.min), schema["maximum"] as? Int ?? Int.max)
+        }
         if schema["type"] as? String == "boolean" { return true }
         return "dune"
     }

@@ -1,9 +1,9 @@
 /*
  * The app store's patches, intent by intent (docs/wire.md, "app"): a patch recorder
  * (patcher.h) rebuilds the state from every delivery, and each kind of host intent, top-level
- * and nested, touches only the parts it is documented to change. A keystroke patches paths
- * under /search, and /positions/search alone when the person had moved in the results (never
- * the whole /positions).
+ * and nested, touches only the parts it is documented to change (and /view, which is derived
+ * from all of them). A keystroke patches paths under /search, and /positions/search alone when
+ * the person had moved in the results (never the whole /positions).
  */
 #include "app.h"
 #include "patcher.h"
@@ -18,7 +18,7 @@ static void touched_only(patcher *p, cinematic_store *app, const char *what, con
         const char *path = strchr(p->paths[i], ' ') + 1;
         int ok = 0;
         char list[256];
-        snprintf(list, sizeof list, "%s", allowed);
+        snprintf(list, sizeof list, "/view %s", allowed); /* the view is derived from every part */
         for (char *prefix = strtok(list, " "); prefix && !ok; prefix = strtok(NULL, " ")) {
             size_t n = strlen(prefix);
             ok = strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == '/');

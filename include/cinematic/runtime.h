@@ -44,6 +44,11 @@ extern "C" {
  *                cinematic_runtime_advance_clock; for tests)
  *   "delivery":  "immediate" (default) or "queued" (see DELIVERY in cinematic.h)
  *   "search":    {"debounceMs": 250}  (0...60000)
+ *   "app":       {"rowsPerList": 2000, "details": 16, "undo": 20}: the app store's bounds,
+ *                enforced by its reducer on every path (a moved past the last row, the named
+ *                loadMore, a nested or child handle's loadMore, retry, a restore): the most
+ *                films a list keeps (20...10000, a multiple of 20), Details open (1...16) and
+ *                removals undo remembers (0...20). At the bound the state's view says so.
  *   "history":   N (0...100000, default 0 = off): debug history entries each store keeps
  *                (see cinematic_store_history). Off costs nothing; on, a store holds at most
  *                N entries (two states each; states share unchanged parts), the oldest

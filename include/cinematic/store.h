@@ -26,7 +26,13 @@ extern "C" {
  * behaving exactly as its own store), plus what lies between them: the tab shown, a stack
  * of open Details, the person's place in each list, the favorites undo, the query fitted to
  * a search's bounds (any text is taken), and the notice a person reads; docs/wire.md, "app".
- * A host renders its state and turns keys and clicks into its intents. Its args may name a
+ * A host renders its state and turns keys and clicks into its intents: the state's "view"
+ * is what the person sees, already worded (the shown list's rows in view, selection, status
+ * line, the message instead of rows, the Detail's facts, heart and histogram, the actions
+ * available), and the keymap in docs/wire.md ("app") says which named action each key sends
+ * (activate, moveBy, pageBy, moveToStart, moveToEnd, loadMore, removeSelected, sortChanged,
+ * sortNext, tabBy, sectionBy; resized tells how many rows the host shows), so every UI behaves
+ * alike without deciding anything. Its args may name a
  * state file, {"stateFile": path} (borrowed; {"fresh": true} ignores what it holds): the app
  * resumes from it and saves to it by itself, so no host decides when to save or how to
  * resume. cinematic_store_open reads the file then (a bounded read: a regular file of at

@@ -22,13 +22,14 @@ struct AppCodec: FeatureCodec {
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
         // A state file is opened by the runtime (AppStateFile.open), which resumes from it.
         _ = try AppOptions(arguments)
-        return CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(), delivery: delivery)
+        return CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(limits: environment.appLimits),
+                          delivery: delivery)
     }
 
     /// The app's reducer over the runtime's services.
     static func reducer(_ environment: StoreEnvironment) -> AppReducer {
         AppReducer(catalog: environment.catalog, favorites: environment.favorites, clock: environment.clock,
-                   debounce: environment.searchDebounce)
+                   debounce: environment.searchDebounce, limits: environment.appLimits)
     }
 
     private let search = SearchCodec()
@@ -43,6 +44,16 @@ struct AppCodec: FeatureCodec {
     private let favoritesPart = NodeCache<FavoritesState>()
     private let removedPart = NodeCache<[Movie]>()
     private let notice = NodeCache<AppNotice?>()
+    private let view = NodeCache<AppView>()
+    /// The bounds the view words ("2,000 shown, the most a list keeps").
+    let limits: AppLimits
+
+    /// The app's codec, for lists bounded at `limits` (the runtime's).
+    init(limits: AppLimits) { self.limits = limits }
+
+    /// The app's codec at the default bounds (a debug or child codec: how the view words a
+    /// list at its bound is the only difference).
+    init() { self.init(limits: AppLimits()) }
 
     static func encodeIntent(_ intent: AppIntent) -> EncodedIntent {
         func nested(_ encoded: EncodedIntent) -> UnsafeMutablePointer<json_t> { JSONDiff.parse(encoded.json) ?? JSONBuilder.null() }
@@ -77,6 +88,7 @@ struct AppCodec: FeatureCodec {
             (StateKey.notice, notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null
             }),
+            (StateKey.view, view.node(for: state.view(limits: limits)) { AppViewJSON.node($0) }),
         ]
     }
 

@@ -28,7 +28,7 @@ extension AppCodec {
     /// are observed. Bounded work whatever the snapshot (pages and Details are capped).
     static func makeStore(restoring snapshot: Snapshot, view: SnapshotView, serial: UInt64, environment: StoreEnvironment,
                           delivery: StoreDelivery) throws(APIError) -> any FeatureStore {
-        let store = CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(),
+        let store = CodecStore(serial: serial, initialState: AppState(), reducer: reducer(environment), codec: AppCodec(limits: environment.appLimits),
                                delivery: delivery)
         store.start(.restored(restore(from: snapshot)))
         return store

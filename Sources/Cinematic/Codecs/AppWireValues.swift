@@ -26,6 +26,18 @@ extension AppTab: WireValue {
     var wireNode: UnsafeMutablePointer<json_t> { JSONBuilder.string(wireName) }
 }
 
+extension AppSort: WireValue {
+    static func read(_ member: JSONValueReader) throws(APIError) -> AppSort {
+        let name = try member.string()
+        guard let sort = AppSort(rawValue: name) else {
+            throw .invalid("unknown sort \"\(name)\"; sorts: default, title, year, rating", at: member.path)
+        }
+        return sort
+    }
+
+    var wireNode: UnsafeMutablePointer<json_t> { JSONBuilder.string(rawValue) }
+}
+
 extension AppList: WireValue {
     /// Every list, in wire order: search, favorites, then Discover's sections.
     static var all: [AppList] { [.search, .favorites] + DiscoverSection.all.map(AppList.discover) }

@@ -5,15 +5,7 @@ import CinematicDomain
 enum WireNames {
     /// An error's code, from the closed set "network", "notFound", "invalidResponse",
     /// "storage", "timeout".
-    static func code(of error: MovieError) -> String {
-        switch error {
-        case .network: "network"
-        case .notFound: "notFound"
-        case .invalidResponse: "invalidResponse"
-        case .storage: "storage"
-        case .timeout: "timeout"
-        }
-    }
+    static func code(of error: MovieError) -> String { error.code }
 
     /// Rebuilds an error from a host's code. A code outside the closed set becomes
     /// `.invalidResponse`, carrying the unknown code in its message; `notFound` keeps the
@@ -39,13 +31,7 @@ enum WireNames {
     }
 
     /// A Discover section's display title: "Popular", "Top rated", or the genre ("Comedy").
-    static func title(of section: DiscoverSection) -> String {
-        switch section {
-        case .popular: "Popular"
-        case .topRated: "Top rated"
-        case let .genre(genre): genre
-        }
-    }
+    static func title(of section: DiscoverSection) -> String { section.title }
 
     /// The section with wire id `id`; nil when none has it.
     static func section(id: String) -> DiscoverSection? {

@@ -281,7 +281,7 @@ extension AppCodec {
 
     /// The wire `type` of each host intent.
     enum HostKind: String, CaseIterable, Sendable {
-        case task, tabSelected, queryChanged, sectionSelected, moved, opened, back, removed, undo, noticeDismissed, retried, search, discover, favorites, detail
+        case task, tabSelected, queryChanged, sectionSelected, moved, opened, back, removed, undo, noticeDismissed, retried, activate, moveBy, pageBy, moveToStart, moveToEnd, loadMore, removeSelected, sortChanged, sortNext, tabBy, sectionBy, resized, search, discover, favorites, detail
     }
 
     /// The wire `type` of each internal intent (an effect's result, never sent by a host).
@@ -325,6 +325,42 @@ extension AppCodec {
         case .retried:
             try intent.requireNoMembers()
             return .retried
+        case .activate:
+            try intent.requireNoMembers()
+            return .activate
+        case .moveBy:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "delta"])
+            return .moveBy(try intent.object.required("delta").int(minimum: -1000000, maximum: 1000000))
+        case .pageBy:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "delta"])
+            return .pageBy(try intent.object.required("delta").int(minimum: -10000, maximum: 10000))
+        case .moveToStart:
+            try intent.requireNoMembers()
+            return .moveToStart
+        case .moveToEnd:
+            try intent.requireNoMembers()
+            return .moveToEnd
+        case .loadMore:
+            try intent.requireNoMembers()
+            return .loadMore
+        case .removeSelected:
+            try intent.requireNoMembers()
+            return .removeSelected
+        case .sortChanged:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "sort"])
+            return .sortChanged(try AppSort.read(intent.object.required("sort")))
+        case .sortNext:
+            try intent.requireNoMembers()
+            return .sortNext
+        case .tabBy:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "delta"])
+            return .tabBy(try intent.object.required("delta").int(minimum: -100, maximum: 100))
+        case .sectionBy:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "delta"])
+            return .sectionBy(try intent.object.required("delta").int(minimum: -100, maximum: 100))
+        case .resized:
+            try intent.object.rejectUnknownKeys(allowing: ["type", "rows"])
+            return .resized(try intent.object.required("rows").int(minimum: 1, maximum: 500))
         case .search:
             try intent.object.rejectUnknownKeys(allowing: ["type", "intent"])
             return .search(try AppSearchIntent.read(intent.object.required("intent")))
@@ -354,6 +390,18 @@ extension AppCodec {
         case .undo: .host(HostKind.undo.rawValue)
         case let .noticeDismissed(id): .host(HostKind.noticeDismissed.rawValue, ["id": id.wireNode])
         case .retried: .host(HostKind.retried.rawValue)
+        case .activate: .host(HostKind.activate.rawValue)
+        case let .moveBy(delta): .host(HostKind.moveBy.rawValue, ["delta": delta.wireNode])
+        case let .pageBy(delta): .host(HostKind.pageBy.rawValue, ["delta": delta.wireNode])
+        case .moveToStart: .host(HostKind.moveToStart.rawValue)
+        case .moveToEnd: .host(HostKind.moveToEnd.rawValue)
+        case .loadMore: .host(HostKind.loadMore.rawValue)
+        case .removeSelected: .host(HostKind.removeSelected.rawValue)
+        case let .sortChanged(sort): .host(HostKind.sortChanged.rawValue, ["sort": sort.wireNode])
+        case .sortNext: .host(HostKind.sortNext.rawValue)
+        case let .tabBy(delta): .host(HostKind.tabBy.rawValue, ["delta": delta.wireNode])
+        case let .sectionBy(delta): .host(HostKind.sectionBy.rawValue, ["delta": delta.wireNode])
+        case let .resized(rows): .host(HostKind.resized.rawValue, ["rows": rows.wireNode])
         case let .search(intent): .host(HostKind.search.rawValue, ["intent": intent.wireNode])
         case let .discover(intent): .host(HostKind.discover.rawValue, ["intent": intent.wireNode])
         case let .favorites(intent): .host(HostKind.favorites.rawValue, ["intent": intent.wireNode])
@@ -417,6 +465,7 @@ extension AppCodec {
         static let positions: StaticString = "positions"
         static let removed: StaticString = "removed"
         static let notice: StaticString = "notice"
+        static let view: StaticString = "view"
     }
 
     /// The arguments a store of this feature is opened with (schema: appArgs).

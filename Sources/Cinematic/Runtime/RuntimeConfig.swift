@@ -1,5 +1,7 @@
 import CJansson
 import CinematicData
+import CinematicDomain
+import CinematicFeatures
 
 /// A runtime's configuration, decoded from `cinematic_runtime_open`'s JSON (NULL = defaults).
 ///
@@ -8,6 +10,7 @@ import CinematicData
 ///  "favorites": ":memory:" | "/path/favorites.sqlite" | {"path": "…", "readOnly": true},
 ///  "clock": "system" | "manual", "delivery": "immediate" | "queued",
 ///  "search": {"debounceMs": 250}, "history": 0, "record": "/path/session.jsonl",
+///  "app": {"rowsPerList": 2000, "details": 16, "undo": 20},
 ///  "offlineCache": false | {"path": "…", "maxBytes": N, "ttlSeconds": N}, "requestDeadlineMs": 10000}
 /// ```
 struct RuntimeConfig: Sendable {
@@ -30,6 +33,8 @@ struct RuntimeConfig: Sendable {
     var manualClock = false
     var delivery = DeliveryMode.immediate
     var searchDebounceMilliseconds = 250
+    /// The app store's bounds (config `app`).
+    var appLimits = AppLimits()
     /// History entries kept per store (0: no history).
     var historyCapacity = 0
     /// Where the session is recorded (nil: not recorded).
@@ -40,7 +45,7 @@ struct RuntimeConfig: Sendable {
     /// The most history entries a store may keep.
     static let maximumHistory = 100_000
 
-    static let keys = Set(["catalog", "favorites", "clock", "delivery", "search", "history", "record"]).union(RemoteCatalogConfig.keys)
+    static let keys = Set(["catalog", "favorites", "clock", "delivery", "search", "history", "record", "app"]).union(RemoteCatalogConfig.keys)
 
     init() {}
 
@@ -85,6 +90,7 @@ struct RuntimeConfig: Sendable {
                 searchDebounceMilliseconds = value
             }
         }
+        if let app = config.optional("app") { appLimits = try Self.appLimits(app) }
         if let history = config.optional("history") {
             let value = try history.int()
             guard (0...Self.maximumHistory).contains(value) else {
@@ -97,6 +103,27 @@ struct RuntimeConfig: Sendable {
             guard !path.isEmpty else { throw .invalid("empty record path", at: record.path) }
             recordPath = path
         }
+    }
+
+    /// `{"rowsPerList": 2000, "details": 16, "undo": 20}`, each optional, each within its range.
+    private static func appLimits(_ app: JSONValueReader) throws(APIError) -> AppLimits {
+        let object = try app.object("the app's bounds {\"rowsPerList\", \"details\", \"undo\"}")
+        try object.rejectUnknownKeys(allowing: ["rowsPerList", "details", "undo"])
+        var limits = AppLimits()
+        if let rows = object.optional("rowsPerList") {
+            let range = AppLimits.rowsPerListRange
+            limits.rowsPerList = try rows.int(minimum: range.lowerBound, maximum: range.upperBound)
+            guard limits.rowsPerList % MovieCatalog.pageSize == 0 else {
+                throw .invalid("rowsPerList must be a multiple of \(MovieCatalog.pageSize) (a page)", at: rows.path)
+            }
+        }
+        if let details = object.optional("details") {
+            limits.details = try details.int(minimum: AppLimits.detailsRange.lowerBound, maximum: AppLimits.detailsRange.upperBound)
+        }
+        if let undo = object.optional("undo") {
+            limits.undo = try undo.int(minimum: AppLimits.undoRange.lowerBound, maximum: AppLimits.undoRange.upperBound)
+        }
+        return limits
     }
 
     /// The longest source identity a host catalog may declare, in UTF-8 bytes.
@@ -145,6 +172,8 @@ struct RuntimeConfig: Sendable {
             "delivery": JSONBuilder.string(delivery == .immediate ? "immediate" : "queued"),
             "search": JSONBuilder.object(["debounceMs": JSONBuilder.int(searchDebounceMilliseconds)]),
             "history": JSONBuilder.int(historyCapacity),
+            "app": JSONBuilder.object(["rowsPerList": JSONBuilder.int(appLimits.rowsPerList), "details": JSONBuilder.int(appLimits.details),
+                                       "undo": JSONBuilder.int(appLimits.undo)]),
             "offlineCache": remote.offlineCacheNode,
             "requestDeadlineMs": JSONBuilder.int(remote.deadlineMilliseconds),
         ]))

@@ -83,7 +83,7 @@ struct RuntimeServices: Sendable {
             recorder.write("session") { [("library", .string(String(describing: libraryVersion))), ("config", config.json)] }
         }
         let environment = StoreEnvironment(catalog: catalog, favorites: favorites, clock: clock,
-                                           searchDebounce: .milliseconds(config.searchDebounceMilliseconds))
+                                           searchDebounce: .milliseconds(config.searchDebounceMilliseconds), appLimits: config.appLimits)
         return RuntimeServices(
             effects: effects, queue: queue, clock: clock, favoritesFile: favoritesFile, debug: debug, provider: provider,
             catalogs: catalogs, environment: environment,

@@ -1,4 +1,5 @@
 import CinematicDomain
+import CinematicFeatures
 
 /// What a feature's store is built from: the services and settings its runtime gives every
 /// store, and nothing else of the runtime. ``FeatureCodec/makeStore(arguments:serial:environment:delivery:)``
@@ -17,4 +18,6 @@ struct StoreEnvironment: Sendable {
     let clock: RuntimeClock
     /// How long Search waits after the last keystroke (config `search.debounceMs`).
     let searchDebounce: Duration
+    /// The app store's bounds (config `app`).
+    var appLimits = AppLimits()
 }

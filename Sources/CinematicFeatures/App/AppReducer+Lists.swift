@@ -25,7 +25,8 @@ extension AppReducer {
     }
 
     /// Starts loading the next page of `list`; nil when it has none to load now.
-    private func loadMore(_ list: AppList, _ state: inout AppState) -> Effect<AppIntent>? {
+    func loadMore(_ list: AppList, _ state: inout AppState) -> Effect<AppIntent>? {
+        guard !isFull(list, state) else { return nil }
         switch list {
         case .search:
             let search = state.search
@@ -78,10 +79,10 @@ extension AppReducer {
     }
 
     /// Pushes `detail` and starts it (its task); the oldest Detail is closed past
-    /// ``maximumDetails``.
+    /// ``AppLimits/details``.
     func push(_ detail: DetailState, _ state: inout AppState) -> Effect<AppIntent> {
         var effects: [Effect<AppIntent>] = []
-        while state.details.count >= Self.maximumDetails { effects.append(Self.cancelEffects(of: state.details.removeFirst())) }
+        while state.details.count >= limits.details { effects.append(Self.cancelEffects(of: state.details.removeFirst())) }
         let key = state.nextDetailKey
         state.nextDetailKey += 1
         state.details.append(OpenDetail(key: key, detail: detail))

@@ -17,16 +17,19 @@ extension AppReducer {
         if state.discover[restore.section] != nil { state.section = restore.section }
         state.positions = restore.positions
         var seen = Set<Int>()
-        state.removed = Array(restore.removed.filter { seen.insert($0.id).inserted }.prefix(Self.maximumUndo))
+        state.removed = Array(restore.removed.filter { seen.insert($0.id).inserted }.prefix(limits.undo))
         state.uncheckedRows = Set(state.removed.map(\.id))
         var effects = [favoritesScope.reduce(&state, .favorites(.task))]
         if !restore.query.isEmpty {
             effects.append(searchScope.reduce(&state, .search(.restored(query: SearchMoviesUseCase.bounded(restore.query),
-                                                                        pages: restore.searchPages))))
+                                                                        pages: min(restore.searchPages, limits.pagesPerList)))))
         }
-        if !restore.sections.isEmpty { effects.append(discoverScope.reduce(&state, .discover(.restored(restore.sections)))) }
+        if !restore.sections.isEmpty {
+            let sections = restore.sections.map { DiscoverRestoredSection(section: $0.section, pages: min($0.pages, limits.pagesPerList)) }
+            effects.append(discoverScope.reduce(&state, .discover(.restored(sections))))
+        }
         if state.tab == .discover { effects.append(discoverScope.reduce(&state, .discover(.task))) }
-        for (movieID, listing) in restore.details.suffix(Self.maximumDetails) {
+        for (movieID, listing) in restore.details.suffix(limits.details) {
             var detail = DetailState(movieID: movieID, listing: listing?.id == movieID ? listing : nil)
             detail.listingChecked = detail.listing == nil
             effects.append(push(detail, &state))

@@ -14,13 +14,13 @@ extension AppReducer {
             state.uncheckedRows.remove(movieID)  // the row now comes from the favorites
             state.removed.removeAll { $0.id == movieID }
             state.removed.insert(movie, at: 0)
-            if state.removed.count > Self.maximumUndo { state.removed.removeLast(state.removed.count - Self.maximumUndo) }
+            if state.removed.count > limits.undo { state.removed.removeLast(state.removed.count - limits.undo) }
             if state.restoring.contains(where: { $0.id == movieID }) {
                 state.restoring.removeAll { $0.id == movieID }
                 effects.append(.cancel(Self.undoEffect(movieID)))
             }
             let more = state.removed.count > 1 ? " (\(state.removed.count) to undo)" : ""
-            effects.append(post(.removed, "Removed \(movie.title)\(more)", offersUndo: true, &state))
+            effects.append(post(.removed, "Removed \(movie.title)\(more)", offersUndo: !state.removed.isEmpty, &state))
         }
         effects.append(reduce(&state, .favorites(.host(.removed(movieID)))))
         return .merge(effects)

@@ -19,9 +19,10 @@ import MVIKit
 /// store.send(.host(.back))
 /// ```
 public struct AppReducer: Reducer {
-    /// The most Details open at once: opening another closes the oldest.
+    /// The most Details open at once (``AppLimits/details`` may lower it): opening another
+    /// closes the oldest.
     public static let maximumDetails = 16
-    /// The most removed favorites undo remembers (the oldest are forgotten).
+    /// The most removed favorites undo remembers (``AppLimits/undo`` may lower it).
     public static let maximumUndo = 20
     /// How long a notice that expires stays, on the runtime's clock.
     public static let noticeLifetime: Duration = .seconds(6)
@@ -35,11 +36,14 @@ public struct AppReducer: Reducer {
     let favorites: any FavoritesRepository
     let catalog: any MovieCatalogRepository
     let clock: any Clock<Duration>
+    /// The bounds every path meets.
+    let limits: AppLimits
 
     /// Creates the app over the runtime's catalog, favorites and clock (the search debounce
-    /// as Search's own).
+    /// as Search's own), within `limits`.
     public init(catalog: any MovieCatalogRepository, favorites: any FavoritesRepository,
-                clock: any Clock<Duration> = ContinuousClock(), debounce: Duration = SearchReducer.defaultDebounce) {
+                clock: any Clock<Duration> = ContinuousClock(), debounce: Duration = SearchReducer.defaultDebounce,
+                limits: AppLimits = AppLimits()) {
         search = SearchReducer(searchMovies: SearchMoviesUseCase(repository: catalog), clock: clock, debounce: debounce)
         discover = DiscoverReducer(catalog: catalog)
         favoritesFeature = FavoritesReducer(favorites: favorites)
@@ -47,6 +51,7 @@ public struct AppReducer: Reducer {
         self.favorites = favorites
         self.catalog = catalog
         self.clock = clock
+        self.limits = limits
     }
 
     var searchScope: Scope<AppState, AppIntent, SearchReducer> {
@@ -68,6 +73,9 @@ public struct AppReducer: Reducer {
         switch intent {
         case let .host(host):
             effect = reduce(&state, host)
+        case .search(.host(.loadMore)) where isFull(.search, state), .discover(.host(.loadMore(_))) where isFull(loadMoreList(intent), state):
+            // Every path to a next page passes here (moved, nested, a child handle's, retry).
+            effect = .none
         case .search:
             effect = searchScope.reduce(&state, intent)
         case .discover:
@@ -109,9 +117,9 @@ public struct AppReducer: Reducer {
         case let .queryChanged(text), let .search(.queryChanged(text)):
             return queryChanged(text, &state)
         case let .search(intent):
-            return searchScope.reduce(&state, .search(.host(intent)))
+            return reduce(&state, .search(.host(intent)))      // through the bounds' check
         case let .discover(intent):
-            return discoverScope.reduce(&state, .discover(.host(intent)))
+            return reduce(&state, .discover(.host(intent)))
         case let .sectionSelected(section):
             guard state.discover[section] != nil else { return .none }
             state.section = section
@@ -123,6 +131,24 @@ public struct AppReducer: Reducer {
         case .back:
             guard let top = state.details.popLast() else { return .none }
             return Self.cancelEffects(of: top)
+        case .activate: return activate(&state)
+        case let .moveBy(delta): return moveBy(delta, &state)
+        case let .pageBy(delta): return moveBy(delta * state.visibleRows, &state)
+        case .moveToStart:
+            guard state.details.isEmpty else { return .none }
+            return moveTo(0, state.currentList, &state)
+        case .moveToEnd:
+            guard state.details.isEmpty else { return .none }
+            return moveTo(max(0, state.movies(of: state.currentList).count - 1), state.currentList, &state)
+        case .loadMore: return loadMoreShown(&state)
+        case .removeSelected: return removeSelected(&state)
+        case let .sortChanged(sort): return sortChanged(sort, &state)
+        case .sortNext:
+            let sorts = AppSort.allCases
+            return sortChanged(sorts[((sorts.firstIndex(of: state.sort) ?? 0) + 1) % sorts.count], &state)
+        case let .tabBy(delta): return tabBy(delta, &state)
+        case let .sectionBy(delta): return sectionBy(delta, &state)
+        case let .resized(rows): return resized(rows, &state)
         case let .removed(movieID), let .favorites(.removed(movieID)):
             return remove(movieID, &state)
         case .favorites(.task):

@@ -14,6 +14,34 @@ public enum AppList: Hashable, Sendable {
     case discover(DiscoverSection)
 }
 
+/// How the rows of a list are shown (``AppIntent/Host/sortChanged(_:)``): the list's own
+/// order, or sorted by title, year (newest first) or rating (highest first). Positions count
+/// rows in this order.
+public enum AppSort: String, Hashable, Sendable, CaseIterable {
+    /// The list's own order: relevance, the section's order, the most recent favorite first.
+    case `default`
+    /// By title, A to Z (articles as shown: "The Godfather" under T).
+    case title
+    /// Newest first.
+    case year
+    /// Highest rating first.
+    case rating
+
+    /// `movies` in this order (stable: equal keys keep the list's order).
+    public func apply(_ movies: [Movie]) -> [Movie] {
+        let ordered: (Movie, Movie) -> Bool
+        switch self {
+        case .default: return movies
+        case .title: ordered = { $0.title.lowercased() < $1.title.lowercased() }
+        case .year: ordered = { $0.year > $1.year }
+        case .rating: ordered = { $0.rating > $1.rating }
+        }
+        return movies.enumerated().sorted { a, b in
+            ordered(a.element, b.element) || (!ordered(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
+    }
+}
+
 /// Where a person is in a list: the selected row and the first row shown (so a resume, a
 /// snapshot and time travel put them back where they were).
 public struct ListPosition: Equatable, Sendable {
@@ -97,13 +125,13 @@ public struct AppState: Equatable, Sendable {
     public var discover: DiscoverState
     /// The Favorites screen.
     public var favorites: FavoritesState
-    /// Open Details, oldest first: the last is shown. At most ``AppReducer/maximumDetails``.
+    /// Open Details, oldest first: the last is shown. At most ``AppLimits/details``.
     public var details: [OpenDetail]
     /// The Discover section shown.
     public var section: DiscoverSection
     /// Where the person is in each list they moved in.
     public var positions: [AppList: ListPosition]
-    /// Removed favorites that undo puts back, newest first; at most ``AppReducer/maximumUndo``.
+    /// Removed favorites that undo puts back, newest first; at most ``AppLimits/undo``.
     public var removed: [Movie]
     /// Favorites an undo is putting back (shown in the list until stored, or rolled back).
     public var restoring: [Movie]
@@ -112,6 +140,10 @@ public struct AppState: Equatable, Sendable {
     public var uncheckedRows: Set<Int> = []
     /// What the person reads now.
     public var notice: AppNotice?
+    /// How rows are shown, in every list.
+    public var sort: AppSort = .default
+    /// How many rows of a list the host shows (``AppIntent/Host/resized(_:)``; 10 until told).
+    public var visibleRows = 10
     /// The next ``OpenDetail/key`` and ``AppNotice/id`` (not on the wire).
     public var nextDetailKey = 1, nextNoticeID = 1
 
@@ -140,6 +172,9 @@ public struct AppState: Equatable, Sendable {
         case let .discover(section): discover[section]?.movies.value ?? []
         }
     }
+
+    /// The films of `list` in the order shown (``sort``): what positions count.
+    public func rows(of list: AppList) -> [Movie] { sort.apply(movies(of: list)) }
 
     /// The list the shown tab holds.
     public var currentList: AppList {

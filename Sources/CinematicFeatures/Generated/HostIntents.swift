@@ -82,6 +82,42 @@ extension AppIntent {
         /// The person asked to try again what failed on the screen shown (the Detail, the search,
         /// Discover).
         case retried
+        /// The person chose the selected row (Enter): its film's Detail opens. In Search, when the
+        /// results shown do not answer the query typed (typed since, or failed), the query is
+        /// searched now instead.
+        case activate
+        /// The person moved the selection by delta rows in the shown list (Down: 1, Up: -1); the
+        /// rows shown follow it. Past the last row of a list that has more, the next page loads (as
+        /// with moved).
+        case moveBy(Int)
+        /// The person moved by delta pages of the shown list (a page: the rows the host shows, from
+        /// resized).
+        case pageBy(Int)
+        /// The person moved to the first row of the shown list.
+        case moveToStart
+        /// The person moved to the last loaded row of the shown list (a moveBy past it loads the
+        /// next page).
+        case moveToEnd
+        /// The person asked for the next page of the shown list (at most the runtime's
+        /// app.rowsPerList rows).
+        case loadMore
+        /// The person removed the selected favorite (Favorites tab): it goes on the undo stack with
+        /// a notice that offers undo. No confirmation is asked: undo puts it back.
+        case removeSelected
+        /// The person chose how rows are shown: the list's own order (default), by title, by year
+        /// (newest first) or by rating (highest first); the shown list goes back to its top.
+        case sortChanged(AppSort)
+        /// The person asked for the next sort order (default, title, year, rating, then default
+        /// again).
+        case sortNext
+        /// The person moved delta tabs (Tab: 1, Shift+Tab: -1), wrapping around; open Details
+        /// close.
+        case tabBy(Int)
+        /// The person moved delta Discover sections, wrapping around (on the Discover tab).
+        case sectionBy(Int)
+        /// The host shows this many rows of a list: pageBy moves by it, and the selection stays
+        /// among the rows shown.
+        case resized(Int)
         /// An intent for the Search screen, as the search feature takes it (a child handle's). A
         /// query of any length is taken, as with queryChanged.
         case search(AppSearchIntent)

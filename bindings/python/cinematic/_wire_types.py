@@ -92,6 +92,13 @@ class RuntimeConfigSearch(TypedDict):
     debounceMs: NotRequired[int]
 
 
+class RuntimeConfigApp(TypedDict):
+    """The app store's bounds, enforced by its reducer on every path (moved, a nested or child handle's loadMore, retry, restore): rowsPerList, the most films a list keeps (a multiple of 20, a page; default 2000); details, the most Details open at once (default 16); undo, the most removed favorites undo remembers (default 20)."""
+    rowsPerList: NotRequired[int]
+    details: NotRequired[int]
+    undo: NotRequired[int]
+
+
 class RuntimeConfigOfflineCache1(TypedDict):
     """The wire object RuntimeConfigOfflineCache1."""
     path: NotRequired[str]
@@ -106,6 +113,7 @@ class RuntimeConfig(TypedDict):
     clock: NotRequired[Literal["system", "manual"]]
     delivery: NotRequired[Literal["immediate", "queued"]]
     search: NotRequired[RuntimeConfigSearch]
+    app: NotRequired[RuntimeConfigApp]
     offlineCache: NotRequired[Union[bool, RuntimeConfigOfflineCache1]]
     requestDeadlineMs: NotRequired[int]
     history: NotRequired[int]
@@ -220,6 +228,20 @@ class ReplayReport(TypedDict):
     afterClose: int
     cutLine: NotRequired[int]
     divergence: NotRequired[ReplayDivergence]
+
+
+class KeymapItem(TypedDict):
+    """The wire object KeymapItem."""
+    keys: List[str]
+    help: str
+    screens: NotRequired[List[Literal["search", "discover", "favorites", "detail"]]]
+    action: NotRequired[AppIntent]
+    host: NotRequired[Literal["help", "debug", "quit"]]
+    aliases: NotRequired[Dict[str, object]]
+
+
+#: The app's keymap (docs/wire.md, "app"; generated into the Python package's cinematic.keymap and the browser app's keymap.js): bindings in order, each the keys it takes, what it does (help), the screens it acts on (all when absent), and either (never both) the app intent it sends (action) or the host's own screen it opens (host). aliases: a platform's names for the same keys.
+Keymap = List[KeymapItem]
 
 
 class SearchRequest(TypedDict):
@@ -588,6 +610,72 @@ class Retried(TypedDict):
     type: Literal["retried"]
 
 
+class Activate(TypedDict):
+    """The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead."""
+    type: Literal["activate"]
+
+
+class MoveBy(TypedDict):
+    """The person moved the selection by delta rows in the shown list (Down: 1, Up: -1); the rows shown follow it. Past the last row of a list that has more, the next page loads (as with moved)."""
+    type: Literal["moveBy"]
+    delta: int
+
+
+class PageBy(TypedDict):
+    """The person moved by delta pages of the shown list (a page: the rows the host shows, from resized)."""
+    type: Literal["pageBy"]
+    delta: int
+
+
+class MoveToStart(TypedDict):
+    """The person moved to the first row of the shown list."""
+    type: Literal["moveToStart"]
+
+
+class MoveToEnd(TypedDict):
+    """The person moved to the last loaded row of the shown list (a moveBy past it loads the next page)."""
+    type: Literal["moveToEnd"]
+
+
+class AppLoadMore(TypedDict):
+    """The person asked for the next page of the shown list (at most the runtime's app.rowsPerList rows)."""
+    type: Literal["loadMore"]
+
+
+class RemoveSelected(TypedDict):
+    """The person removed the selected favorite (Favorites tab): it goes on the undo stack with a notice that offers undo. No confirmation is asked: undo puts it back."""
+    type: Literal["removeSelected"]
+
+
+class SortChanged(TypedDict):
+    """The person chose how rows are shown: the list's own order (default), by title, by year (newest first) or by rating (highest first); the shown list goes back to its top."""
+    type: Literal["sortChanged"]
+    sort: AppSort
+
+
+class SortNext(TypedDict):
+    """The person asked for the next sort order (default, title, year, rating, then default again)."""
+    type: Literal["sortNext"]
+
+
+class TabBy(TypedDict):
+    """The person moved delta tabs (Tab: 1, Shift+Tab: -1), wrapping around; open Details close."""
+    type: Literal["tabBy"]
+    delta: int
+
+
+class SectionBy(TypedDict):
+    """The person moved delta Discover sections, wrapping around (on the Discover tab)."""
+    type: Literal["sectionBy"]
+    delta: int
+
+
+class Resized(TypedDict):
+    """The host shows this many rows of a list: pageBy moves by it, and the selection stays among the rows shown."""
+    type: Literal["resized"]
+    rows: int
+
+
 class AppSearch(TypedDict):
     """An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged."""
     type: Literal["search"]
@@ -612,7 +700,7 @@ class AppDetail(TypedDict):
     intent: AppDetailIntent
 
 
-AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail]
+AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail]
 
 
 class AppState(TypedDict):
@@ -626,6 +714,7 @@ class AppState(TypedDict):
     positions: AppPositions
     removed: List[Movie]
     notice: Optional[AppNotice]
+    view: AppView
 
 
 class AppSnapshotDetail(TypedDict):
@@ -651,6 +740,10 @@ AppTab = Literal["search", "discover", "favorites"]
 
 #: A list of films: Search's results, the favorites, or a Discover section (its id).
 AppList = Literal["search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short"]
+
+
+#: How the rows of a list are shown: the list's own order (default: relevance, the section's order, most recent favorite first), by title, by year (newest first) or by rating (highest first).
+AppSort = Literal["default", "title", "year", "rating"]
 
 
 #: A Search intent inside an app intent (a query of any length).
@@ -687,6 +780,86 @@ class AppDetailState(TypedDict):
     isSaving: bool
     favoriteError: Optional[MovieError]
     listing: Optional[Movie]
+
+
+class AppView(TypedDict):
+    """What the person sees, worded by the core so every UI draws the same screen: the screen, its list (the rows in view, the selection, one status line, or a message instead of rows) or its Detail (facts, heart, histogram), where it came from, the sort, and which actions do something now. Hosts format nothing with words and decide nothing."""
+    screen: Literal["search", "discover", "favorites", "detail"]
+    title: str
+    list: Optional[AppListView]
+    detail: Optional[AppDetailView]
+    source: str
+    sort: AppSort
+    actions: AppActions
+
+
+class AppListView(TypedDict):
+    """The shown tab's list: how many films it holds, the selection (null when empty), the rows in view (from firstVisible, as many as the host shows), a status line ("20 shown, more match") and the message shown instead of rows (nothing typed yet, loading, nothing found, failed)."""
+    list: AppList
+    count: int
+    selection: Optional[int]
+    firstVisible: int
+    rows: List[AppRowView]
+    status: str
+    message: Optional[AppMessage]
+
+
+class AppRowView(TypedDict):
+    """A film's row, its fields worded (year "" when unknown)."""
+    id: int
+    title: str
+    year: str
+    rating: str
+    genres: str
+    selected: bool
+
+
+class AppMessage(TypedDict):
+    """A sentence shown in place of content: kind (idle, loading, empty, failed), what happened (heading) and what the person can do (body, "" when nothing)."""
+    kind: Literal["idle", "loading", "empty", "failed"]
+    heading: str
+    body: str
+
+
+class AppDetailViewFactsItem(TypedDict):
+    """The wire object AppDetailViewFactsItem."""
+    label: str
+    value: str
+
+
+class AppDetailView(TypedDict):
+    """The shown Detail: its heading ("Alien (1979)"), its facts (Year, Runtime, Genres, MPAA, Budget, Rating), the heart and its words, the message shown instead of the facts while loading or failed, and the rating histogram on a 0-100% scale."""
+    heading: str
+    facts: List[AppDetailViewFactsItem]
+    isFavorite: bool
+    heart: str
+    message: Optional[AppMessage]
+    histogram: Optional[AppHistogram]
+
+
+class AppHistogramBarsItem(TypedDict):
+    """The wire object AppHistogramBarsItem."""
+    stars: int
+    share: float
+    label: str
+    fraction: float
+
+
+class AppHistogram(TypedDict):
+    """The share of votes per star rating: bars from 10 stars down to 1, each with its share in percent, its label and its length as a fraction (0-1) of the width on a fixed 0-100% scale."""
+    heading: str
+    note: str
+    bars: List[AppHistogramBarsItem]
+
+
+class AppActions(TypedDict):
+    """Which actions do something now (a host may grey out the others)."""
+    back: bool
+    undo: bool
+    retry: bool
+    loadMore: bool
+    activate: bool
+    removeSelected: bool
 
 
 class AppNotice(TypedDict):

@@ -147,12 +147,17 @@ class AppStore(Store["wire.AppState"]):
     (:meth:`query_changed`), ``sectionSelected`` (:meth:`section_selected`), ``moved``
     (:meth:`moved`), ``opened`` (:meth:`opened`), ``back`` (:meth:`back`), ``removed``
     (:meth:`removed`), ``undo`` (:meth:`undo`), ``noticeDismissed`` (:meth:`notice_dismissed`),
-    ``retried`` (:meth:`retried`), ``search`` (:meth:`search`), ``discover`` (:meth:`discover`),
+    ``retried`` (:meth:`retried`), ``activate`` (:meth:`activate`), ``moveBy``
+    (:meth:`move_by`), ``pageBy`` (:meth:`page_by`), ``moveToStart`` (:meth:`move_to_start`),
+    ``moveToEnd`` (:meth:`move_to_end`), ``loadMore`` (:meth:`load_more`), ``removeSelected``
+    (:meth:`remove_selected`), ``sortChanged`` (:meth:`sort_changed`), ``sortNext``
+    (:meth:`sort_next`), ``tabBy`` (:meth:`tab_by`), ``sectionBy`` (:meth:`section_by`),
+    ``resized`` (:meth:`resized`), ``search`` (:meth:`search`), ``discover`` (:meth:`discover`),
     ``favorites`` (:meth:`favorites`), ``detail`` (:meth:`detail`)."""
 
     FEATURE = "app"
     #: The wire types of the host intents, in schema order.
-    INTENTS: Tuple[str, ...] = ("task", "tabSelected", "queryChanged", "sectionSelected", "moved", "opened", "back", "removed", "undo", "noticeDismissed", "retried", "search", "discover", "favorites", "detail",)
+    INTENTS: Tuple[str, ...] = ("task", "tabSelected", "queryChanged", "sectionSelected", "moved", "opened", "back", "removed", "undo", "noticeDismissed", "retried", "activate", "moveBy", "pageBy", "moveToStart", "moveToEnd", "loadMore", "removeSelected", "sortChanged", "sortNext", "tabBy", "sectionBy", "resized", "search", "discover", "favorites", "detail",)
 
     def task(self) -> None:
         """The app appeared: observes the favorites (and loads Discover when its tab is shown).
@@ -221,6 +226,82 @@ class AppStore(Store["wire.AppState"]):
         """The person asked to try again what failed on the screen shown (the Detail, the
         search, Discover). Sends ``{"type": "retried"}``."""
         message: wire.Retried = {"type": "retried"}
+        self.send(message)
+
+    def activate(self) -> None:
+        """The person chose the selected row (Enter): its film's Detail opens. In Search, when
+        the results shown do not answer the query typed (typed since, or failed), the query is
+        searched now instead. Sends ``{"type": "activate"}``."""
+        message: wire.Activate = {"type": "activate"}
+        self.send(message)
+
+    def move_by(self, delta: int) -> None:
+        """The person moved the selection by delta rows in the shown list (Down: 1, Up: -1); the
+        rows shown follow it. Past the last row of a list that has more, the next page loads (as
+        with moved). Sends ``{"type": "moveBy", "delta": …}``."""
+        message: wire.MoveBy = {"type": "moveBy", "delta": delta}
+        self.send(message)
+
+    def page_by(self, delta: int) -> None:
+        """The person moved by delta pages of the shown list (a page: the rows the host shows,
+        from resized). Sends ``{"type": "pageBy", "delta": …}``."""
+        message: wire.PageBy = {"type": "pageBy", "delta": delta}
+        self.send(message)
+
+    def move_to_start(self) -> None:
+        """The person moved to the first row of the shown list. Sends ``{"type":
+        "moveToStart"}``."""
+        message: wire.MoveToStart = {"type": "moveToStart"}
+        self.send(message)
+
+    def move_to_end(self) -> None:
+        """The person moved to the last loaded row of the shown list (a moveBy past it loads the
+        next page). Sends ``{"type": "moveToEnd"}``."""
+        message: wire.MoveToEnd = {"type": "moveToEnd"}
+        self.send(message)
+
+    def load_more(self) -> None:
+        """The person asked for the next page of the shown list (at most the runtime's
+        app.rowsPerList rows). Sends ``{"type": "loadMore"}``."""
+        message: wire.AppLoadMore = {"type": "loadMore"}
+        self.send(message)
+
+    def remove_selected(self) -> None:
+        """The person removed the selected favorite (Favorites tab): it goes on the undo stack
+        with a notice that offers undo. No confirmation is asked: undo puts it back. Sends
+        ``{"type": "removeSelected"}``."""
+        message: wire.RemoveSelected = {"type": "removeSelected"}
+        self.send(message)
+
+    def sort_changed(self, sort: wire.AppSort) -> None:
+        """The person chose how rows are shown: the list's own order (default), by title, by
+        year (newest first) or by rating (highest first); the shown list goes back to its top.
+        Sends ``{"type": "sortChanged", "sort": …}``."""
+        message: wire.SortChanged = {"type": "sortChanged", "sort": sort}
+        self.send(message)
+
+    def sort_next(self) -> None:
+        """The person asked for the next sort order (default, title, year, rating, then default
+        again). Sends ``{"type": "sortNext"}``."""
+        message: wire.SortNext = {"type": "sortNext"}
+        self.send(message)
+
+    def tab_by(self, delta: int) -> None:
+        """The person moved delta tabs (Tab: 1, Shift+Tab: -1), wrapping around; open Details
+        close. Sends ``{"type": "tabBy", "delta": …}``."""
+        message: wire.TabBy = {"type": "tabBy", "delta": delta}
+        self.send(message)
+
+    def section_by(self, delta: int) -> None:
+        """The person moved delta Discover sections, wrapping around (on the Discover tab).
+        Sends ``{"type": "sectionBy", "delta": …}``."""
+        message: wire.SectionBy = {"type": "sectionBy", "delta": delta}
+        self.send(message)
+
+    def resized(self, rows: int) -> None:
+        """The host shows this many rows of a list: pageBy moves by it, and the selection stays
+        among the rows shown. Sends ``{"type": "resized", "rows": …}``."""
+        message: wire.Resized = {"type": "resized", "rows": rows}
         self.send(message)
 
     def search(self, intent: wire.AppSearchIntent) -> None:

@@ -76,8 +76,8 @@ def depth(value: Any) -> int:
 
 
 def beyond_json_rules(value: Any) -> bool:
-    """An integer beyond 64 bits or a NUL in a string (key or value): refused by the
-    library's JSON reader (jansson), CINEMATIC_ERR_JSON."""
+    """An integer beyond 64 bits (CINEMATIC_ERR_INVALID) or a NUL in a string, key or value
+    (CINEMATIC_ERR_JSON): refused by the library's JSON reader (jansson)."""
     if isinstance(value, dict):
         return any("\x00" in k or beyond_json_rules(v) for k, v in value.items())
     if isinstance(value, list):

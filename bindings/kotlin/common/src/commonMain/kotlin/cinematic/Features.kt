@@ -312,6 +312,102 @@ class AppStore internal constructor(runtime: Runtime, handle: Long) : Store<AppS
     fun retried() = send(Retried().toJson())
 
     /**
+     * The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead.
+     * Sends [Activate], e.g. `{"type":"activate"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun activate() = send(Activate().toJson())
+
+    /**
+     * The person moved the selection by delta rows in the shown list (Down: 1, Up: -1); the rows shown follow it. Past the last row of a list that has more, the next page loads (as with moved).
+     * Sends [MoveBy], e.g. `{"type":"moveBy","delta":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun moveBy(delta: Int) = send(MoveBy(delta = delta).toJson())
+
+    /**
+     * The person moved by delta pages of the shown list (a page: the rows the host shows, from resized).
+     * Sends [PageBy], e.g. `{"type":"pageBy","delta":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun pageBy(delta: Int) = send(PageBy(delta = delta).toJson())
+
+    /**
+     * The person moved to the first row of the shown list.
+     * Sends [MoveToStart], e.g. `{"type":"moveToStart"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun moveToStart() = send(MoveToStart().toJson())
+
+    /**
+     * The person moved to the last loaded row of the shown list (a moveBy past it loads the next page).
+     * Sends [MoveToEnd], e.g. `{"type":"moveToEnd"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun moveToEnd() = send(MoveToEnd().toJson())
+
+    /**
+     * The person asked for the next page of the shown list (at most the runtime's app.rowsPerList rows).
+     * Sends [AppLoadMore], e.g. `{"type":"loadMore"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun loadMore() = send(AppLoadMore().toJson())
+
+    /**
+     * The person removed the selected favorite (Favorites tab): it goes on the undo stack with a notice that offers undo. No confirmation is asked: undo puts it back.
+     * Sends [RemoveSelected], e.g. `{"type":"removeSelected"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun removeSelected() = send(RemoveSelected().toJson())
+
+    /**
+     * The person chose how rows are shown: the list's own order (default), by title, by year (newest first) or by rating (highest first); the shown list goes back to its top.
+     * Sends [SortChanged], e.g. `{"type":"sortChanged","sort":"default"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun sortChanged(sort: String) = send(SortChanged(sort = sort).toJson())
+
+    /**
+     * The person asked for the next sort order (default, title, year, rating, then default again).
+     * Sends [SortNext], e.g. `{"type":"sortNext"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun sortNext() = send(SortNext().toJson())
+
+    /**
+     * The person moved delta tabs (Tab: 1, Shift+Tab: -1), wrapping around; open Details close.
+     * Sends [TabBy], e.g. `{"type":"tabBy","delta":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun tabBy(delta: Int) = send(TabBy(delta = delta).toJson())
+
+    /**
+     * The person moved delta Discover sections, wrapping around (on the Discover tab).
+     * Sends [SectionBy], e.g. `{"type":"sectionBy","delta":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun sectionBy(delta: Int) = send(SectionBy(delta = delta).toJson())
+
+    /**
+     * The host shows this many rows of a list: pageBy moves by it, and the selection stays among the rows shown.
+     * Sends [Resized], e.g. `{"type":"resized","rows":0}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun resized(rows: Int) = send(Resized(rows = rows).toJson())
+
+    /**
      * An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged.
      * Sends [AppSearch], e.g. `{"type":"search","intent":{"type":"queryChanged","query":""}}`; reduced when this returns.
      *
@@ -370,6 +466,18 @@ object AppFeature : Feature<AppState, AppStore>("app", "{\"stateFile\":\"/home/m
         "undo" to { store -> store.undo() },
         "noticeDismissed" to { store -> store.noticeDismissed(0L) },
         "retried" to { store -> store.retried() },
+        "activate" to { store -> store.activate() },
+        "moveBy" to { store -> store.moveBy(0) },
+        "pageBy" to { store -> store.pageBy(0) },
+        "moveToStart" to { store -> store.moveToStart() },
+        "moveToEnd" to { store -> store.moveToEnd() },
+        "loadMore" to { store -> store.loadMore() },
+        "removeSelected" to { store -> store.removeSelected() },
+        "sortChanged" to { store -> store.sortChanged("default") },
+        "sortNext" to { store -> store.sortNext() },
+        "tabBy" to { store -> store.tabBy(0) },
+        "sectionBy" to { store -> store.sectionBy(0) },
+        "resized" to { store -> store.resized(0) },
         "search" to { store -> store.search(AppSearchIntent.fromJson("{\"type\":\"queryChanged\",\"query\":\"\"}")) },
         "discover" to { store -> store.discover(AppDiscoverIntent.fromJson("{\"type\":\"task\"}")) },
         "favorites" to { store -> store.favorites(AppFavoritesIntent.fromJson("{\"type\":\"task\"}")) },

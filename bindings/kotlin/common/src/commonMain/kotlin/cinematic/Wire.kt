@@ -190,16 +190,30 @@ data class RuntimeConfigSearch(val debounceMs: Int? = null) {
     }
 }
 
-/** cinematic_runtime_open's config (NULL for all defaults). */
-data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null, val history: Int? = null, val record: String? = null) {
+/** The app store's bounds, enforced by its reducer on every path (moved, a nested or child handle's loadMore, retry, restore): rowsPerList, the most films a list keeps (a multiple of 20, a page; default 2000); details, the most Details open at once (default 16); undo, the most removed favorites undo remembers (default 20). */
+data class RuntimeConfigApp(val rowsPerList: Int? = null, val details: Int? = null, val undo: Int? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (catalog != null) put("catalog", catalog); if (favorites != null) put("favorites", favorites); if (clock != null) put("clock", clock); if (delivery != null) put("delivery", delivery); if (search != null) put("search", search.toJson()); if (offlineCache != null) put("offlineCache", offlineCache); if (requestDeadlineMs != null) put("requestDeadlineMs", requestDeadlineMs); if (history != null) put("history", history); if (record != null) put("record", record) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (rowsPerList != null) put("rowsPerList", rowsPerList); if (details != null) put("details", details); if (undo != null) put("undo", undo) }
+
+    companion object {
+        /** Reads a RuntimeConfigApp from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RuntimeConfigApp {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return RuntimeConfigApp(rowsPerList = map["rowsPerList"]?.let { (it as Number).toInt() }, details = map["details"]?.let { (it as Number).toInt() }, undo = map["undo"]?.let { (it as Number).toInt() })
+        }
+    }
+}
+
+/** cinematic_runtime_open's config (NULL for all defaults). */
+data class RuntimeConfig(val catalog: Any? = null, val favorites: Any? = null, val clock: String? = null, val delivery: String? = null, val search: RuntimeConfigSearch? = null, val app: RuntimeConfigApp? = null, val offlineCache: Any? = null, val requestDeadlineMs: Int? = null, val history: Int? = null, val record: String? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>().apply { if (catalog != null) put("catalog", catalog); if (favorites != null) put("favorites", favorites); if (clock != null) put("clock", clock); if (delivery != null) put("delivery", delivery); if (search != null) put("search", search.toJson()); if (app != null) put("app", app.toJson()); if (offlineCache != null) put("offlineCache", offlineCache); if (requestDeadlineMs != null) put("requestDeadlineMs", requestDeadlineMs); if (history != null) put("history", history); if (record != null) put("record", record) }
 
     companion object {
         /** Reads a RuntimeConfig from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RuntimeConfig {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, offlineCache = map["offlineCache"], requestDeadlineMs = map["requestDeadlineMs"]?.let { (it as Number).toInt() }, history = map["history"]?.let { (it as Number).toInt() }, record = map["record"]?.let { (it as String) })
+            return RuntimeConfig(catalog = map["catalog"], favorites = map["favorites"], clock = map["clock"]?.let { (it as String) }, delivery = map["delivery"]?.let { (it as String) }, search = map["search"]?.let { RuntimeConfigSearch.fromJson(it) }, app = map["app"]?.let { RuntimeConfigApp.fromJson(it) }, offlineCache = map["offlineCache"], requestDeadlineMs = map["requestDeadlineMs"]?.let { (it as Number).toInt() }, history = map["history"]?.let { (it as Number).toInt() }, record = map["record"]?.let { (it as String) })
         }
     }
 }
@@ -1299,6 +1313,246 @@ class Retried : AppIntent {
     }
 }
 
+/** The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead. */
+class Activate : AppIntent {
+    /** The wire `type`, fixed by the class: "activate". */
+    val type: String get() = "activate"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is Activate
+    override fun hashCode(): Int = "Activate".hashCode()
+    override fun toString(): String = "Activate()"
+
+    companion object {
+        /** Reads a Activate from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Activate {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "activate") { "Activate: type ${map["type"]} is not activate" }
+            return Activate()
+        }
+    }
+}
+
+/** The person moved the selection by delta rows in the shown list (Down: 1, Up: -1); the rows shown follow it. Past the last row of a list that has more, the next page loads (as with moved). */
+data class MoveBy(val delta: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "moveBy". */
+    val type: String get() = "moveBy"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "delta" to delta)
+
+    companion object {
+        /** Reads a MoveBy from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): MoveBy {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "moveBy") { "MoveBy: type ${map["type"]} is not moveBy" }
+            return MoveBy(delta = (map["delta"] as Number).toInt())
+        }
+    }
+}
+
+/** The person moved by delta pages of the shown list (a page: the rows the host shows, from resized). */
+data class PageBy(val delta: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "pageBy". */
+    val type: String get() = "pageBy"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "delta" to delta)
+
+    companion object {
+        /** Reads a PageBy from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): PageBy {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "pageBy") { "PageBy: type ${map["type"]} is not pageBy" }
+            return PageBy(delta = (map["delta"] as Number).toInt())
+        }
+    }
+}
+
+/** The person moved to the first row of the shown list. */
+class MoveToStart : AppIntent {
+    /** The wire `type`, fixed by the class: "moveToStart". */
+    val type: String get() = "moveToStart"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is MoveToStart
+    override fun hashCode(): Int = "MoveToStart".hashCode()
+    override fun toString(): String = "MoveToStart()"
+
+    companion object {
+        /** Reads a MoveToStart from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): MoveToStart {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "moveToStart") { "MoveToStart: type ${map["type"]} is not moveToStart" }
+            return MoveToStart()
+        }
+    }
+}
+
+/** The person moved to the last loaded row of the shown list (a moveBy past it loads the next page). */
+class MoveToEnd : AppIntent {
+    /** The wire `type`, fixed by the class: "moveToEnd". */
+    val type: String get() = "moveToEnd"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is MoveToEnd
+    override fun hashCode(): Int = "MoveToEnd".hashCode()
+    override fun toString(): String = "MoveToEnd()"
+
+    companion object {
+        /** Reads a MoveToEnd from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): MoveToEnd {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "moveToEnd") { "MoveToEnd: type ${map["type"]} is not moveToEnd" }
+            return MoveToEnd()
+        }
+    }
+}
+
+/** The person asked for the next page of the shown list (at most the runtime's app.rowsPerList rows). */
+class AppLoadMore : AppIntent {
+    /** The wire `type`, fixed by the class: "loadMore". */
+    val type: String get() = "loadMore"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is AppLoadMore
+    override fun hashCode(): Int = "AppLoadMore".hashCode()
+    override fun toString(): String = "AppLoadMore()"
+
+    companion object {
+        /** Reads a AppLoadMore from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppLoadMore {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "loadMore") { "AppLoadMore: type ${map["type"]} is not loadMore" }
+            return AppLoadMore()
+        }
+    }
+}
+
+/** The person removed the selected favorite (Favorites tab): it goes on the undo stack with a notice that offers undo. No confirmation is asked: undo puts it back. */
+class RemoveSelected : AppIntent {
+    /** The wire `type`, fixed by the class: "removeSelected". */
+    val type: String get() = "removeSelected"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is RemoveSelected
+    override fun hashCode(): Int = "RemoveSelected".hashCode()
+    override fun toString(): String = "RemoveSelected()"
+
+    companion object {
+        /** Reads a RemoveSelected from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RemoveSelected {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "removeSelected") { "RemoveSelected: type ${map["type"]} is not removeSelected" }
+            return RemoveSelected()
+        }
+    }
+}
+
+/** The person chose how rows are shown: the list's own order (default), by title, by year (newest first) or by rating (highest first); the shown list goes back to its top. */
+data class SortChanged(val sort: String) : AppIntent {
+    /** The wire `type`, fixed by the class: "sortChanged". */
+    val type: String get() = "sortChanged"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "sort" to sort)
+
+    companion object {
+        /** Reads a SortChanged from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SortChanged {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "sortChanged") { "SortChanged: type ${map["type"]} is not sortChanged" }
+            return SortChanged(sort = (map["sort"] as String))
+        }
+    }
+}
+
+/** The person asked for the next sort order (default, title, year, rating, then default again). */
+class SortNext : AppIntent {
+    /** The wire `type`, fixed by the class: "sortNext". */
+    val type: String get() = "sortNext"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is SortNext
+    override fun hashCode(): Int = "SortNext".hashCode()
+    override fun toString(): String = "SortNext()"
+
+    companion object {
+        /** Reads a SortNext from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SortNext {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "sortNext") { "SortNext: type ${map["type"]} is not sortNext" }
+            return SortNext()
+        }
+    }
+}
+
+/** The person moved delta tabs (Tab: 1, Shift+Tab: -1), wrapping around; open Details close. */
+data class TabBy(val delta: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "tabBy". */
+    val type: String get() = "tabBy"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "delta" to delta)
+
+    companion object {
+        /** Reads a TabBy from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): TabBy {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "tabBy") { "TabBy: type ${map["type"]} is not tabBy" }
+            return TabBy(delta = (map["delta"] as Number).toInt())
+        }
+    }
+}
+
+/** The person moved delta Discover sections, wrapping around (on the Discover tab). */
+data class SectionBy(val delta: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "sectionBy". */
+    val type: String get() = "sectionBy"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "delta" to delta)
+
+    companion object {
+        /** Reads a SectionBy from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): SectionBy {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "sectionBy") { "SectionBy: type ${map["type"]} is not sectionBy" }
+            return SectionBy(delta = (map["delta"] as Number).toInt())
+        }
+    }
+}
+
+/** The host shows this many rows of a list: pageBy moves by it, and the selection stays among the rows shown. */
+data class Resized(val rows: Int = 0) : AppIntent {
+    /** The wire `type`, fixed by the class: "resized". */
+    val type: String get() = "resized"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type, "rows" to rows)
+
+    companion object {
+        /** Reads a Resized from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): Resized {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "resized") { "Resized: type ${map["type"]} is not resized" }
+            return Resized(rows = (map["rows"] as Number).toInt())
+        }
+    }
+}
+
 /** An intent for the Search screen, as the search feature takes it (a child handle's). A query of any length is taken, as with queryChanged. */
 data class AppSearch(val intent: AppSearchIntent) : AppIntent {
     /** The wire `type`, fixed by the class: "search". */
@@ -1371,7 +1625,7 @@ data class AppDetail(val intent: AppDetailIntent) : AppIntent {
     }
 }
 
-/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, AppSearch, AppDiscover, AppFavorites, AppDetail. */
+/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail. */
 interface AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?>
@@ -1392,6 +1646,18 @@ interface AppIntent {
                 "undo" -> Undo.fromJson(map)
                 "noticeDismissed" -> NoticeDismissed.fromJson(map)
                 "retried" -> Retried.fromJson(map)
+                "activate" -> Activate.fromJson(map)
+                "moveBy" -> MoveBy.fromJson(map)
+                "pageBy" -> PageBy.fromJson(map)
+                "moveToStart" -> MoveToStart.fromJson(map)
+                "moveToEnd" -> MoveToEnd.fromJson(map)
+                "loadMore" -> AppLoadMore.fromJson(map)
+                "removeSelected" -> RemoveSelected.fromJson(map)
+                "sortChanged" -> SortChanged.fromJson(map)
+                "sortNext" -> SortNext.fromJson(map)
+                "tabBy" -> TabBy.fromJson(map)
+                "sectionBy" -> SectionBy.fromJson(map)
+                "resized" -> Resized.fromJson(map)
                 "search" -> AppSearch.fromJson(map)
                 "discover" -> AppDiscover.fromJson(map)
                 "favorites" -> AppFavorites.fromJson(map)
@@ -1403,15 +1669,15 @@ interface AppIntent {
 }
 
 /** The whole app: the tab shown, the four screens, the open Details (the last is shown), Discover's section, positions in lists, the undo stack (newest first) and the notice. */
-data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null) {
+data class AppState(val tab: String, val search: SearchState, val discover: DiscoverState, val favorites: FavoritesState, val details: List<AppDetailState> = emptyList(), val section: String, val positions: AppPositions, val removed: List<Movie> = emptyList(), val notice: AppNotice? = null, val view: AppView) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("tab" to tab, "search" to search.toJson(), "discover" to discover.toJson(), "favorites" to favorites.toJson(), "details" to details.map { it.toJson() }, "section" to section, "positions" to positions.toJson(), "removed" to removed.map { it.toJson() }, "notice" to notice?.toJson(), "view" to view.toJson())
 
     companion object {
         /** Reads a AppState from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppState {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppState(tab = (map["tab"] as String), search = SearchState.fromJson(map["search"]), discover = DiscoverState.fromJson(map["discover"]), favorites = FavoritesState.fromJson(map["favorites"]), details = (map["details"] as List<*>).map { AppDetailState.fromJson(it) }, section = (map["section"] as String), positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { Movie.fromJson(it) }, notice = map["notice"]?.let { AppNotice.fromJson(it) })
+            return AppState(tab = (map["tab"] as String), search = SearchState.fromJson(map["search"]), discover = DiscoverState.fromJson(map["discover"]), favorites = FavoritesState.fromJson(map["favorites"]), details = (map["details"] as List<*>).map { AppDetailState.fromJson(it) }, section = (map["section"] as String), positions = AppPositions.fromJson(map["positions"]), removed = (map["removed"] as List<*>).map { Movie.fromJson(it) }, notice = map["notice"]?.let { AppNotice.fromJson(it) }, view = AppView.fromJson(map["view"]))
         }
     }
 }
@@ -1457,6 +1723,12 @@ object AppTab {
 object AppList {
     /** Every value, in order. */
     val values: List<String> = listOf("search", "favorites", "popular", "topRated", "action", "animation", "comedy", "drama", "documentary", "romance", "short")
+}
+
+/** The values of appSort. */
+object AppSort {
+    /** Every value, in order. */
+    val values: List<String> = listOf("default", "title", "year", "rating")
 }
 
 /** A Search intent inside an app intent (a query of any length). */
@@ -1577,6 +1849,132 @@ data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> 
         fun fromJson(value: Any?): AppDetailState {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
             return AppDetailState(movieId = (map["movieId"] as Number).toLong(), detail = Phase.fromJson(map["detail"]) { v -> MovieDetail.fromJson(v) }, isFavorite = (map["isFavorite"] as Boolean), isSaving = (map["isSaving"] as Boolean), favoriteError = map["favoriteError"]?.let { MovieError.fromJson(it) }, listing = map["listing"]?.let { Movie.fromJson(it) })
+        }
+    }
+}
+
+/** What the person sees, worded by the core so every UI draws the same screen: the screen, its list (the rows in view, the selection, one status line, or a message instead of rows) or its Detail (facts, heart, histogram), where it came from, the sort, and which actions do something now. Hosts format nothing with words and decide nothing. */
+data class AppView(val screen: String, val title: String, val list: AppListView? = null, val detail: AppDetailView? = null, val source: String, val sort: String, val actions: AppActions) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("screen" to screen, "title" to title, "list" to list?.toJson(), "detail" to detail?.toJson(), "source" to source, "sort" to sort, "actions" to actions.toJson())
+
+    companion object {
+        /** Reads a AppView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppView {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppView(screen = (map["screen"] as String), title = (map["title"] as String), list = map["list"]?.let { AppListView.fromJson(it) }, detail = map["detail"]?.let { AppDetailView.fromJson(it) }, source = (map["source"] as String), sort = (map["sort"] as String), actions = AppActions.fromJson(map["actions"]))
+        }
+    }
+}
+
+/** The shown tab's list: how many films it holds, the selection (null when empty), the rows in view (from firstVisible, as many as the host shows), a status line ("20 shown, more match") and the message shown instead of rows (nothing typed yet, loading, nothing found, failed). */
+data class AppListView(val list: String, val count: Int = 0, val selection: Int? = null, val firstVisible: Int = 0, val rows: List<AppRowView> = emptyList(), val status: String, val message: AppMessage? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("list" to list, "count" to count, "selection" to selection, "firstVisible" to firstVisible, "rows" to rows.map { it.toJson() }, "status" to status, "message" to message?.toJson())
+
+    companion object {
+        /** Reads a AppListView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppListView {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppListView(list = (map["list"] as String), count = (map["count"] as Number).toInt(), selection = map["selection"]?.let { (it as Number).toInt() }, firstVisible = (map["firstVisible"] as Number).toInt(), rows = (map["rows"] as List<*>).map { AppRowView.fromJson(it) }, status = (map["status"] as String), message = map["message"]?.let { AppMessage.fromJson(it) })
+        }
+    }
+}
+
+/** A film's row, its fields worded (year "" when unknown). */
+data class AppRowView(val id: Long = 0, val title: String, val year: String, val rating: String, val genres: String, val selected: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "year" to year, "rating" to rating, "genres" to genres, "selected" to selected)
+
+    companion object {
+        /** Reads a AppRowView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppRowView {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppRowView(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = (map["year"] as String), rating = (map["rating"] as String), genres = (map["genres"] as String), selected = (map["selected"] as Boolean))
+        }
+    }
+}
+
+/** A sentence shown in place of content: kind (idle, loading, empty, failed), what happened (heading) and what the person can do (body, "" when nothing). */
+data class AppMessage(val kind: String, val heading: String, val body: String) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "heading" to heading, "body" to body)
+
+    companion object {
+        /** Reads a AppMessage from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppMessage {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppMessage(kind = (map["kind"] as String), heading = (map["heading"] as String), body = (map["body"] as String))
+        }
+    }
+}
+
+/** The wire object AppDetailViewFactsItem. */
+data class AppDetailViewFactsItem(val label: String, val value: String) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("label" to label, "value" to value)
+
+    companion object {
+        /** Reads a AppDetailViewFactsItem from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetailViewFactsItem {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDetailViewFactsItem(label = (map["label"] as String), value = (map["value"] as String))
+        }
+    }
+}
+
+/** The shown Detail: its heading ("Alien (1979)"), its facts (Year, Runtime, Genres, MPAA, Budget, Rating), the heart and its words, the message shown instead of the facts while loading or failed, and the rating histogram on a 0-100% scale. */
+data class AppDetailView(val heading: String, val facts: List<AppDetailViewFactsItem> = emptyList(), val isFavorite: Boolean = false, val heart: String, val message: AppMessage? = null, val histogram: AppHistogram? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("heading" to heading, "facts" to facts.map { it.toJson() }, "isFavorite" to isFavorite, "heart" to heart, "message" to message?.toJson(), "histogram" to histogram?.toJson())
+
+    companion object {
+        /** Reads a AppDetailView from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppDetailView {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppDetailView(heading = (map["heading"] as String), facts = (map["facts"] as List<*>).map { AppDetailViewFactsItem.fromJson(it) }, isFavorite = (map["isFavorite"] as Boolean), heart = (map["heart"] as String), message = map["message"]?.let { AppMessage.fromJson(it) }, histogram = map["histogram"]?.let { AppHistogram.fromJson(it) })
+        }
+    }
+}
+
+/** The wire object AppHistogramBarsItem. */
+data class AppHistogramBarsItem(val stars: Int = 0, val share: Double = 0.0, val label: String, val fraction: Double = 0.0) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("stars" to stars, "share" to share, "label" to label, "fraction" to fraction)
+
+    companion object {
+        /** Reads a AppHistogramBarsItem from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppHistogramBarsItem {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppHistogramBarsItem(stars = (map["stars"] as Number).toInt(), share = (map["share"] as Number).toDouble(), label = (map["label"] as String), fraction = (map["fraction"] as Number).toDouble())
+        }
+    }
+}
+
+/** The share of votes per star rating: bars from 10 stars down to 1, each with its share in percent, its label and its length as a fraction (0-1) of the width on a fixed 0-100% scale. */
+data class AppHistogram(val heading: String, val note: String, val bars: List<AppHistogramBarsItem> = emptyList()) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("heading" to heading, "note" to note, "bars" to bars.map { it.toJson() })
+
+    companion object {
+        /** Reads a AppHistogram from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppHistogram {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppHistogram(heading = (map["heading"] as String), note = (map["note"] as String), bars = (map["bars"] as List<*>).map { AppHistogramBarsItem.fromJson(it) })
+        }
+    }
+}
+
+/** Which actions do something now (a host may grey out the others). */
+data class AppActions(val back: Boolean = false, val undo: Boolean = false, val retry: Boolean = false, val loadMore: Boolean = false, val activate: Boolean = false, val removeSelected: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("back" to back, "undo" to undo, "retry" to retry, "loadMore" to loadMore, "activate" to activate, "removeSelected" to removeSelected)
+
+    companion object {
+        /** Reads a AppActions from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppActions {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppActions(back = (map["back"] as Boolean), undo = (map["undo"] as Boolean), retry = (map["retry"] as Boolean), loadMore = (map["loadMore"] as Boolean), activate = (map["activate"] as Boolean), removeSelected = (map["removeSelected"] as Boolean))
         }
     }
 }

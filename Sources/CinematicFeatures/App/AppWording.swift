@@ -1,0 +1,93 @@
+import CinematicDomain
+
+/// The app's words, the same in every UI: what an empty list means and what to type, what
+/// failed and what the person can do, how many films a list shows, and a film's facts. The
+/// keys named are the keymap's (app.wire.md).
+public enum AppWording {
+    /// The key that tries again (the keymap's `retried`).
+    public static let retryKey = "F5"
+    /// The key that fills the heart on a Detail (the keymap's heart).
+    public static let heartKey = "F"
+
+    /// Search before two characters are typed.
+    public static let searchIdle = "Type at least \(SearchMoviesUseCase.minimumQueryLength) characters to search: "
+        + "a title (dune), a series (die hard 3), or a title and a year (king kong 1933)."
+    /// The histogram's heading.
+    public static let histogramHeading = "Share of votes per star rating (bars on a 0-100% scale)"
+    /// What the histogram's figures mean.
+    public static let histogramNote = "The catalog gives each share as a band of 10 points and shows its middle: "
+        + "4.5% means 0-10%, 14.5% means 10-20%; so the shares need not add up to 100%."
+
+    /// A search that found nothing.
+    public static func searchEmpty(_ query: String) -> String {
+        "No film in the catalog matches \u{201C}\(SearchMoviesUseCase.trimmed(query))\u{201D}. Try fewer words, another spelling, "
+            + "or part of the title; the catalog knows titles, years and genres."
+    }
+
+    /// The Favorites list with none yet.
+    public static let favoritesEmpty = "No favorites yet. Open a film (Enter on a row) and press \(heartKey) to keep it here; "
+        + "every app that shares your favorites file shows it too."
+
+    /// A Discover section with no films.
+    public static func sectionEmpty(_ title: String) -> String { "\(title) has no films in this catalog." }
+
+    /// (what failed, what the person can do) for a failed load.
+    public static func failure(_ what: String, _ error: MovieError) -> AppMessage {
+        let code = error.code, message = error.message
+        let advice: String
+        switch error {
+        case .network, .timeout: advice = "Check that the movie server is running and reachable"
+        case .notFound: advice = "The catalog has no such film; go back and choose another"
+        case .storage: advice = "Check that the favorites file can be written (disk space, permissions)"
+        case .invalidResponse: advice = "The movie server answered something this app cannot read; check its version"
+        }
+        return AppMessage(kind: .failed, heading: message.isEmpty ? "\(what): \(code)" : "\(what): \(code): \(message)",
+                          body: "\(advice); \(retryKey) tries again.")
+    }
+
+    /// How many films a loaded, paged list shows.
+    public static func count(_ count: Int, exhausted: Bool, full: Bool, loadingMore: Bool, loadMoreError: MovieError?) -> String {
+        if exhausted { return count == 1 ? "1 movie" : "\(grouped(count)) movies" }
+        if full { return "\(grouped(count)) shown, the most a list keeps" }
+        if loadingMore { return "\(grouped(count)) shown, loading more\u{2026}" }
+        if let loadMoreError { return "\(grouped(count)) shown; the next page failed: \(loadMoreError.message) (\(retryKey) tries again)" }
+        return "\(grouped(count)) shown, more match"
+    }
+
+    /// Where a loaded answer came from: "" for the embedded catalog.
+    public static func source(_ source: AnswerSource) -> String {
+        switch source {
+        case .local: ""
+        case .live: "Live from the movie server"
+        case .cache: "Offline: showing saved results (the movie server does not answer)"
+        }
+    }
+
+    /// 63400 → "63,400".
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return value < 0 ? "-" + text : text
+    }
+
+    /// 8.25 → "8.3" (one decimal).
+    public static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite else { return "unknown" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
+    /// A film's facts, in order: Year, Runtime, Genres, MPAA, Budget, Rating.
+    public static func facts(_ movie: Movie, budget: Int?) -> [AppFact] {
+        [AppFact(label: "Year", value: movie.year > 0 ? String(movie.year) : "unknown"),
+         AppFact(label: "Runtime", value: movie.runtime > 0 ? "\(movie.runtime) min" : "unknown"),
+         AppFact(label: "Genres", value: movie.genres.isEmpty ? "none listed" : movie.genres.joined(separator: ", ")),
+         AppFact(label: "MPAA", value: movie.mpaa.map { $0.isEmpty ? "not rated" : $0 } ?? "not rated"),
+         AppFact(label: "Budget", value: budget.map { "$\(grouped($0))" } ?? "unknown"),
+         AppFact(label: "Rating", value: "\(oneDecimal(movie.rating)) from \(grouped(movie.votes)) vote\(movie.votes == 1 ? "" : "s")")]
+    }
+}
