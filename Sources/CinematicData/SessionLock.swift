@@ -24,6 +24,8 @@ package final class SessionLock: Sendable {
         case acquired(SessionLock)
         /// Another session (this process or another) holds it.
         case busy
+        /// The file's directory does not exist (yet): nothing can be saved there either.
+        case noDirectory
     }
 
     private let descriptor: Int32
@@ -37,7 +39,10 @@ package final class SessionLock: Sendable {
     package static func acquire(besides path: String) throws(MovieError) -> Outcome {
         let lockPath = FileSystem.directory(of: path) + "/." + FileSystem.baseName(of: path) + ".lock"
         let fd = FileIO.open(lockPath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .storage("cannot open the lock file \(lockPath): \(FileIO.message(errno))") }
+        guard fd >= 0 else {
+            if errno == ENOENT { return .noDirectory }
+            throw .storage("cannot open the lock file \(lockPath): \(FileIO.message(errno))")
+        }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             Glibc.close(fd)

@@ -38,7 +38,7 @@ final class AppStateFile: Sendable {
 
     private let path: String
     /// This session's hold on the file (nil when another session holds it): released at close.
-    private let lock: SessionLock?
+    private let lock: Mutex<SessionLock?>
     private let store: CodecStore<AppCodec>
     private let worker = WorkerThread(name: "cinematic-app-state")
     /// Changes seen (bumped by the store's observer), and the change last saved.
@@ -59,7 +59,7 @@ final class AppStateFile: Sendable {
     /// (or, for a file it refused, from a fresh snapshot carrying the notice), so a replay
     /// restores it the same way and never touches the file.
     static func open(_ options: AppOptions, path: String, in runtime: Runtime) throws(APIError) -> OpaquePointer {
-        let (lock, lockProblem) = lock(path)
+        let (lock, lockProblem) = Self.lock(path)
         let outcome: AppStateDocument.Outcome = options.fresh ? .missing : AppStateDocument.read(path)
         let handle: OpaquePointer
         switch outcome {
@@ -102,19 +102,24 @@ final class AppStateFile: Sendable {
     /// One session saves to a state file at a time (``SessionLock``): a second app store on
     /// the same file (this process or another) resumes from it but does not save over the
     /// first's session, and its notice says so. Nil and the words, when this one may not save.
+    /// A missing directory is no problem yet: the lock is taken again before the first save
+    /// (which then reports the missing directory itself).
     private static func lock(_ path: String) -> (SessionLock?, String?) {
         do throws(MovieError) {
             switch try SessionLock.acquire(besides: path) {
             case let .acquired(lock): return (lock, nil)
-            case .busy: return (nil, "Another session of this app is using \(path); this session is not saved")
+            case .noDirectory: return (nil, nil)
+            case .busy: return (nil, busy(path))
             }
         } catch {
             return (nil, String("Cannot save this session: \(error.message)".prefix(1000)))
         }
     }
 
+    private static func busy(_ path: String) -> String { "Another session of this app is using \(path); this session is not saved" }
+
     private init(path: String, store: CodecStore<AppCodec>, clock: RuntimeClock, executor: ThreadExecutor, lock: SessionLock?) {
-        self.lock = lock
+        self.lock = Mutex(lock)
         self.path = path
         self.store = store
         self.clock = clock
@@ -167,11 +172,28 @@ final class AppStateFile: Sendable {
             _ = worker.submit { [self] in write(text) }
         }
         worker.shutDown()
-        lock?.release()
+        lock.withLock { $0 }?.release()
+    }
+
+    /// True when this session may save: it holds the lock, or takes it now (the directory
+    /// appeared since the store opened, or still misses and the write says so). Another
+    /// session holding it turns saving off, with a notice.
+    private func holdsLock() -> Bool {
+        if lock.withLock({ $0 != nil }) { return true }
+        let (taken, problem) = Self.lock(path)
+        if let taken {
+            lock.withLock { $0 = taken }
+            return true
+        }
+        guard let problem else { return true }
+        saving.store(false, ordering: .releasing)
+        store.start(.stateFileProblem(problem))
+        return false
     }
 
     /// Writes `text` (files rule: ours or nothing there; temporary file, fsync, rename).
     private func write(_ text: String) {
+        guard holdsLock() else { return }
         do throws(MovieError) {
             try OwnedFile.replaceWhole(path, with: Array(text.utf8), what: "app state file") { $0.starts(with: Self.signature) }
         } catch {

@@ -52,7 +52,9 @@ def sample(node: Dict[str, Any]) -> Any:
         return node["const"]
     if node.get("type") == "object":
         return {key: sample(member) for key, member in node["properties"].items()}
-    return {"integer": 15249, "string": "dune", "boolean": True}[node["type"]]
+    if node.get("type") == "integer":   # a film's id, within the member's range
+        return min(max(15249, node.get("minimum", 15249)), node.get("maximum", 15249))
+    return {"string": "dune", "boolean": True}[node["type"]]
 
 
 CASES = [(feature, wire_type, definition) for feature in SCHEMA_FEATURES for wire_type, definition in host_intents(feature)]
@@ -145,7 +147,7 @@ def test_the_old_helper_names_warn_and_send_the_same_intent(runtimes, old, new, 
 # No wire name spelled by hand: an intent is built only in the generated module.
 
 PACKAGE = REPO / "bindings" / "python" / "cinematic"
-GENERATED = {PACKAGE / "wire.py", PACKAGE / "_wire_types.py", PACKAGE / "features.py"}
+GENERATED = {PACKAGE / "wire.py", PACKAGE / "_wire_types.py", PACKAGE / "features.py", PACKAGE / "keymap.py"}
 HAND_WRITTEN = sorted(p for p in [*PACKAGE.glob("*.py"), *(REPO / "examples" / "python" / "cinematic_tui").glob("*.py")]
                       if p not in GENERATED)
 

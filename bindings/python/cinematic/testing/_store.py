@@ -19,6 +19,10 @@ __all__ = ["TestStore", "Changes", "State"]
 
 #: A state as the test sees it: the parsed JSON object.
 State = Dict[str, Any]
+#: State members derived from the others (schema "x-derived": the app's ``view``): a step
+#: asserts them only when it names them, like TCA's computed properties.
+DERIVED_MEMBERS = ("view",)
+
 #: What a step changes: a partial dict of top-level state members (replaced whole), or a
 #: function that mutates (a deep copy of) the expected state in place; None: nothing changes.
 Changes = Union[None, Mapping[str, Any], Callable[[State], Any]]
@@ -262,6 +266,9 @@ class TestStore(FinishesOnExit):
                                     f"(members: {', '.join(expected)})")
             expected.update(copy.deepcopy(dict(changes)))
             named = list(changes)
+        for member in DERIVED_MEMBERS:   # follows from the others: asserted only when named
+            if member in actual and member not in (named or []):
+                expected[member] = copy.deepcopy(actual[member])
         if self.exhaustive:
             compared_expected, compared_actual = expected, actual
         else:
