@@ -13,6 +13,15 @@ public enum DiscoverSection: Hashable, Sendable {
     /// Every section: popular, top rated, then one per genre.
     public static let all: [DiscoverSection] = [.popular, .topRated] + Genre.all.map { .genre($0) }
 
+    /// The section's id on the wire: "popular", "topRated", or the genre in lower case ("comedy").
+    public var id: String {
+        switch self {
+        case .popular: "popular"
+        case .topRated: "topRated"
+        case let .genre(genre): genre.lowercased()
+        }
+    }
+
     /// The section's title as people read it: "Popular", "Top rated", or the genre ("Comedy").
     public var title: String {
         switch self {

@@ -35,7 +35,9 @@ struct AppActionsTests {
         #expect(scrolled.position(in: .search) == ListPosition(selection: 7, firstVisible: 3))
         #expect(scrolled.view().list?.rows.map(\.id) == [4, 5, 6, 7, 8])
         #expect(scrolled.view().list?.rows.filter(\.selected).map(\.id) == [8])
-        #expect(reduce(scrolled, [.pageBy(-1)]).position(in: .search) == ListPosition(selection: 2, firstVisible: 2))
+        #expect(reduce(scrolled, [.pageBy(-1)]).position(in: .search) == ListPosition(selection: 2, firstVisible: 0))
+        #expect(reduce(searched(20), [.resized(5), .pageBy(1)]).position(in: .search) == ListPosition(selection: 5, firstVisible: 5),
+                "PageDown from the top shows the next page")
         #expect(reduce(scrolled, [.moveToStart]).position(in: .search) == ListPosition(selection: 0, firstVisible: 0))
     }
 

@@ -17,7 +17,8 @@ enum AppViewJSON {
         object([
             ("screen", .string(view.screen.rawValue)), ("title", .string(view.title)),
             ("list", view.list.map(list) ?? .null), ("detail", view.detail.map(detail) ?? .null),
-            ("source", .string(view.source)), ("sort", .string(view.sort.rawValue)),
+            ("source", .string(view.source)), ("sort", .string(view.sort.rawValue)), ("sortLabel", .string(view.sortLabel)),
+            ("query", .string(view.query)), ("tabs", .list(view.tabs.map(choice))), ("sections", .list(view.sections.map(choice))),
             ("actions", actions(view.actions)),
         ])
     }
@@ -28,6 +29,10 @@ enum AppViewJSON {
             ("firstVisible", .int(list.firstVisible)), ("rows", .list(list.rows.map(row))), ("status", .string(list.status)),
             ("message", list.message.map(message) ?? .null),
         ])
+    }
+
+    private static func choice(_ choice: AppChoice) -> StateNode {
+        object([("id", .string(choice.id)), ("title", .string(choice.title)), ("chosen", .bool(choice.chosen))])
     }
 
     private static func row(_ row: AppRowView) -> StateNode {
@@ -52,7 +57,7 @@ enum AppViewJSON {
         object([
             ("heading", .string(histogram.heading)), ("note", .string(histogram.note)),
             ("bars", .list(histogram.bars.map { bar in
-                object([("stars", .int(bar.stars)), ("share", .fragment(JSONFragment(consuming: JSONBuilder.real(bar.share)))),
+                object([("stars", .int(bar.stars)), ("starsLabel", .string(bar.starsLabel)), ("share", .fragment(JSONFragment(consuming: JSONBuilder.real(bar.share)))),
                          ("label", .string(bar.label)), ("fraction", .fragment(JSONFragment(consuming: JSONBuilder.real(bar.fraction))))])
             })),
         ])

@@ -7,13 +7,7 @@ import CinematicFeatures
 
 extension AppTab: WireValue {
     /// The tab's wire name.
-    var wireName: String {
-        switch self {
-        case .search: "search"
-        case .discover: "discover"
-        case .favorites: "favorites"
-        }
-    }
+    var wireName: String { id }
 
     static func read(_ member: JSONValueReader) throws(APIError) -> AppTab {
         let name = try member.string()

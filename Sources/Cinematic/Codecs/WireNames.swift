@@ -22,13 +22,7 @@ enum WireNames {
     }
 
     /// A Discover section's id: "popular", "topRated", or the genre in lower case ("comedy").
-    static func id(of section: DiscoverSection) -> String {
-        switch section {
-        case .popular: "popular"
-        case .topRated: "topRated"
-        case let .genre(genre): genre.lowercased()
-        }
-    }
+    static func id(of section: DiscoverSection) -> String { section.id }
 
     /// A Discover section's display title: "Popular", "Top rated", or the genre ("Comedy").
     static func title(of section: DiscoverSection) -> String { section.title }

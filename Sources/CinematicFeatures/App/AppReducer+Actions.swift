@@ -14,6 +14,21 @@ extension AppReducer {
         return moveTo(position.selection + delta, list, &state)
     }
 
+    /// Moves the selection of the shown list by `delta` pages (the rows the host shows), and the
+    /// rows shown with it (PageDown from the top shows the next page, its first row selected).
+    func pageBy(_ delta: Int, _ state: inout AppState) -> Effect<AppIntent> {
+        guard state.details.isEmpty else { return .none }
+        let list = state.currentList, rows = state.visibleRows
+        let before = state.position(in: list)
+        let effect = moveTo(before.selection + delta * rows, list, &state)
+        if var position = state.positions[list] {
+            position.firstVisible = max(0, min(before.firstVisible + delta * rows, position.selection))
+            position.firstVisible = max(position.firstVisible, position.selection - rows + 1)
+            state.positions[list] = position
+        }
+        return effect
+    }
+
     /// Moves to row `selection` of `list` (clamped at 0; past the end as `moved` says) and
     /// scrolls the rows shown just enough to show it.
     func moveTo(_ selection: Int, _ list: AppList, _ state: inout AppState) -> Effect<AppIntent> {

@@ -133,7 +133,7 @@ public struct AppReducer: Reducer {
             return Self.cancelEffects(of: top)
         case .activate: return activate(&state)
         case let .moveBy(delta): return moveBy(delta, &state)
-        case let .pageBy(delta): return moveBy(delta * state.visibleRows, &state)
+        case let .pageBy(delta): return pageBy(delta, &state)
         case .moveToStart:
             guard state.details.isEmpty else { return .none }
             return moveTo(0, state.currentList, &state)

@@ -4,6 +4,15 @@ import MVIKit
 /// The screens of the app's tab bar.
 public enum AppTab: Hashable, Sendable, CaseIterable {
     case search, discover, favorites
+
+    /// The tab's id on the wire: "search", "discover" or "favorites".
+    public var id: String {
+        switch self {
+        case .search: "search"
+        case .discover: "discover"
+        case .favorites: "favorites"
+        }
+    }
 }
 
 /// A list of films a person moves through: Search's results, the favorites, or one of

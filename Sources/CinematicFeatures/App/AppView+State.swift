@@ -7,8 +7,11 @@ extension AppState {
         let list = details.isEmpty ? listView(currentList, limits: limits) : nil
         let shown = details.last.map { detailView($0.detail) }
         let screen: AppView.Screen = details.isEmpty ? (tab == .search ? .search : tab == .discover ? .discover : .favorites) : .detail
+        let tabs = AppTab.allCases.map { AppChoice(id: $0.id, title: AppWording.tab($0), chosen: $0 == tab) }
+        let sections = discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == section) }
         return AppView(screen: screen, title: shown?.heading ?? title, list: list, detail: shown, source: source,
-                       sort: sort, actions: actions(list, limits: limits))
+                       sort: sort, sortLabel: AppWording.sort(sort), query: search.query, tabs: tabs, sections: sections,
+                       actions: actions(list, limits: limits))
     }
 
     private var title: String {
@@ -94,7 +97,7 @@ extension AppState {
             guard !shares.isEmpty else { return nil }
             let bars = (1...shares.count).reversed().map { stars in
                 let share = shares[stars - 1].isFinite ? shares[stars - 1] : 0
-                return AppHistogram.Bar(stars: stars, share: share, label: "\(AppWording.oneDecimal(share))%",
+                return AppHistogram.Bar(stars: stars, starsLabel: "\(stars)\u{2605}", share: share, label: "\(AppWording.oneDecimal(share))%",
                                         fraction: min(1, max(0, share / 100)))
             }
             return AppHistogram(heading: AppWording.histogramHeading, note: AppWording.histogramNote, bars: bars)

@@ -26,8 +26,27 @@ public struct AppView: Equatable, Sendable {
     public var source: String
     /// How rows are shown.
     public var sort: AppSort
+    /// ``sort`` in words ("By rating, highest first").
+    public var sortLabel: String
+    /// The text of the search field (the query as the app took it).
+    public var query: String
+    /// The tabs, in order, the shown one chosen.
+    public var tabs: [AppChoice]
+    /// Discover's sections, in order, the shown one chosen.
+    public var sections: [AppChoice]
     /// Which actions do something now.
     public var actions: AppActions
+}
+
+/// One of a row of choices (a tab, a Discover section): its id on the wire, its name, and
+/// whether it is the one shown.
+public struct AppChoice: Equatable, Sendable {
+    /// "search", "comedy"
+    public var id: String
+    /// "Search", "Comedy"
+    public var title: String
+    /// True for the one shown.
+    public var chosen: Bool
 }
 
 /// A list as shown: the rows in view, where the selection is, and what to say about it.
@@ -109,6 +128,8 @@ public struct AppHistogram: Equatable, Sendable {
     public struct Bar: Equatable, Sendable {
         /// 10 down to 1.
         public var stars: Int
+        /// "10★"
+        public var starsLabel: String
         /// The share of votes in percent (the catalog's band middle: 14.5).
         public var share: Double
         /// "14.5%"

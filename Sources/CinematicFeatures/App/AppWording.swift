@@ -25,8 +25,27 @@ public enum AppWording {
     }
 
     /// The Favorites list with none yet.
-    public static let favoritesEmpty = "No favorites yet. Open a film (Enter on a row) and press \(heartKey) to keep it here; "
+    public static let favoritesEmpty = "Open a film (Enter on a row) and press \(heartKey) to keep it here; "
         + "every app that shares your favorites file shows it too."
+
+    /// How rows are shown, in words.
+    public static func sort(_ sort: AppSort) -> String {
+        switch sort {
+        case .default: "In the list's order"
+        case .title: "By title"
+        case .year: "By year, newest first"
+        case .rating: "By rating, highest first"
+        }
+    }
+
+    /// A tab's name.
+    public static func tab(_ tab: AppTab) -> String {
+        switch tab {
+        case .search: "Search"
+        case .discover: "Discover"
+        case .favorites: "Favorites"
+        }
+    }
 
     /// A Discover section with no films.
     public static func sectionEmpty(_ title: String) -> String { "\(title) has no films in this catalog." }

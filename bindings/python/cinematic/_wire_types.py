@@ -237,10 +237,10 @@ class KeymapItem(TypedDict):
     screens: NotRequired[List[Literal["search", "discover", "favorites", "detail"]]]
     action: NotRequired[AppIntent]
     host: NotRequired[Literal["help", "debug", "quit"]]
-    aliases: NotRequired[Dict[str, object]]
+    platforms: NotRequired[Dict[str, object]]
 
 
-#: The app's keymap (docs/wire.md, "app"; generated into the Python package's cinematic.keymap and the browser app's keymap.js): bindings in order, each the keys it takes, what it does (help), the screens it acts on (all when absent), and either (never both) the app intent it sends (action) or the host's own screen it opens (host). aliases: a platform's names for the same keys.
+#: The app's keymap (docs/wire.md, "app"; generated into the Python package's cinematic.keymap and the browser app's keymap.js): bindings in order, each the keys it takes, what it does (help), the screens it acts on (all when absent), and either (never both) the app intent it sends (action) or the host's own screen it opens (host). platforms: a platform's keys in place of keys (browser, mac).
 Keymap = List[KeymapItem]
 
 
@@ -790,7 +790,18 @@ class AppView(TypedDict):
     detail: Optional[AppDetailView]
     source: str
     sort: AppSort
+    sortLabel: str
+    query: str
+    tabs: List[AppChoice]
+    sections: List[AppChoice]
     actions: AppActions
+
+
+class AppChoice(TypedDict):
+    """One of a row of choices (a tab, a Discover section): its id on the wire, its name, and whether it is the one shown."""
+    id: str
+    title: str
+    chosen: bool
 
 
 class AppListView(TypedDict):
@@ -840,6 +851,7 @@ class AppDetailView(TypedDict):
 class AppHistogramBarsItem(TypedDict):
     """The wire object AppHistogramBarsItem."""
     stars: int
+    starsLabel: str
     share: float
     label: str
     fraction: float

@@ -27,7 +27,11 @@ class Binding(NamedTuple):
     screens: Tuple[str, ...]
     action: Optional[Dict[str, Any]]
     host: Optional[str]
-    aliases: Dict[str, List[str]]
+    platforms: Dict[str, List[str]]
+
+    def keys_on(self, platform: str = "") -> Tuple[str, ...]:
+        """The keys on ``platform`` ("browser", "mac"; "" for the keymap's own)."""
+        return tuple(self.platforms.get(platform, self.keys))
 
 
 #: Every binding, in the keymap's order.
@@ -39,17 +43,17 @@ KEYMAP: Tuple[Binding, ...] = (
     Binding(('Home',), 'First row', ('discover', 'favorites'), {'type': 'moveToStart'}, None, {}),
     Binding(('End',), 'Last row (Down from there loads more)', ('discover', 'favorites'), {'type': 'moveToEnd'}, None, {}),
     Binding(('Enter',), 'Open the selected film (Search: search now)', ('search', 'discover', 'favorites'), {'type': 'activate'}, None, {}),
-    Binding(('Escape',), 'Back from a film', ('detail',), {'type': 'back'}, None, {'browser': ['Alt+Left']}),
+    Binding(('Escape',), 'Back from a film', ('detail',), {'type': 'back'}, None, {'browser': ['Escape', 'Alt+Left']}),
     Binding(('F',), 'Heart: keep or drop the film', ('detail',), {'type': 'detail', 'intent': {'type': 'favoriteToggled'}}, None, {}),
     Binding(('Delete',), 'Remove the selected favorite (Ctrl+Z puts it back)', ('favorites',), {'type': 'removeSelected'}, None, {}),
     Binding(('Ctrl+Z',), 'Undo the last removal', ('search', 'discover', 'favorites', 'detail'), {'type': 'undo'}, None, {'mac': ['Cmd+Z']}),
-    Binding(('F5',), 'Try again what failed', ('search', 'discover', 'favorites', 'detail'), {'type': 'retried'}, None, {}),
-    Binding(('Tab',), 'Next tab', ('search', 'discover', 'favorites', 'detail'), {'type': 'tabBy', 'delta': 1}, None, {}),
-    Binding(('Shift+Tab',), 'Previous tab', ('search', 'discover', 'favorites', 'detail'), {'type': 'tabBy', 'delta': -1}, None, {}),
+    Binding(('F5',), 'Try again what failed', ('search', 'discover', 'favorites', 'detail'), {'type': 'retried'}, None, {'browser': ['Alt+R']}),
+    Binding(('Tab',), 'Next tab', ('search', 'discover', 'favorites', 'detail'), {'type': 'tabBy', 'delta': 1}, None, {'browser': ['Alt+PageDown']}),
+    Binding(('Shift+Tab',), 'Previous tab', ('search', 'discover', 'favorites', 'detail'), {'type': 'tabBy', 'delta': -1}, None, {'browser': ['Alt+PageUp']}),
     Binding(('Right',), 'Next Discover section', ('discover',), {'type': 'sectionBy', 'delta': 1}, None, {}),
     Binding(('Left',), 'Previous Discover section', ('discover',), {'type': 'sectionBy', 'delta': -1}, None, {}),
     Binding(('F2',), "Sort rows: the list's order, title, year, rating", ('search', 'discover', 'favorites', 'detail'), {'type': 'sortNext'}, None, {}),
-    Binding(('Ctrl+L',), 'Load the next page', ('search', 'discover'), {'type': 'loadMore'}, None, {}),
+    Binding(('Ctrl+L',), 'Load the next page', ('search', 'discover'), {'type': 'loadMore'}, None, {'browser': ['Alt+L']}),
     Binding(('F1',), 'This help', ('search', 'discover', 'favorites', 'detail'), None, 'help', {}),
     Binding(('F12',), 'The debug panel (time travel)', ('search', 'discover', 'favorites', 'detail'), None, 'debug', {}),
     Binding(('Ctrl+Q',), 'Quit', ('search', 'discover', 'favorites', 'detail'), None, 'quit', {}),
@@ -57,14 +61,17 @@ KEYMAP: Tuple[Binding, ...] = (
 
 
 def binding_for(key: str, screen: str, platform: str = "") -> Optional[Binding]:
-    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F") on ``screen``, with
-    ``platform``'s aliases ("mac", "browser"); None when the key does nothing there."""
+    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F") on ``screen`` and
+    ``platform`` ("mac", "browser": its keys in place of the keymap's); None when the key does
+    nothing there."""
     for binding in KEYMAP:
-        if screen in binding.screens and (key in binding.keys or key in binding.aliases.get(platform, [])):
+        if screen in binding.screens and key in binding.keys_on(platform):
             return binding
     return None
 
 
-def help_lines(screen: Optional[str] = None) -> List[Tuple[str, str]]:
-    """(keys, what they do) for a help screen: every binding, or those acting on ``screen``."""
-    return [(", ".join(b.keys), b.help) for b in KEYMAP if screen is None or screen in b.screens]
+def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Tuple[str, ...] = ("help", "debug", "quit")) -> List[Tuple[str, str]]:
+    """(keys, what they do) for a help screen: every binding (or those acting on ``screen``)
+    on ``platform``, host bindings only for the ``hosts`` screens this host has."""
+    return [(", ".join(b.keys_on(platform)), b.help) for b in KEYMAP
+            if (screen is None or screen in b.screens) and (b.host is None or b.host in hosts)]

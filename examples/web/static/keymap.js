@@ -4,337 +4,39 @@
 // app intent) or opens a host screen (`host`); text typed in Search's field is the query.
 
 const KEYMAP = [
- {
-  "keys": [
-   "Down"
-  ],
-  "action": {
-   "type": "moveBy",
-   "delta": 1
-  },
-  "help": "Next row",
-  "screens": [
-   "search",
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Up"
-  ],
-  "action": {
-   "type": "moveBy",
-   "delta": -1
-  },
-  "help": "Previous row",
-  "screens": [
-   "search",
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "PageDown"
-  ],
-  "action": {
-   "type": "pageBy",
-   "delta": 1
-  },
-  "help": "Next page of rows",
-  "screens": [
-   "search",
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "PageUp"
-  ],
-  "action": {
-   "type": "pageBy",
-   "delta": -1
-  },
-  "help": "Previous page of rows",
-  "screens": [
-   "search",
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Home"
-  ],
-  "action": {
-   "type": "moveToStart"
-  },
-  "help": "First row",
-  "screens": [
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "End"
-  ],
-  "action": {
-   "type": "moveToEnd"
-  },
-  "help": "Last row (Down from there loads more)",
-  "screens": [
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Enter"
-  ],
-  "action": {
-   "type": "activate"
-  },
-  "help": "Open the selected film (Search: search now)",
-  "screens": [
-   "search",
-   "discover",
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Escape"
-  ],
-  "action": {
-   "type": "back"
-  },
-  "help": "Back from a film",
-  "screens": [
-   "detail"
-  ],
-  "aliases": {
-   "browser": [
-    "Alt+Left"
-   ]
-  }
- },
- {
-  "keys": [
-   "F"
-  ],
-  "action": {
-   "type": "detail",
-   "intent": {
-    "type": "favoriteToggled"
-   }
-  },
-  "help": "Heart: keep or drop the film",
-  "screens": [
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Delete"
-  ],
-  "action": {
-   "type": "removeSelected"
-  },
-  "help": "Remove the selected favorite (Ctrl+Z puts it back)",
-  "screens": [
-   "favorites"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Ctrl+Z"
-  ],
-  "action": {
-   "type": "undo"
-  },
-  "help": "Undo the last removal",
-  "aliases": {
-   "mac": [
-    "Cmd+Z"
-   ]
-  },
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ]
- },
- {
-  "keys": [
-   "F5"
-  ],
-  "action": {
-   "type": "retried"
-  },
-  "help": "Try again what failed",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Tab"
-  ],
-  "action": {
-   "type": "tabBy",
-   "delta": 1
-  },
-  "help": "Next tab",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Shift+Tab"
-  ],
-  "action": {
-   "type": "tabBy",
-   "delta": -1
-  },
-  "help": "Previous tab",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Right"
-  ],
-  "action": {
-   "type": "sectionBy",
-   "delta": 1
-  },
-  "help": "Next Discover section",
-  "screens": [
-   "discover"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Left"
-  ],
-  "action": {
-   "type": "sectionBy",
-   "delta": -1
-  },
-  "help": "Previous Discover section",
-  "screens": [
-   "discover"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "F2"
-  ],
-  "action": {
-   "type": "sortNext"
-  },
-  "help": "Sort rows: the list's order, title, year, rating",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Ctrl+L"
-  ],
-  "action": {
-   "type": "loadMore"
-  },
-  "help": "Load the next page",
-  "screens": [
-   "search",
-   "discover"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "F1"
-  ],
-  "host": "help",
-  "help": "This help",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "F12"
-  ],
-  "host": "debug",
-  "help": "The debug panel (time travel)",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- },
- {
-  "keys": [
-   "Ctrl+Q"
-  ],
-  "host": "quit",
-  "help": "Quit",
-  "screens": [
-   "search",
-   "discover",
-   "favorites",
-   "detail"
-  ],
-  "aliases": {}
- }
+  {"keys": ["Down"], "action": {"type": "moveBy", "delta": 1}, "help": "Next row", "screens": ["search", "discover", "favorites"], "platforms": {}},
+  {"keys": ["Up"], "action": {"type": "moveBy", "delta": -1}, "help": "Previous row", "screens": ["search", "discover", "favorites"], "platforms": {}},
+  {"keys": ["PageDown"], "action": {"type": "pageBy", "delta": 1}, "help": "Next page of rows", "screens": ["search", "discover", "favorites"], "platforms": {}},
+  {"keys": ["PageUp"], "action": {"type": "pageBy", "delta": -1}, "help": "Previous page of rows", "screens": ["search", "discover", "favorites"], "platforms": {}},
+  {"keys": ["Home"], "action": {"type": "moveToStart"}, "help": "First row", "screens": ["discover", "favorites"], "platforms": {}},
+  {"keys": ["End"], "action": {"type": "moveToEnd"}, "help": "Last row (Down from there loads more)", "screens": ["discover", "favorites"], "platforms": {}},
+  {"keys": ["Enter"], "action": {"type": "activate"}, "help": "Open the selected film (Search: search now)", "screens": ["search", "discover", "favorites"], "platforms": {}},
+  {"keys": ["Escape"], "action": {"type": "back"}, "help": "Back from a film", "screens": ["detail"], "platforms": {"browser": ["Escape", "Alt+Left"]}},
+  {"keys": ["F"], "action": {"type": "detail", "intent": {"type": "favoriteToggled"}}, "help": "Heart: keep or drop the film", "screens": ["detail"], "platforms": {}},
+  {"keys": ["Delete"], "action": {"type": "removeSelected"}, "help": "Remove the selected favorite (Ctrl+Z puts it back)", "screens": ["favorites"], "platforms": {}},
+  {"keys": ["Ctrl+Z"], "action": {"type": "undo"}, "help": "Undo the last removal", "platforms": {"mac": ["Cmd+Z"]}, "screens": ["search", "discover", "favorites", "detail"]},
+  {"keys": ["F5"], "action": {"type": "retried"}, "help": "Try again what failed", "platforms": {"browser": ["Alt+R"]}, "screens": ["search", "discover", "favorites", "detail"]},
+  {"keys": ["Tab"], "action": {"type": "tabBy", "delta": 1}, "help": "Next tab", "platforms": {"browser": ["Alt+PageDown"]}, "screens": ["search", "discover", "favorites", "detail"]},
+  {"keys": ["Shift+Tab"], "action": {"type": "tabBy", "delta": -1}, "help": "Previous tab", "platforms": {"browser": ["Alt+PageUp"]}, "screens": ["search", "discover", "favorites", "detail"]},
+  {"keys": ["Right"], "action": {"type": "sectionBy", "delta": 1}, "help": "Next Discover section", "screens": ["discover"], "platforms": {}},
+  {"keys": ["Left"], "action": {"type": "sectionBy", "delta": -1}, "help": "Previous Discover section", "screens": ["discover"], "platforms": {}},
+  {"keys": ["F2"], "action": {"type": "sortNext"}, "help": "Sort rows: the list's order, title, year, rating", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
+  {"keys": ["Ctrl+L"], "action": {"type": "loadMore"}, "help": "Load the next page", "screens": ["search", "discover"], "platforms": {"browser": ["Alt+L"]}},
+  {"keys": ["F1"], "host": "help", "help": "This help", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
+  {"keys": ["F12"], "host": "debug", "help": "The debug panel (time travel)", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
+  {"keys": ["Ctrl+Q"], "host": "quit", "help": "Quit", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}}
 ];
 
-/** The binding of `key` (a key name: "Down", "Ctrl+Z", "F") on `screen`, with `platform`'s
- * aliases ("mac", "browser"); null when the key does nothing there. */
+/** A binding's keys on `platform` ("browser", "mac": its keys in place of the keymap's). */
+function keysOn(binding, platform) {
+  return binding.platforms[platform] || binding.keys;
+}
+
+/** The binding of `key` (a key name: "Down", "Ctrl+Z", "F") on `screen` and `platform`;
+ * null when the key does nothing there. */
 function bindingFor(key, screen, platform) {
   for (const binding of KEYMAP) {
-    const aliases = (binding.aliases && binding.aliases[platform]) || [];
-    if (binding.screens.includes(screen) && (binding.keys.includes(key) || aliases.includes(key))) return binding;
+    if (binding.screens.includes(screen) && keysOn(binding, platform).includes(key)) return binding;
   }
   return null;
 }
@@ -350,7 +52,9 @@ function keyName(event) {
   return key;
 }
 
-/** (keys, what they do) for a help screen: every binding, or those acting on `screen`. */
-function helpLines(screen) {
-  return KEYMAP.filter((b) => !screen || b.screens.includes(screen)).map((b) => [b.keys.join(", "), b.help]);
+/** (keys, what they do) for a help screen: every binding (or those acting on `screen`) on
+ * `platform`, host bindings only for the `hosts` screens this host has (["help"]). */
+function helpLines(screen, platform, hosts) {
+  return KEYMAP.filter((b) => (!screen || b.screens.includes(screen)) && (!b.host || (hosts || []).includes(b.host)))
+    .map((b) => [keysOn(b, platform).join(", "), b.help]);
 }

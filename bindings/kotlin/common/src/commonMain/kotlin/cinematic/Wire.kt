@@ -1854,15 +1854,29 @@ data class AppDetailState(val movieId: Long = 0, val detail: Phase<MovieDetail> 
 }
 
 /** What the person sees, worded by the core so every UI draws the same screen: the screen, its list (the rows in view, the selection, one status line, or a message instead of rows) or its Detail (facts, heart, histogram), where it came from, the sort, and which actions do something now. Hosts format nothing with words and decide nothing. */
-data class AppView(val screen: String, val title: String, val list: AppListView? = null, val detail: AppDetailView? = null, val source: String, val sort: String, val actions: AppActions) {
+data class AppView(val screen: String, val title: String, val list: AppListView? = null, val detail: AppDetailView? = null, val source: String, val sort: String, val sortLabel: String, val query: String, val tabs: List<AppChoice> = emptyList(), val sections: List<AppChoice> = emptyList(), val actions: AppActions) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("screen" to screen, "title" to title, "list" to list?.toJson(), "detail" to detail?.toJson(), "source" to source, "sort" to sort, "actions" to actions.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("screen" to screen, "title" to title, "list" to list?.toJson(), "detail" to detail?.toJson(), "source" to source, "sort" to sort, "sortLabel" to sortLabel, "query" to query, "tabs" to tabs.map { it.toJson() }, "sections" to sections.map { it.toJson() }, "actions" to actions.toJson())
 
     companion object {
         /** Reads a AppView from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppView {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppView(screen = (map["screen"] as String), title = (map["title"] as String), list = map["list"]?.let { AppListView.fromJson(it) }, detail = map["detail"]?.let { AppDetailView.fromJson(it) }, source = (map["source"] as String), sort = (map["sort"] as String), actions = AppActions.fromJson(map["actions"]))
+            return AppView(screen = (map["screen"] as String), title = (map["title"] as String), list = map["list"]?.let { AppListView.fromJson(it) }, detail = map["detail"]?.let { AppDetailView.fromJson(it) }, source = (map["source"] as String), sort = (map["sort"] as String), sortLabel = (map["sortLabel"] as String), query = (map["query"] as String), tabs = (map["tabs"] as List<*>).map { AppChoice.fromJson(it) }, sections = (map["sections"] as List<*>).map { AppChoice.fromJson(it) }, actions = AppActions.fromJson(map["actions"]))
+        }
+    }
+}
+
+/** One of a row of choices (a tab, a Discover section): its id on the wire, its name, and whether it is the one shown. */
+data class AppChoice(val id: String, val title: String, val chosen: Boolean = false) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title, "chosen" to chosen)
+
+    companion object {
+        /** Reads a AppChoice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): AppChoice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return AppChoice(id = (map["id"] as String), title = (map["title"] as String), chosen = (map["chosen"] as Boolean))
         }
     }
 }
@@ -1938,15 +1952,15 @@ data class AppDetailView(val heading: String, val facts: List<AppDetailViewFacts
 }
 
 /** The wire object AppHistogramBarsItem. */
-data class AppHistogramBarsItem(val stars: Int = 0, val share: Double = 0.0, val label: String, val fraction: Double = 0.0) {
+data class AppHistogramBarsItem(val stars: Int = 0, val starsLabel: String, val share: Double = 0.0, val label: String, val fraction: Double = 0.0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("stars" to stars, "share" to share, "label" to label, "fraction" to fraction)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("stars" to stars, "starsLabel" to starsLabel, "share" to share, "label" to label, "fraction" to fraction)
 
     companion object {
         /** Reads a AppHistogramBarsItem from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppHistogramBarsItem {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppHistogramBarsItem(stars = (map["stars"] as Number).toInt(), share = (map["share"] as Number).toDouble(), label = (map["label"] as String), fraction = (map["fraction"] as Number).toDouble())
+            return AppHistogramBarsItem(stars = (map["stars"] as Number).toInt(), starsLabel = (map["starsLabel"] as String), share = (map["share"] as Number).toDouble(), label = (map["label"] as String), fraction = (map["fraction"] as Number).toDouble())
         }
     }
 }
