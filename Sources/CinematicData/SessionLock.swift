@@ -9,7 +9,9 @@ import Glibc
 /// itself: each save is a new inode.
 ///
 /// The lock file is ours by its name: created new (mode 0600, never through a symbolic link)
-/// or opened as it is, and never written, truncated or removed.
+/// or opened as it is, never written or truncated, and removed by its holder at release (while
+/// still locked; a session that took the lock of a file removed meanwhile sees that its path no
+/// longer names it, and tries again). A crashed session's file stays, unlocked, for the next.
 ///
 /// ```swift
 /// switch try SessionLock.acquire(besides: "/home/me/.local/state/movies/app.json") {
@@ -29,14 +31,18 @@ package final class SessionLock: Sendable {
     }
 
     private let descriptor: Int32
+    private let path: String
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
 
     deinit { Glibc.close(descriptor) }
 
     /// The lock beside `path`, taken without waiting; throws `.storage` when the lock file
     /// cannot be opened (a symbolic link, not a regular file, no permission).
-    package static func acquire(besides path: String) throws(MovieError) -> Outcome {
+    package static func acquire(besides path: String, attempts: Int = 8) throws(MovieError) -> Outcome {
         let lockPath = FileSystem.directory(of: path) + "/." + FileSystem.baseName(of: path) + ".lock"
         let fd = FileIO.open(lockPath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -55,9 +61,20 @@ package final class SessionLock: Sendable {
             if code == EWOULDBLOCK { return .busy }
             throw .storage("cannot lock \(lockPath): \(FileIO.message(code))")
         }
-        return .acquired(SessionLock(descriptor: fd))
+        // The holder before may have removed the file between our open and our lock: then
+        // this lock guards nothing, and the path is tried again.
+        guard FileSystem.names(lockPath, fd) else {
+            Glibc.close(fd)
+            guard attempts > 1 else { throw .storage("cannot lock \(lockPath): other processes keep removing it") }
+            return try acquire(besides: path, attempts: attempts - 1)
+        }
+        return .acquired(SessionLock(descriptor: fd, path: lockPath))
     }
 
-    /// Releases the lock now (closing the descriptor; also done when the lock is freed).
-    package func release() { flock(descriptor, LOCK_UN) }
+    /// Releases the lock now: the lock file is removed (only when its path still names the
+    /// file locked), then unlocked. The descriptor closes when the lock is freed.
+    package func release() {
+        if FileSystem.names(path, descriptor) { unlink(path) }
+        flock(descriptor, LOCK_UN)
+    }
 }

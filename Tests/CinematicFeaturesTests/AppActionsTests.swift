@@ -93,6 +93,10 @@ struct AppActionsTests {
         #expect(empty.view().list?.message?.kind == .empty)
         #expect(searched(20).view().list?.status == "20 shown, more match")
         #expect(searched(3, exhausted: true).view().list?.status == "3 movies")
+        var typed = searched(20)
+        typed.search.query = "movies"
+        #expect(typed.view().list?.status == "20 shown, more match; results for \u{201C}movie\u{201D}, searching \u{201C}movies\u{201D} (Enter: now)")
+        #expect(AppState().view().actions.dismissNotice == false)
         #expect(AppWording.grouped(1_234_567) == "1,234,567" && AppWording.oneDecimal(8.25) == "8.3")
     }
 }

@@ -64,7 +64,9 @@ def sample_value(prop: Schema, defs: Dict[str, Schema]) -> Any:
     if node.get("type") == "object":
         props = node.get("properties", {})
         return {key: (props[key]["const"] if "const" in props[key] else sample_value(props[key], defs)) for key in node.get("required", [])}
-    return {"string": "", "integer": 0, "number": 0.0, "boolean": False}[node.get("type")]
+    if node.get("type") == "integer":   # zero, or the nearest value the member takes
+        return min(max(0, node.get("minimum", 0)), node.get("maximum", 0 if node.get("minimum", 0) <= 0 else node["minimum"]))
+    return {"string": "", "number": 0.0, "boolean": False}[node.get("type")]
 
 
 def kt_params(node: Schema, owner: str, defs: Dict[str, Schema], skip: Tuple[str, ...] = ()) -> List[Tuple[str, str, bool, Schema]]:

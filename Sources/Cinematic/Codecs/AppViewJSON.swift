@@ -27,7 +27,7 @@ enum AppViewJSON {
         object([
             ("list", .string(list.list.wireName)), ("count", .int(list.count)), ("selection", list.selection.map(StateNode.int) ?? .null),
             ("firstVisible", .int(list.firstVisible)), ("rows", .list(list.rows.map(row))), ("status", .string(list.status)),
-            ("message", list.message.map(message) ?? .null),
+            ("message", list.message.map(message) ?? .null), ("hint", .string(list.hint)), ("visibleRows", .int(list.visibleRows)),
         ])
     }
 
@@ -67,8 +67,8 @@ enum AppViewJSON {
     private static func object(_ members: [StateMember]) -> StateNode { .object(members) }
 
     private static func actions(_ actions: AppActions) -> StateNode {
-        object([("back", .bool(actions.back)), ("undo", .bool(actions.undo)), ("retry", .bool(actions.retry)),
+        object([("back", .bool(actions.back)), ("undo", .bool(actions.undo)), ("retried", .bool(actions.retried)),
                  ("loadMore", .bool(actions.loadMore)), ("activate", .bool(actions.activate)),
-                 ("removeSelected", .bool(actions.removeSelected))])
+                 ("removeSelected", .bool(actions.removeSelected)), ("dismissNotice", .bool(actions.dismissNotice))])
     }
 }

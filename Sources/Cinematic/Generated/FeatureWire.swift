@@ -281,7 +281,7 @@ extension AppCodec {
 
     /// The wire `type` of each host intent.
     enum HostKind: String, CaseIterable, Sendable {
-        case task, tabSelected, queryChanged, sectionSelected, moved, opened, back, removed, undo, noticeDismissed, retried, activate, moveBy, pageBy, moveToStart, moveToEnd, loadMore, removeSelected, sortChanged, sortNext, tabBy, sectionBy, resized, search, discover, favorites, detail
+        case task, tabSelected, queryChanged, sectionSelected, moved, opened, back, removed, undo, noticeDismissed, retried, dismissNotice, activate, moveBy, pageBy, moveToStart, moveToEnd, loadMore, removeSelected, sortChanged, sortNext, tabBy, sectionBy, resized, search, discover, favorites, detail
     }
 
     /// The wire `type` of each internal intent (an effect's result, never sent by a host).
@@ -325,6 +325,9 @@ extension AppCodec {
         case .retried:
             try intent.requireNoMembers()
             return .retried
+        case .dismissNotice:
+            try intent.requireNoMembers()
+            return .dismissNotice
         case .activate:
             try intent.requireNoMembers()
             return .activate
@@ -390,6 +393,7 @@ extension AppCodec {
         case .undo: .host(HostKind.undo.rawValue)
         case let .noticeDismissed(id): .host(HostKind.noticeDismissed.rawValue, ["id": id.wireNode])
         case .retried: .host(HostKind.retried.rawValue)
+        case .dismissNotice: .host(HostKind.dismissNotice.rawValue)
         case .activate: .host(HostKind.activate.rawValue)
         case let .moveBy(delta): .host(HostKind.moveBy.rawValue, ["delta": delta.wireNode])
         case let .pageBy(delta): .host(HostKind.pageBy.rawValue, ["delta": delta.wireNode])

@@ -23,8 +23,8 @@ extension AppReducer {
         let effect = moveTo(before.selection + delta * rows, list, &state)
         if var position = state.positions[list] {
             position.firstVisible = max(0, min(before.firstVisible + delta * rows, position.selection))
-            position.firstVisible = max(position.firstVisible, position.selection - rows + 1)
             state.positions[list] = position
+            keepSelectionShown(list, &state)
         }
         return effect
     }
@@ -38,10 +38,12 @@ extension AppReducer {
     }
 
     /// The rows shown (from `firstVisible`, ``AppState/visibleRows`` of them) hold the selection.
+    /// Near the end of a loaded list, the rows shown stay a full page where there are enough.
     func keepSelectionShown(_ list: AppList, _ state: inout AppState) {
         guard var position = state.positions[list] else { return }
-        position.firstVisible = min(position.firstVisible, position.selection)
-        position.firstVisible = max(position.firstVisible, position.selection - state.visibleRows + 1)
+        let count = state.movies(of: list).count
+        position.firstVisible = min(position.firstVisible, position.selection, max(0, count - state.visibleRows))
+        position.firstVisible = max(position.firstVisible, position.selection - state.visibleRows + 1, 0)
         state.positions[list] = position
     }
 

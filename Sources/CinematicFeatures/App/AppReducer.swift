@@ -159,6 +159,9 @@ public struct AppReducer: Reducer {
             guard state.notice?.id == id else { return .none }
             state.notice = nil
             return .cancel(Self.noticeEffect)
+        case .dismissNotice:
+            guard let shown = state.notice else { return .none }
+            return reduce(&state, .host(.noticeDismissed(shown.id)))
         case .retried:
             return retry(&state)
         case let .detail(intent):

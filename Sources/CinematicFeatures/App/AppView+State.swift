@@ -44,15 +44,18 @@ extension AppState {
                        selected: first + offset == selection)
         }
         let (status, message) = words(of: list, count: shown.count, full: shown.count >= limits.rowsPerList)
+        let hint = list == .search && message == nil ? search.hint?.text ?? "" : ""
         return AppListView(list: list, count: shown.count, selection: selection, firstVisible: first, rows: rows,
-                           status: status, message: message)
+                           status: status, message: message, hint: hint, visibleRows: visibleRows)
     }
 
     /// The list's status line and, when no rows stand, the message shown instead.
     private func words(of list: AppList, count: Int, full: Bool) -> (String, AppMessage?) {
         switch list {
         case .search:
-            if !SearchMoviesUseCase.isSearchable(search.query) { return ("", AppMessage(kind: .idle, heading: "Search", body: AppWording.searchIdle)) }
+            if !SearchMoviesUseCase.isSearchable(search.query) {
+                return ("", AppMessage(kind: .idle, heading: "Search the catalog", body: AppWording.searchIdle))
+            }
             switch search.results {
             case .idle, .loading:
                 let query = SearchMoviesUseCase.trimmed(search.query)
@@ -60,8 +63,12 @@ extension AppState {
             case let .failed(error): return ("", AppWording.failure("Search failed", error))
             case .loaded:
                 if count == 0 { return ("", AppMessage(kind: .empty, heading: "Nothing found", body: AppWording.searchEmpty(search.resultsQuery))) }
-                return (AppWording.count(count, exhausted: search.isExhausted, full: full, loadingMore: search.isLoadingMore,
-                                         loadMoreError: search.loadMoreError), nil)
+                let counted = AppWording.count(count, exhausted: search.isExhausted, full: full, loadingMore: search.isLoadingMore,
+                                               loadMoreError: search.loadMoreError)
+                // Typed since these results: they stay until the new ones come, and say whose they are.
+                guard !resultsAreCurrent else { return (counted, nil) }
+                return ("\(counted); results for \u{201C}\(search.resultsQuery)\u{201D}, searching \u{201C}"
+                        + "\(SearchMoviesUseCase.trimmed(search.query))\u{201D} (Enter: now)", nil)
             }
         case let .discover(section):
             guard let shown = discover[section] else { return ("", nil) }
@@ -111,10 +118,10 @@ extension AppState {
         let onList = details.isEmpty
         let hasSelection = list?.selection != nil
         return AppActions(
-            back: !details.isEmpty, undo: !removed.isEmpty, retry: hasFailure,
+            back: !details.isEmpty, undo: !removed.isEmpty, retried: hasFailure,
             loadMore: onList && canLoadMore(currentList, limits: limits),
             activate: onList && (tab == .search && !resultsAreCurrent ? SearchMoviesUseCase.isSearchable(search.query) : hasSelection),
-            removeSelected: onList && tab == .favorites && hasSelection)
+            removeSelected: onList && tab == .favorites && hasSelection, dismissNotice: notice != nil)
     }
 
     /// True when something on the screen shown failed (what ``AppIntent/Host/retried`` retries).

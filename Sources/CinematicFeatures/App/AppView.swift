@@ -66,6 +66,10 @@ public struct AppListView: Equatable, Sendable {
     public var status: String
     /// What is shown instead of rows (nothing typed, loading, nothing found, failed), if anything.
     public var message: AppMessage?
+    /// What the catalog cannot answer about the query ("Tom Hanks looks like a person…"), or "".
+    public var hint: String
+    /// How many rows the host shows (``AppIntent/Host/resized(_:)``; 10 until told).
+    public var visibleRows: Int
 }
 
 /// One film's row, its fields already worded.
@@ -146,18 +150,20 @@ public struct AppHistogram: Equatable, Sendable {
     public var bars: [Bar]
 }
 
-/// Which actions do something now (a host may grey out the others).
+/// Which actions do something now (a host may grey out the others), each named as its intent.
 public struct AppActions: Equatable, Sendable {
     /// Back closes a Detail.
     public var back: Bool
     /// Undo puts a removed favorite back.
     public var undo: Bool
-    /// Retry tries again what failed on the screen shown.
-    public var retry: Bool
+    /// Retried tries again what failed on the screen shown.
+    public var retried: Bool
     /// Load more fetches the next page of the shown list.
     public var loadMore: Bool
     /// Activate opens the selected film (or searches the typed query now).
     public var activate: Bool
     /// Remove takes the selected favorite out.
     public var removeSelected: Bool
+    /// A notice is shown that dismissNotice hides.
+    public var dismissNotice: Bool
 }

@@ -105,7 +105,7 @@ public enum AppWording {
         [AppFact(label: "Year", value: movie.year > 0 ? String(movie.year) : "unknown"),
          AppFact(label: "Runtime", value: movie.runtime > 0 ? "\(movie.runtime) min" : "unknown"),
          AppFact(label: "Genres", value: movie.genres.isEmpty ? "none listed" : movie.genres.joined(separator: ", ")),
-         AppFact(label: "MPAA", value: movie.mpaa.map { $0.isEmpty ? "not rated" : $0 } ?? "not rated"),
+         AppFact(label: "MPAA", value: movie.mpaa.map { $0.isEmpty ? "unknown" : $0 } ?? "unknown"),
          AppFact(label: "Budget", value: budget.map { "$\(grouped($0))" } ?? "unknown"),
          AppFact(label: "Rating", value: "\(oneDecimal(movie.rating)) from \(grouped(movie.votes)) vote\(movie.votes == 1 ? "" : "s")")]
     }

@@ -82,6 +82,9 @@ extension AppIntent {
         /// The person asked to try again what failed on the screen shown (the Detail, the search,
         /// Discover).
         case retried
+        /// The person dismissed the notice shown, whichever it is (noticeDismissed names one by
+        /// id).
+        case dismissNotice
         /// The person chose the selected row (Enter): its film's Detail opens. In Search, when the
         /// results shown do not answer the query typed (typed since, or failed), the query is
         /// searched now instead.

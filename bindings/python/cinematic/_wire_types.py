@@ -610,6 +610,11 @@ class Retried(TypedDict):
     type: Literal["retried"]
 
 
+class DismissNotice(TypedDict):
+    """The person dismissed the notice shown, whichever it is (noticeDismissed names one by id)."""
+    type: Literal["dismissNotice"]
+
+
 class Activate(TypedDict):
     """The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead."""
     type: Literal["activate"]
@@ -700,7 +705,7 @@ class AppDetail(TypedDict):
     intent: AppDetailIntent
 
 
-AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail]
+AppIntent = Union[AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, DismissNotice, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail]
 
 
 class AppState(TypedDict):
@@ -813,6 +818,8 @@ class AppListView(TypedDict):
     rows: List[AppRowView]
     status: str
     message: Optional[AppMessage]
+    hint: str
+    visibleRows: int
 
 
 class AppRowView(TypedDict):
@@ -868,10 +875,11 @@ class AppActions(TypedDict):
     """Which actions do something now (a host may grey out the others)."""
     back: bool
     undo: bool
-    retry: bool
+    retried: bool
     loadMore: bool
     activate: bool
     removeSelected: bool
+    dismissNotice: bool
 
 
 class AppNotice(TypedDict):

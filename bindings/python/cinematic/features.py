@@ -147,17 +147,18 @@ class AppStore(Store["wire.AppState"]):
     (:meth:`query_changed`), ``sectionSelected`` (:meth:`section_selected`), ``moved``
     (:meth:`moved`), ``opened`` (:meth:`opened`), ``back`` (:meth:`back`), ``removed``
     (:meth:`removed`), ``undo`` (:meth:`undo`), ``noticeDismissed`` (:meth:`notice_dismissed`),
-    ``retried`` (:meth:`retried`), ``activate`` (:meth:`activate`), ``moveBy``
-    (:meth:`move_by`), ``pageBy`` (:meth:`page_by`), ``moveToStart`` (:meth:`move_to_start`),
-    ``moveToEnd`` (:meth:`move_to_end`), ``loadMore`` (:meth:`load_more`), ``removeSelected``
-    (:meth:`remove_selected`), ``sortChanged`` (:meth:`sort_changed`), ``sortNext``
-    (:meth:`sort_next`), ``tabBy`` (:meth:`tab_by`), ``sectionBy`` (:meth:`section_by`),
-    ``resized`` (:meth:`resized`), ``search`` (:meth:`search`), ``discover`` (:meth:`discover`),
-    ``favorites`` (:meth:`favorites`), ``detail`` (:meth:`detail`)."""
+    ``retried`` (:meth:`retried`), ``dismissNotice`` (:meth:`dismiss_notice`), ``activate``
+    (:meth:`activate`), ``moveBy`` (:meth:`move_by`), ``pageBy`` (:meth:`page_by`),
+    ``moveToStart`` (:meth:`move_to_start`), ``moveToEnd`` (:meth:`move_to_end`), ``loadMore``
+    (:meth:`load_more`), ``removeSelected`` (:meth:`remove_selected`), ``sortChanged``
+    (:meth:`sort_changed`), ``sortNext`` (:meth:`sort_next`), ``tabBy`` (:meth:`tab_by`),
+    ``sectionBy`` (:meth:`section_by`), ``resized`` (:meth:`resized`), ``search``
+    (:meth:`search`), ``discover`` (:meth:`discover`), ``favorites`` (:meth:`favorites`),
+    ``detail`` (:meth:`detail`)."""
 
     FEATURE = "app"
     #: The wire types of the host intents, in schema order.
-    INTENTS: Tuple[str, ...] = ("task", "tabSelected", "queryChanged", "sectionSelected", "moved", "opened", "back", "removed", "undo", "noticeDismissed", "retried", "activate", "moveBy", "pageBy", "moveToStart", "moveToEnd", "loadMore", "removeSelected", "sortChanged", "sortNext", "tabBy", "sectionBy", "resized", "search", "discover", "favorites", "detail",)
+    INTENTS: Tuple[str, ...] = ("task", "tabSelected", "queryChanged", "sectionSelected", "moved", "opened", "back", "removed", "undo", "noticeDismissed", "retried", "dismissNotice", "activate", "moveBy", "pageBy", "moveToStart", "moveToEnd", "loadMore", "removeSelected", "sortChanged", "sortNext", "tabBy", "sectionBy", "resized", "search", "discover", "favorites", "detail",)
 
     def task(self) -> None:
         """The app appeared: observes the favorites (and loads Discover when its tab is shown).
@@ -226,6 +227,12 @@ class AppStore(Store["wire.AppState"]):
         """The person asked to try again what failed on the screen shown (the Detail, the
         search, Discover). Sends ``{"type": "retried"}``."""
         message: wire.Retried = {"type": "retried"}
+        self.send(message)
+
+    def dismiss_notice(self) -> None:
+        """The person dismissed the notice shown, whichever it is (noticeDismissed names one by
+        id). Sends ``{"type": "dismissNotice"}``."""
+        message: wire.DismissNotice = {"type": "dismissNotice"}
         self.send(message)
 
     def activate(self) -> None:

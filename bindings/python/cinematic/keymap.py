@@ -44,6 +44,7 @@ KEYMAP: Tuple[Binding, ...] = (
     Binding(('End',), 'Last row (Down from there loads more)', ('discover', 'favorites'), {'type': 'moveToEnd'}, None, {}),
     Binding(('Enter',), 'Open the selected film (Search: search now)', ('search', 'discover', 'favorites'), {'type': 'activate'}, None, {}),
     Binding(('Escape',), 'Back from a film', ('detail',), {'type': 'back'}, None, {'browser': ['Escape', 'Alt+Left']}),
+    Binding(('Escape',), 'Dismiss the notice', ('search', 'discover', 'favorites'), {'type': 'dismissNotice'}, None, {}),
     Binding(('F',), 'Heart: keep or drop the film', ('detail',), {'type': 'detail', 'intent': {'type': 'favoriteToggled'}}, None, {}),
     Binding(('Delete',), 'Remove the selected favorite (Ctrl+Z puts it back)', ('favorites',), {'type': 'removeSelected'}, None, {}),
     Binding(('Ctrl+Z',), 'Undo the last removal', ('search', 'discover', 'favorites', 'detail'), {'type': 'undo'}, None, {'mac': ['Cmd+Z']}),

@@ -29,12 +29,22 @@ class TimeTravel:
         #: The entry travelled to and the newest entry at that moment; None: the newest.
         self._pin: Optional[Tuple[int, int]] = None
 
+    @staticmethod
+    def _newest(entries: List[wire.HistoryEntry]) -> int:
+        """The seq of the newest entry that changed the state: an intent that changed nothing
+        (the favorites read again after a revert, and found as they were) is not a newer
+        present."""
+        for entry in reversed(entries):
+            if entry.get("changed"):
+                return int(entry["seq"])
+        return int(entries[-1]["seq"]) if entries else 0
+
     @property
     def in_the_past(self) -> bool:
-        """True while an entry older than the newest is shown (until a newer intent arrives
-        or the newest is travelled to)."""
+        """True while an entry older than the newest is shown (until a newer intent that
+        changes the state arrives, or the newest is travelled to)."""
         entries = self.entries()
-        return self._pin is not None and bool(entries) and self._pin[1] == entries[-1]["seq"]
+        return self._pin is not None and bool(entries) and self._pin[1] == self._newest(entries)
 
     def entries(self) -> List[wire.HistoryEntry]:
         """The store's history, oldest first (empty once the store is closed)."""
@@ -47,7 +57,7 @@ class TimeTravel:
         """The index of the entry shown: the one travelled to while no newer intent came,
         else the newest (-1 when the history is empty)."""
         entries = self.entries() if entries is None else entries
-        if self._pin is not None and entries and self._pin[1] == entries[-1]["seq"]:
+        if self._pin is not None and entries and self._pin[1] == self._newest(entries):
             for index, entry in enumerate(entries):
                 if entry["seq"] == self._pin[0]:
                     return index
@@ -67,7 +77,7 @@ class TimeTravel:
         entries = self.entries() if entries is None else entries
         if not 0 <= index < len(entries):
             return None
-        entry, latest = entries[index], entries[-1]["seq"]
+        entry, latest = entries[index], self._newest(entries)
         try:
             self.store.revert(entry["seq"])
         except InvalidError:

@@ -12,6 +12,7 @@ const KEYMAP = [
   {"keys": ["End"], "action": {"type": "moveToEnd"}, "help": "Last row (Down from there loads more)", "screens": ["discover", "favorites"], "platforms": {}},
   {"keys": ["Enter"], "action": {"type": "activate"}, "help": "Open the selected film (Search: search now)", "screens": ["search", "discover", "favorites"], "platforms": {}},
   {"keys": ["Escape"], "action": {"type": "back"}, "help": "Back from a film", "screens": ["detail"], "platforms": {"browser": ["Escape", "Alt+Left"]}},
+  {"keys": ["Escape"], "action": {"type": "dismissNotice"}, "help": "Dismiss the notice", "screens": ["search", "discover", "favorites"], "platforms": {}},
   {"keys": ["F"], "action": {"type": "detail", "intent": {"type": "favoriteToggled"}}, "help": "Heart: keep or drop the film", "screens": ["detail"], "platforms": {}},
   {"keys": ["Delete"], "action": {"type": "removeSelected"}, "help": "Remove the selected favorite (Ctrl+Z puts it back)", "screens": ["favorites"], "platforms": {}},
   {"keys": ["Ctrl+Z"], "action": {"type": "undo"}, "help": "Undo the last removal", "platforms": {"mac": ["Cmd+Z"]}, "screens": ["search", "discover", "favorites", "detail"]},

@@ -8,6 +8,8 @@ import json
 import math
 from typing import Any, Dict, List, Optional
 
+from ._store import DERIVED_MEMBERS
+
 __all__ = ["literal", "host_state", "changes_between", "canned", "RecordedStore"]
 
 
@@ -60,7 +62,7 @@ def host_state(feature: str, state: Dict[str, Any]) -> Dict[str, Any]:
 
 def changes_between(before: Dict[str, Any], after: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """The members of ``after`` that differ from ``before`` (None when none does)."""
-    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    changed = {k: v for k, v in after.items() if before.get(k) != v and k not in DERIVED_MEMBERS}
     return changed or None
 
 

@@ -312,6 +312,14 @@ class AppStore internal constructor(runtime: Runtime, handle: Long) : Store<AppS
     fun retried() = send(Retried().toJson())
 
     /**
+     * The person dismissed the notice shown, whichever it is (noticeDismissed names one by id).
+     * Sends [DismissNotice], e.g. `{"type":"dismissNotice"}`; reduced when this returns.
+     *
+     * @throws CinematicException "invalid" for a value the library refuses; "closed".
+     */
+    fun dismissNotice() = send(DismissNotice().toJson())
+
+    /**
      * The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead.
      * Sends [Activate], e.g. `{"type":"activate"}`; reduced when this returns.
      *
@@ -401,7 +409,7 @@ class AppStore internal constructor(runtime: Runtime, handle: Long) : Store<AppS
 
     /**
      * The host shows this many rows of a list: pageBy moves by it, and the selection stays among the rows shown.
-     * Sends [Resized], e.g. `{"type":"resized","rows":0}`; reduced when this returns.
+     * Sends [Resized], e.g. `{"type":"resized","rows":1}`; reduced when this returns.
      *
      * @throws CinematicException "invalid" for a value the library refuses; "closed".
      */
@@ -466,6 +474,7 @@ object AppFeature : Feature<AppState, AppStore>("app", "{\"stateFile\":\"/home/m
         "undo" to { store -> store.undo() },
         "noticeDismissed" to { store -> store.noticeDismissed(0L) },
         "retried" to { store -> store.retried() },
+        "dismissNotice" to { store -> store.dismissNotice() },
         "activate" to { store -> store.activate() },
         "moveBy" to { store -> store.moveBy(0) },
         "pageBy" to { store -> store.pageBy(0) },
@@ -477,7 +486,7 @@ object AppFeature : Feature<AppState, AppStore>("app", "{\"stateFile\":\"/home/m
         "sortNext" to { store -> store.sortNext() },
         "tabBy" to { store -> store.tabBy(0) },
         "sectionBy" to { store -> store.sectionBy(0) },
-        "resized" to { store -> store.resized(0) },
+        "resized" to { store -> store.resized(1) },
         "search" to { store -> store.search(AppSearchIntent.fromJson("{\"type\":\"queryChanged\",\"query\":\"\"}")) },
         "discover" to { store -> store.discover(AppDiscoverIntent.fromJson("{\"type\":\"task\"}")) },
         "favorites" to { store -> store.favorites(AppFavoritesIntent.fromJson("{\"type\":\"task\"}")) },

@@ -1313,6 +1313,28 @@ class Retried : AppIntent {
     }
 }
 
+/** The person dismissed the notice shown, whichever it is (noticeDismissed names one by id). */
+class DismissNotice : AppIntent {
+    /** The wire `type`, fixed by the class: "dismissNotice". */
+    val type: String get() = "dismissNotice"
+
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    override fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("type" to type)
+
+    override fun equals(other: Any?): Boolean = other is DismissNotice
+    override fun hashCode(): Int = "DismissNotice".hashCode()
+    override fun toString(): String = "DismissNotice()"
+
+    companion object {
+        /** Reads a DismissNotice from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): DismissNotice {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            require(map["type"] == "dismissNotice") { "DismissNotice: type ${map["type"]} is not dismissNotice" }
+            return DismissNotice()
+        }
+    }
+}
+
 /** The person chose the selected row (Enter): its film's Detail opens. In Search, when the results shown do not answer the query typed (typed since, or failed), the query is searched now instead. */
 class Activate : AppIntent {
     /** The wire `type`, fixed by the class: "activate". */
@@ -1625,7 +1647,7 @@ data class AppDetail(val intent: AppDetailIntent) : AppIntent {
     }
 }
 
-/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail. */
+/** One of AppTask, TabSelected, AppQueryChanged, SectionSelected, Moved, Opened, Back, AppRemoved, Undo, NoticeDismissed, Retried, DismissNotice, Activate, MoveBy, PageBy, MoveToStart, MoveToEnd, AppLoadMore, RemoveSelected, SortChanged, SortNext, TabBy, SectionBy, Resized, AppSearch, AppDiscover, AppFavorites, AppDetail. */
 interface AppIntent {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?>
@@ -1646,6 +1668,7 @@ interface AppIntent {
                 "undo" -> Undo.fromJson(map)
                 "noticeDismissed" -> NoticeDismissed.fromJson(map)
                 "retried" -> Retried.fromJson(map)
+                "dismissNotice" -> DismissNotice.fromJson(map)
                 "activate" -> Activate.fromJson(map)
                 "moveBy" -> MoveBy.fromJson(map)
                 "pageBy" -> PageBy.fromJson(map)
@@ -1882,15 +1905,15 @@ data class AppChoice(val id: String, val title: String, val chosen: Boolean = fa
 }
 
 /** The shown tab's list: how many films it holds, the selection (null when empty), the rows in view (from firstVisible, as many as the host shows), a status line ("20 shown, more match") and the message shown instead of rows (nothing typed yet, loading, nothing found, failed). */
-data class AppListView(val list: String, val count: Int = 0, val selection: Int? = null, val firstVisible: Int = 0, val rows: List<AppRowView> = emptyList(), val status: String, val message: AppMessage? = null) {
+data class AppListView(val list: String, val count: Int = 0, val selection: Int? = null, val firstVisible: Int = 0, val rows: List<AppRowView> = emptyList(), val status: String, val message: AppMessage? = null, val hint: String, val visibleRows: Int = 0) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("list" to list, "count" to count, "selection" to selection, "firstVisible" to firstVisible, "rows" to rows.map { it.toJson() }, "status" to status, "message" to message?.toJson())
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("list" to list, "count" to count, "selection" to selection, "firstVisible" to firstVisible, "rows" to rows.map { it.toJson() }, "status" to status, "message" to message?.toJson(), "hint" to hint, "visibleRows" to visibleRows)
 
     companion object {
         /** Reads a AppListView from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppListView {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppListView(list = (map["list"] as String), count = (map["count"] as Number).toInt(), selection = map["selection"]?.let { (it as Number).toInt() }, firstVisible = (map["firstVisible"] as Number).toInt(), rows = (map["rows"] as List<*>).map { AppRowView.fromJson(it) }, status = (map["status"] as String), message = map["message"]?.let { AppMessage.fromJson(it) })
+            return AppListView(list = (map["list"] as String), count = (map["count"] as Number).toInt(), selection = map["selection"]?.let { (it as Number).toInt() }, firstVisible = (map["firstVisible"] as Number).toInt(), rows = (map["rows"] as List<*>).map { AppRowView.fromJson(it) }, status = (map["status"] as String), message = map["message"]?.let { AppMessage.fromJson(it) }, hint = (map["hint"] as String), visibleRows = (map["visibleRows"] as Number).toInt())
         }
     }
 }
@@ -1980,15 +2003,15 @@ data class AppHistogram(val heading: String, val note: String, val bars: List<Ap
 }
 
 /** Which actions do something now (a host may grey out the others). */
-data class AppActions(val back: Boolean = false, val undo: Boolean = false, val retry: Boolean = false, val loadMore: Boolean = false, val activate: Boolean = false, val removeSelected: Boolean = false) {
+data class AppActions(val back: Boolean = false, val undo: Boolean = false, val retried: Boolean = false, val loadMore: Boolean = false, val activate: Boolean = false, val removeSelected: Boolean = false, val dismissNotice: Boolean = false) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("back" to back, "undo" to undo, "retry" to retry, "loadMore" to loadMore, "activate" to activate, "removeSelected" to removeSelected)
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("back" to back, "undo" to undo, "retried" to retried, "loadMore" to loadMore, "activate" to activate, "removeSelected" to removeSelected, "dismissNotice" to dismissNotice)
 
     companion object {
         /** Reads a AppActions from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): AppActions {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return AppActions(back = (map["back"] as Boolean), undo = (map["undo"] as Boolean), retry = (map["retry"] as Boolean), loadMore = (map["loadMore"] as Boolean), activate = (map["activate"] as Boolean), removeSelected = (map["removeSelected"] as Boolean))
+            return AppActions(back = (map["back"] as Boolean), undo = (map["undo"] as Boolean), retried = (map["retried"] as Boolean), loadMore = (map["loadMore"] as Boolean), activate = (map["activate"] as Boolean), removeSelected = (map["removeSelected"] as Boolean), dismissNotice = (map["dismissNotice"] as Boolean))
         }
     }
 }

@@ -149,7 +149,7 @@ object AppTest : Suite("app") {
                 search.queryChanged("alien")
                 val sent = app.history.last()
                 expectEqual(mapOf("type" to "search", "intent" to mapOf("type" to "queryChanged", "query" to "alien")), sent.intent, "the parent's last intent")
-                expectEqual(listOf("search"), sent.changed, "what it changed")
+                expectEqual(listOf("search", "view"), sent.changed, "what it changed (the view is derived from every part)")
                 expectEqual(app.history.map { it.seq }, search.history.map { it.seq }, "a child's history is its parent's")
                 runtime.advanceClock(250)
                 expect(eventually { search.state.movies.size >= 3 }) { "never loaded" }
@@ -165,7 +165,7 @@ object AppTest : Suite("app") {
             }
         }
 
-        test("a keystroke's patch on the app touches only /search paths; the child's patch is relative to the part") {
+        test("a keystroke's patch on the app touches only /search and its /view; the child's patch is relative to the part") {
             val envelopes = Collections.synchronizedList(ArrayList<Pair<String?, Map<*, *>>>())
             val base = Runtime().use { it.library }
             val watching = object : NativeLibrary by base {
@@ -189,7 +189,9 @@ object AppTest : Suite("app") {
                 expect(eventually { searchStates.size == 3 && appStates.size == 3 }) { "states: ${appStates.size} app, ${searchStates.size} search" }
                 val appPaths = envelopes.filter { it.first == "app" }.flatMap { operations(it.second) }.map { it["path"] as String }
                 val childPaths = envelopes.filter { it.first == "search" }.flatMap { operations(it.second) }.map { it["path"] as String }
-                expect(appPaths.isNotEmpty() && appPaths.all { it.startsWith("/search/") }) { "the app's keystroke patches: $appPaths" }
+                // /search/query per keystroke, and /view (derived from every part) where what it shows changed.
+                expectEqual(listOf("/search/query", "/search/query"), appPaths.filter { it.startsWith("/search/") }, "the app's keystroke patches")
+                expect(appPaths.all { it.startsWith("/search/") || it.startsWith("/view/") }) { "the app's keystroke patches: $appPaths" }
                 expectEqual(listOf("/query", "/query"), childPaths, "the child's keystroke patches")
                 expectEqual(listOf("", "a", "al"), searchStates.map { it.query }, "the child's states")
                 expectEqual(searchStates, appStates.map { it.search }, "the child's states are the app's parts")
