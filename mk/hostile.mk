@@ -66,3 +66,26 @@ fuzz-run: fuzz-build
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=10
 	@echo "fuzz check: $(words $(FUZZ_TARGETS)) passed, 0 failed"
+
+## test-under-load: the host and stress parts of the suite (test-c, test-stress, test-python,
+## test-desktop, test-web) on a busy machine: beside `stress-ng --cpu 2` (Debian's stress-ng,
+## installed with apt-get as root, like `make deps`), started here and always stopped at the
+## end (trap: on success, failure, timeout or Ctrl+C), the whole run bounded by
+## UNDER_LOAD_TIMEOUT seconds (default 3600; stress-ng bounds itself too). Every part runs
+## (make -k); prints the elapsed time. Not part of `make test`. The parts run in a sub-make
+## told `-o lib` (make passes no -o down): this target's own prerequisite built the library.
+UNDER_LOAD_TARGETS := test-c test-stress test-python test-desktop test-web
+UNDER_LOAD_TIMEOUT ?= 3600
+test-under-load: lib
+	@command -v stress-ng >/dev/null || $(call apt_install,stress-ng,test-under-load needs stress-ng,exit 1)
+	@start=$$(date +%s); \
+	  stress-ng --cpu 2 --timeout $$(( $(UNDER_LOAD_TIMEOUT) + 60 )) > /dev/null 2>&1 & hog=$$!; \
+	  trap 'kill $$hog 2>/dev/null; wait $$hog 2>/dev/null; \
+	    echo "test-under-load: $$(( $$(date +%s) - start )) s elapsed beside stress-ng --cpu 2 (load average now $$(cut -d" " -f1 /proc/loadavg))"' EXIT; \
+	  echo "== $(UNDER_LOAD_TARGETS) beside stress-ng --cpu 2 (pid $$hog), at most $(UNDER_LOAD_TIMEOUT) s"; \
+	  timeout -k 30 $(UNDER_LOAD_TIMEOUT) $(MAKE) --no-print-directory -k -o lib $(UNDER_LOAD_TARGETS) & run=$$!; \
+	  trap 'kill -TERM $$run 2>/dev/null' INT TERM HUP; \
+	  wait $$run; status=$$?; \
+	  while kill -0 $$run 2>/dev/null; do wait $$run; status=$$?; done; \
+	  if [ $$status -eq 124 ]; then echo "test-under-load: timed out after $(UNDER_LOAD_TIMEOUT) s"; fi; \
+	  exit $$status

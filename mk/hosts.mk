@@ -55,10 +55,28 @@ test-web: lib $(BUILD)/web-venv/.ready
 	fi
 	PYTHONPATH=bindings/python $(WEB_PY) -m pytest -q examples/web/tests
 
+## test-hosts: the UIs only draw (tools/check-hosts.py): no host holds the minimum query length,
+## a paging computation, a sort or a sentence the app state's view carries.
+test-hosts:
+	python3 tools/check-hosts.py
+
+## test-conformance: one behaviour in every UI (examples/conformance): the terminal app (tmux),
+## the desktop app (Xvfb and xdotool) and the browser app (chromium) driven through the same
+## script of keymap actions, each with its platform's keys, reach the same app states after
+## every step. Installs tmux, xdotool and chromium with apt-get as root (else prints the command).
+test-conformance: lib $(BUILD)/web-venv/.ready
+	@missing=""; for tool in tmux xdotool chromedriver; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	  if [ -n "$$missing" ]; then $(call apt_install,tmux xdotool chromium chromium-driver,the conformance test needs$$missing,exit 1); fi
+	@vpy="$$(examples/desktop/ensure-qt.sh)" && examples/desktop/ensure-xvfb.sh "$$vpy" >/dev/null
+	cd examples/conformance && PYTHONPATH=$(CURDIR)/bindings/python $(CURDIR)/$(WEB_PY) -m pytest -q -p no:cacheprovider test_conformance.py
+
 ## bench-web: 200 concurrent sessions typing and paging against a server on loopback: intent to
-## patch p50/p99, bytes per keystroke, server memory per session.
+## patch p50/p99, bytes per keystroke, server memory per session. SOAK_MINUTES=30 then keeps
+## them busy that long (at most 60) and prints the server's RSS every minute (not in `make test`).
+SOAK_MINUTES ?= 0
 bench-web: lib $(BUILD)/web-venv/.ready
 	PYTHONPATH=bindings/python $(WEB_PY) examples/web/bench.py
+	@if [ "$(SOAK_MINUTES)" != 0 ]; then PYTHONPATH=bindings/python $(WEB_PY) examples/web/bench.py --soak-minutes $(SOAK_MINUTES); fi
 
 ## screenshots: each screen of the desktop app rendered offscreen to docs/screenshots/ (search,
 ## discover, favorites, detail .png) in real states, with a scratch favorites file.

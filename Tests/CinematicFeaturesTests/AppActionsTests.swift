@@ -98,5 +98,7 @@ struct AppActionsTests {
         #expect(typed.view().list?.status == "20 shown, more match; results for \u{201C}movie\u{201D}, searching \u{201C}movies\u{201D} (Enter: now)")
         #expect(AppState().view().actions.dismissNotice == false)
         #expect(AppWording.grouped(1_234_567) == "1,234,567" && AppWording.oneDecimal(8.25) == "8.3")
+        #expect(AppWording.oneDecimal(1e308) == "unknown" && AppWording.oneDecimal(-.infinity) == "unknown")   // hostile rows
+        #expect(AppWording.grouped(Int.min).hasPrefix("-9,223"))
     }
 }

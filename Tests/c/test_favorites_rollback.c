@@ -14,6 +14,16 @@ static cinematic_runtime *open_read_only(const char *path) {
     return open_runtime(config);
 }
 
+/* The index of r's first state from `from` on with path == expected, waited for (bounded): the
+ * store has a state its effect produced at once, the observer a moment later (the runtime's
+ * delivery thread); -1 if it never came. */
+static int wait_recorded(recorder *r, int from, const char *path, const char *expected) {
+    long long deadline = h_now_ms() + H_WAIT_MS;
+    int at;
+    while ((at = first_state_with(r, from, path, expected)) < 0 && h_now_ms() < deadline) h_sleep_ms(1);
+    return at;
+}
+
 /* Toggles Dune on a runtime whose favorites cannot be written: the heart fills at once
  * (optimistic), then rolls back with a "storage" error; the favorites list never shows it. */
 static void check_toggle_rolls_back(cinematic_runtime *rt, int expect_listed) {
@@ -60,9 +70,9 @@ static void check_toggle_rolls_back(cinematic_runtime *rt, int expect_listed) {
     CHECK(json_get(state, "favoriteError.message", message, sizeof message) && message[0] != '\0');
     cinematic_free(state);
 
-    /* The observer saw the optimistic heart first, then the rollback. */
+    /* The observer saw the optimistic heart first, then the rollback (once delivered). */
+    int rolled = wait_recorded(&states, from, "favoriteError.code", "storage");
     int filled = first_state_with(&states, from, "isFavorite", "true");
-    int rolled = first_state_with(&states, from, "favoriteError.code", "storage");
     CHECK_MSG(filled >= 0, "no state with the heart filled after favoriteToggled");
     CHECK_MSG(rolled > filled, "rollback at state %d, optimistic heart at %d", rolled, filled);
     if (filled >= 0) {

@@ -3,8 +3,8 @@
 #
 #   examples/python/run.sh [--favorites PATH] [--catalog PATH]
 #
-# Keys: Tab/Left/Right switch tabs, type to search, Up/Down move, Enter opens the detail,
-# f toggles the favorite, Esc/Backspace goes back, Ctrl-Q (or Esc then q) quits.
+# Keys: the app's keymap (F1 lists them): type to search, Up/Down move, Enter opens the
+# detail, F toggles the favorite, Esc goes back, Tab switches tabs, Ctrl-Q quits.
 # Needs build/lib/libcinematic.so.0 (`make lib`). Favorites persist in
 # $XDG_DATA_HOME/cinematic/favorites.sqlite (else ~/.local/share/cinematic/).
 set -euo pipefail

@@ -93,9 +93,10 @@ public enum AppWording {
         return value < 0 ? "-" + text : text
     }
 
-    /// 8.25 → "8.3" (one decimal).
+    /// 8.25 → "8.3" (one decimal); "unknown" for what no film's figure is (not finite, or
+    /// beyond ±10^15: a hostile row must not trap the conversion to an integer).
     public static func oneDecimal(_ value: Double) -> String {
-        guard value.isFinite else { return "unknown" }
+        guard value.isFinite, value.magnitude < 1e15 else { return "unknown" }
         let tenths = Int((value * 10).rounded())
         return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }

@@ -54,13 +54,14 @@ class TimeTravel:
             return []
 
     def selected(self, entries: Optional[List[wire.HistoryEntry]] = None) -> int:
-        """The index of the entry shown: the one travelled to while no newer intent came,
-        else the newest (-1 when the history is empty)."""
+        """The index of the entry shown: the one travelled to while no newer intent changed the
+        state, else the newest that changed it (-1 when the history is empty)."""
         entries = self.entries() if entries is None else entries
-        if self._pin is not None and entries and self._pin[1] == self._newest(entries):
-            for index, entry in enumerate(entries):
-                if entry["seq"] == self._pin[0]:
-                    return index
+        newest = self._newest(entries)
+        shown = self._pin[0] if self._pin is not None and entries and self._pin[1] == newest else newest
+        for index, entry in enumerate(entries):
+            if entry["seq"] == shown:
+                return index
         return len(entries) - 1
 
     def step(self, delta: int) -> Optional[wire.HistoryEntry]:
@@ -78,6 +79,8 @@ class TimeTravel:
         if not 0 <= index < len(entries):
             return None
         entry, latest = entries[index], self._newest(entries)
+        if entry["seq"] > latest:   # past the newest change (a read that changed nothing): the present itself
+            entry = next(e for e in entries if e["seq"] == latest)
         try:
             self.store.revert(entry["seq"])
         except InvalidError:

@@ -22,12 +22,14 @@ import cinematic
 
 from test_terminal_app import TerminalApp
 
-DOWN, UP, PGDN, ESC = "\x1bOB", "\x1bOA", "\x1b[6~", "\x1b"  # xterm in keypad mode
+DOWN, UP, RIGHT, PGDN, ESC = "\x1bOB", "\x1bOA", "\x1bOC", "\x1b[6~", "\x1b"  # xterm in keypad mode
+#: The list rows the app shows at 80x24 (4 above them, the notice and footer lines below).
+LIST_ROWS = 18
 Doc = Dict[str, Any]
 
 
 def counted(screen: str, n: int) -> bool:
-    """The list's count line says n films: "n movies" (all loaded) or "n shown, more available"."""
+    """The list's count line says n films: "n movies" (all loaded) or "n shown, more match"."""
     return f"{n} movie" in screen or f"{n} shown" in screen
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from test_terminal_app import TerminalApp, line_with
-from terminal_resume import (DOWN, ESC, PGDN, UP, Doc, counted, detail_heading, dune_id, position, read_data,  # noqa: F401
+from terminal_resume import (DOWN, ESC, LIST_ROWS, PGDN, RIGHT, UP, Doc, counted, detail_heading, dune_id, position, read_data,  # noqa: F401
                              resumable, search_results)
 
 
@@ -74,8 +74,9 @@ def check_restored(app: TerminalApp, data: Doc, star: List[Dict[str, Any]]) -> N
                      and results[index]["title"][:20] in app.screen.lines()[row], f"the search for {query!r} restored")
     elif data["tab"] == "discover":
         title = {"popular": "Popular", "topRated": "Top rated", "action": "Action"}[data["section"]]
-        app.wait_for(lambda s: app.screen.lines()[2].startswith(f" {title}: 20 shown")
-                     and all(line[:14].strip() and "…" not in line[:14] for line in app.screen.lines()[3:12]),
+        app.wait_for(lambda s: app.screen.lines()[2].startswith(f" Discover: {title}")
+                     and app.screen.lines()[2].endswith("20 shown, more match")
+                     and all(line[:14].strip() for line in app.screen.lines()[4:13]),
                      "the Discover tab restored and reloaded")
 
 
@@ -92,14 +93,15 @@ def star_steps(star: List[Dict[str, Any]], dune: int) -> List[tuple]:
 
     return [
         ("star", lambda d: d["query"] == "star" and d["searchPages"] == 1 and at("search", 0)(d)),
-        # Down from the last row: the next page, and the selection on its first film.
-        (DOWN * 20, lambda d: d["searchPages"] == 2 and at("search", 20, 2)(d)),
-        (DOWN * 20, lambda d: d["searchPages"] == 3 and at("search", 40, 22)(d)),
-        (UP * 3, at("search", 37, 22)),
+        # Down from the last row: the next page, and the selection on its first film, on the
+        # last of the rows shown.
+        (DOWN * 20, lambda d: d["searchPages"] == 2 and at("search", 20, 21 - LIST_ROWS)(d)),
+        (DOWN * 20, lambda d: d["searchPages"] == 3 and at("search", 40, 41 - LIST_ROWS)(d)),
+        (UP * 3, at("search", 37, 41 - LIST_ROWS)),
         ("\r", opened(star[37]["id"])),
         (ESC, lambda d: d["details"] == []),
         ("\t", lambda d: d["tab"] == "discover" and len(d["sections"]) == 9),
-        ("]]" + DOWN * 3, lambda d: d["section"] == "action" and at("action", 3)(d)),
+        (RIGHT * 2 + DOWN * 3, lambda d: d["section"] == "action" and at("action", 3)(d)),
         ("\t\t", lambda d: d["tab"] == "search"),
         ("\x15dune", lambda d: d["query"] == "dune" and d["searchPages"] == 1 and at("search", 0)(d)),
         ("\r", opened(dune)),
@@ -162,7 +164,7 @@ def test_a_recorded_session_of_the_app_that_resumes_replays_state_for_state(resu
     app = resumable.start("--record", str(recording))
     app.wait_for(lambda s: "Budget" in s, "the detail restored")
     app.send("f")
-    app.wait_for(lambda s: "Favorites (1)" in s and "saving" not in s, "a favorite")
+    app.wait_for(lambda s: "★ In your favorites" in s, "a favorite")
     app.send(ESC)
     app.wait_for(lambda s: "Search: star_" in s and counted(s, 40), "the search behind it")
     app.send(DOWN)

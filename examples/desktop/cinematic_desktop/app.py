@@ -28,10 +28,9 @@ from cinematic.hosting import HostStartError, add_app_options, open_app
 
 from .bridge import StopSignals
 from .debug import HISTORY
-from .movies import MovieList
 from .window import APPLICATION, ORGANIZATION, MainWindow
 
-__all__ = ["MainWindow", "MovieList", "main", "display_problem"]
+__all__ = ["MainWindow", "main", "display_problem"]
 
 PROG = "cinematic-desktop"
 NO_DISPLAY = "no display (set DISPLAY or WAYLAND_DISPLAY, or QT_QPA_PLATFORM=offscreen)"

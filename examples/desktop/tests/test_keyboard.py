@@ -1,6 +1,9 @@
-"""Keyboard first (issue 34): a menu bar with every action and its keys, a help screen (F1 or
-?), a focus that can be seen, and Down past the last row moving on to the first film of the
-next page once it arrives. Real widgets and key presses, offscreen; waits are bounded."""
+"""Keyboard first, through the app's one keymap (cinematic.keymap): every key sends its
+binding's action on the screens it names, the menu bar lists every binding with its keys, F1
+shows the keys of the screen shown, Down past the last row moves on to the first film of the
+next page once it arrives, a key acts on the newest state, a column's header and F2 sort (the
+rows come sorted), and text typed anywhere on Search goes to the field. Real widgets and key
+presses, offscreen; waits are bounded."""
 
 from __future__ import annotations
 
@@ -11,69 +14,85 @@ from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor
 
 import cinematic
+from cinematic import keymap
 from cinematic_desktop.window import MainWindow
-
-from cinematic_desktop.menus import entries
 from conftest import WindowFactory
+from drive import press
+from screenshots import DUNE, add_favorites
+from seen import says, selected, titles
 
 WAIT = 10_000
+#: Intents the app store makes itself (effect results), and the rows the window tells it.
+NOT_KEYS = {"searchResult", "discoverResult", "favoritesResult", "detailResult", "undoSaved", "undoFailed",
+            "noticeExpired", "restored", "stateFileProblem", "resized"}
 
 
-def test_the_menu_bar_has_every_action_with_its_keys(qtbot: Any, make_window: WindowFactory) -> None:
-    window = make_window()
-    menus = [action.text() for action in window.menuBar().actions()]
-    assert menus == ["&File", "&Go", "F&ilm", "&View", "&Help"]
-    shown = {}
-    for menu in window.menuBar().actions():
-        for action in menu.menu().actions():
-            keys = action.shortcut().toString() or action.text().partition("\t")[2]
-            shown[action.text().partition("\t")[0]] = keys
-    assert all(shown.values()), shown                      # every action says its keys
-    for text in ("&Quit", "&Search", "&Discover", "&Favorites", "&Try again what failed", "&Keyboard shortcuts",
-                 "Debug &panel (time travel)"):
-        assert text in shown, shown
-    assert shown["&Quit"] == "Ctrl+Q" and shown["&Keyboard shortcuts"] == "F1"
-    # The menu's keys act: Ctrl+2 shows Discover.
-    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.tabs.currentIndex() == 1, timeout=WAIT)
+def sent(window: MainWindow) -> List[Dict[str, Any]]:
+    """The intents the window sent for what the person did, oldest first."""
+    return [entry["intent"] for entry in window.app.history if entry["intent"]["type"] not in NOT_KEYS]
 
 
-def test_f1_and_question_mark_show_the_help_and_a_question_mark_is_still_typed(qtbot: Any,
-                                                                             make_window: WindowFactory) -> None:
-    window = make_window()
-    qtbot.keyClick(window.search_field, Qt.Key.Key_F1)
-    qtbot.waitUntil(lambda: window.help_dialog is not None and window.help_dialog.isVisible(), timeout=WAIT)
-    table = window.help_dialog.table.text()
-    for entry in entries(window):                          # the help lists what the menus do
-        assert entry.text.replace("&", "") in table and entry.keys[0] in table
-    qtbot.keyClick(window.help_dialog, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: not window.help_dialog.isVisible(), timeout=WAIT)
-    window.activateWindow()
-    window.search_field.setFocus()
-    qtbot.keyClicks(window.search_field, "who?")           # in the field, ? is a character
-    assert window.search_field.text() == "who?" and not window.help_dialog.isVisible()
-    window.favorites_list.setFocus()
-    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Question)
-    qtbot.waitUntil(lambda: window.help_dialog.isVisible(), timeout=WAIT)
-
-
-def test_the_focused_widget_wears_a_visible_frame(qtbot: Any, make_window: WindowFactory) -> None:
-    window = make_window()
+def test_every_key_sends_its_bindings_action_on_the_screens_it_names(qtbot: Any, make_window: WindowFactory,
+                                                                     tmp_path: Path) -> None:
+    add_favorites(tmp_path / "favorites.sqlite", [DUNE])
+    window = make_window(favorites=str(tmp_path / "favorites.sqlite"))
     qtbot.keyClicks(window.search_field, "dune")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > 0, timeout=WAIT)
-    frame = QColor("#1f6fd1")
+    qtbot.waitUntil(lambda: titles(window)[:1] == ["Dune"], timeout=WAIT)
+    checked = 0
+    for binding in keymap.KEYMAP:
+        if binding.action is None:
+            continue
+        for screen in binding.screens:
+            window.send({"type": "tabSelected", "tab": "search" if screen == "detail" else screen})
+            if screen == "detail":
+                window.send({"type": "opened", "movieId": DUNE})
+            assert window.view is not None and window.view["screen"] == screen
+            press(window, binding.keys[0])
+            assert sent(window)[-1] == binding.action, (binding.keys, screen)
+            checked += 1
+    assert checked > 40
 
-    def left_edge(widget: Any) -> QColor:
-        image = widget.grab().toImage()
-        return image.pixelColor(0, image.height() // 2)
 
-    window.search_field.setFocus()
-    qtbot.waitUntil(lambda: window.search_field.hasFocus(), timeout=WAIT)
-    assert left_edge(window.search_field) == frame and left_edge(window.search_list) != frame
-    window.search_list.setFocus()
-    qtbot.waitUntil(lambda: window.search_list.hasFocus(), timeout=WAIT)
-    assert left_edge(window.search_list) == frame and left_edge(window.search_field) != frame
+def test_the_menu_bar_lists_every_binding_with_its_keys(qtbot: Any, make_window: WindowFactory) -> None:
+    window = make_window()
+    menus = {menu.text(): [action.text() for action in menu.menu().actions() if action.text()]
+             for menu in window.menuBar().actions()}
+    assert list(menus) == ["&File", "&Go", "F&ilm", "&View", "&Help"]
+    listed = [text for texts in menus.values() for text in texts]
+    for binding in keymap.KEYMAP:
+        assert f"{binding.help}\t{', '.join(binding.keys)}" in listed
+    assert "Quit\tCtrl+Q" in menus["&File"] and "This help\tF1" in menus["&Help"]
+    entries = {action.text(): action for menu in window.menuBar().actions() for action in menu.menu().actions()}
+    assert not entries["Heart: keep or drop the film\tF"].isEnabled()        # a Detail's, not Search's
+    entries["Discover"].trigger()                                            # the tab, as clicked in Go
+    qtbot.waitUntil(lambda: "Discover: Popular" in says(window), timeout=WAIT)
+    entries["Next tab\tTab"].trigger()
+    qtbot.waitUntil(lambda: "Favorites" in says(window) and "No favorites yet" in says(window), timeout=WAIT)
+
+
+def test_f1_shows_the_keys_of_the_screen_shown(qtbot: Any, make_window: WindowFactory) -> None:
+    window = make_window()
+    press(window, "F1")
+    dialog = window.help_dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT)
+    assert dialog is not None
+    table = dialog.table.text()
+    for keys, what in keymap.help_lines("search", "", ("help", "debug", "quit")):
+        assert f"<b>{keys}</b></td><td>{what}" in table
+    assert "Heart" not in table
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT)
+
+
+def test_the_focused_field_wears_a_visible_frame_and_takes_text_typed_anywhere(qtbot: Any,
+                                                                                make_window: WindowFactory) -> None:
+    window = make_window()
+    image = window.search_field.grab().toImage()
+    assert image.pixelColor(0, image.height() // 2) == QColor("#1f6fd1")
+    window.stack.setFocus()                                  # the keyboard elsewhere on Search
+    qtbot.waitUntil(lambda: not window.search_field.hasFocus(), timeout=WAIT)
+    qtbot.keyClicks(window.stack, "dune")
+    qtbot.waitUntil(lambda: window.search_field.text() == "dune" and titles(window)[:1] == ["Dune"], timeout=WAIT)
 
 
 def page_of(query: str, page: int) -> Dict[str, Any]:
@@ -83,10 +102,10 @@ def page_of(query: str, page: int) -> Dict[str, Any]:
 
 
 def test_down_past_the_last_row_moves_to_the_first_film_of_the_next_page(qtbot: Any, tmp_path: Path) -> None:
-    """Page 2 is held back until after Down: the selection waits on the row past the last,
-    then lands on the first film of the page once it arrives."""
+    """Page 2 is held back until after Down: the selection stays on the last row, then lands
+    on the first film of the page once it arrives. And a key acts on the newest state."""
     runtime = cinematic.Runtime({"delivery": "queued", "catalog": "host", "offlineCache": False,
-                                 "favorites": str(tmp_path / "f.sqlite")})
+                                 "favorites": str(tmp_path / "f.sqlite"), "history": 200})
     held: List[int] = []
 
     def provider(request_id: int, request: Dict[str, Any]) -> Optional[Dict[str, Any]]:
@@ -103,54 +122,44 @@ def test_down_past_the_last_row_moves_to_the_first_film_of_the_next_page(qtbot: 
         window.show()
         qtbot.waitExposed(window)
         qtbot.keyClicks(window.search_field, "film")
-        qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() == 20, timeout=WAIT)
-        window.search_list.setFocus()
-        qtbot.keyClick(window.search_list, Qt.Key.Key_End)
-        qtbot.waitUntil(lambda: window.search_list.current_row() == 19, timeout=WAIT)
-        qtbot.keyClick(window.search_list, Qt.Key.Key_Down)
-        qtbot.waitUntil(lambda: len(held) == 1 and window.state is not None
-                        and window.state["search"]["isLoadingMore"], timeout=WAIT)
-        assert window.search_list.current_row() == 19          # nothing to move to yet
+        qtbot.waitUntil(lambda: titles(window)[:1] == ["film 1"], timeout=WAIT)
+        press(window, *["Down"] * 19)
+        assert selected(window) == "film 20" and "20 shown, more match" in says(window)
+        press(window, "Down")
+        qtbot.waitUntil(lambda: len(held) == 1 and "loading more" in says(window), timeout=WAIT)
+        assert selected(window) == "film 20"                 # nothing to move to yet
         runtime.respond(held[0], page_of("film", 2))
-        qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() == 40, timeout=WAIT)
-        qtbot.waitUntil(lambda: window.search_list.current_row() == 20, timeout=WAIT)
-        assert window.search_list.currentItem().text(0) == "film 21"      # the first film of the new page
-        assert window.state is not None and window.state["positions"]["search"]["selection"] == 20
+        qtbot.waitUntil(lambda: selected(window) == "film 21" and "40 shown" in says(window), timeout=WAIT)
+        press(window, *["Down"] * 19)
+        assert selected(window) == "film 40"
+        press(window, "Down")
+        qtbot.waitUntil(lambda: len(held) == 2, timeout=WAIT)
+        runtime.respond(held[1], page_of("film", 3))         # queued; the loop has not run
+        press(window, "Down")                                # drawn first, then Down moves on from film 41
+        assert selected(window) == "film 42"
+        assert [intent["type"] for intent in sent(window)] == ["task", "queryChanged", "queryChanged", "queryChanged",
+                                                               "queryChanged"] + ["moveBy"] * 41
     finally:
         window.close()
         runtime.close()
 
 
-def test_columns_sort_by_title_year_rating_and_votes_and_positions_stay_the_apps(
-        qtbot: Any, make_window: WindowFactory) -> None:
+def test_a_header_and_f2_sort_the_rows_and_enter_opens_the_row_shown(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
+    window.resize(900, 700)
     qtbot.keyClicks(window.search_field, "star wars")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() >= 5 and window.search_state is not None
-                    and not window.search_state["isLoadingMore"], timeout=WAIT)
-    movies = list(window.search_list.movies)
-    header = window.search_list.header()
-    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
-                     pos=header.viewport().rect().topLeft() + QPoint(header.sectionPosition(1) + 5, 5))
-    years = [int(item) for item in (window.search_list.topLevelItem(i).text(1)
-                                    for i in range(window.search_list.topLevelItemCount()))]
-    assert years == sorted(m["year"] for m in movies)                       # Year, ascending
-    window.search_list.setFocus()
-    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-    votes = [int(window.search_list.topLevelItem(i).text(3).replace(",", ""))
-             for i in range(window.search_list.topLevelItemCount())]
-    assert votes == sorted(m["votes"] for m in movies)                      # Votes (menu key)
-    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-    assert window.search_list.titles()[0] == max(movies, key=lambda m: m["votes"])["title"]   # again: reversed
-    for column, key in ((0, lambda m: m["title"].casefold()), (2, lambda m: m["rating"])):
-        window.sort_shown(column)
-        assert window.search_list.titles() == [m["title"] for m in sorted(movies, key=key)]
-    # The row the person picks is sent as its place in the app's order, and opens that film.
-    qtbot.keyClick(window.search_list, Qt.Key.Key_Home)
-    qtbot.keyClick(window.search_list, Qt.Key.Key_Down)
-    picked = window.search_list.current_movie()
-    assert picked is not None and picked["title"] == window.search_list.titles()[1]
-    qtbot.waitUntil(lambda: window.state is not None and window.state["positions"].get("search", {}).get("selection")
-                    == movies.index(picked), timeout=WAIT)
-    qtbot.keyClick(window.search_list, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.detail_state is not None and window.detail_state["movieId"] == picked["id"],
-                    timeout=WAIT)
+    qtbot.waitUntil(lambda: len(titles(window)) >= 5 and "movies" in says(window), timeout=WAIT)
+    header = window.rows.horizontalHeader()
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(header.sectionViewportPosition(1) + 5, 5))
+    qtbot.waitUntil(lambda: "By year, newest first" in says(window), timeout=WAIT)
+    years = [int(window.rows.item(r, 1).text()) for r in range(window.rows.rowCount())]
+    assert years == sorted(years, reverse=True) and selected(window) == titles(window)[0]
+    press(window, "F2")                                      # the next sort: by rating
+    qtbot.waitUntil(lambda: "By rating, highest first" in says(window), timeout=WAIT)
+    ratings = [float(window.rows.item(r, 2).text().lstrip("★ ")) for r in range(window.rows.rowCount())]
+    assert ratings == sorted(ratings, reverse=True)
+    press(window, "Down")
+    second = titles(window)[1]
+    assert selected(window) == second
+    press(window, "Enter")                                   # the row shown second opens
+    qtbot.waitUntil(lambda: window.detail_page.title.text().startswith(second), timeout=WAIT)

@@ -115,7 +115,9 @@ def test_the_real_app_on_xvfb_driven_by_its_keyboard(xvfb: Xvfb, tmp_path: Path)
                            text=True)
     x = xvfb.client
     try:
-        x.point_at(wait_for(lambda: x.shown_window(TITLE), 60, "the app's window"))
+        window = wait_for(lambda: x.shown_window(TITLE), 60, "the app's window")
+        x.point_at(window)
+        wait_for(lambda: x.has_keyboard(window) or None, 60, "the app's window to take the keyboard")
         for key in "dune":
             x.press(key)
         wait_for(lambda: recorded(record, lambda e: e.get("event") == "state" and e["state"]["search"]["results"]

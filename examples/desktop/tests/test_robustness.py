@@ -19,6 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from conftest import REPO, WindowFactory
+from drive import press
+from seen import heart, says, titles
 
 WAIT = 10_000
 #: The library's bound on a query (include/cinematic.h): the app cuts longer ones to it.
@@ -40,7 +42,7 @@ def test_a_huge_pasted_query_is_cut_to_the_librarys_bound_and_searched(qtbot: An
     assert field.text() == ("dune " * 2000)[:MAX_QUERY_CHARS]
     assert window.notice == "Your search was shortened to 256 characters"
     assert window.search_state is not None and window.search_state["query"] == field.text()
-    qtbot.keyClick(field, Qt.Key.Key_Return)                  # searches now: no error, an answer
+    press(window, "Enter")                                    # searches now: no error, an answer
     qtbot.waitUntil(lambda: window.search_state is not None
                     and window.search_state["results"]["phase"] in ("loaded", "failed"), timeout=WAIT)
     assert not window.notice.startswith("error")
@@ -62,36 +64,32 @@ def test_a_pasted_query_over_1024_bytes_is_cut_on_a_character_boundary(qtbot: An
 def test_switching_tabs_as_fast_as_keys_repeat(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
     qtbot.keyClicks(window.search_field, "alien")
-    qtbot.waitUntil(lambda: window.search_list.topLevelItemCount() > 0, timeout=WAIT)
-    keys = [Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3]
+    qtbot.waitUntil(lambda: len(titles(window)) > 0, timeout=WAIT)
+    tabs = ["Search", "Discover", "Favorites"]
+    shown = 0
     for i in range(90):
-        if i % 10 == 0:                                       # now and then from a Detail page
-            qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-            window.search_field.setFocus()
-            qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-            assert window.detail_state is not None and window.stack.currentWidget() is window.detail_scroll
-        qtbot.keyClick(window, keys[i % 3], Qt.KeyboardModifier.ControlModifier)
-        assert window.stack.currentWidget() is window.tabs and window.tabs.currentIndex() == i % 3
+        if i % 10 == 0 and shown == 0:                        # now and then from a Detail page
+            press(window, "Enter")
+            assert heart(window) != "" and titles(window) == []
+        press(window, "Tab")
+        shown = (shown + 1) % 3
+        assert window.tab_bar.tabText(window.tab_bar.currentIndex()) == tabs[shown] and heart(window) == ""
     # One store (the app's); every Detail opened on the way was closed; Discover loaded once.
     assert [store.feature for store in window.runtime.stores] == ["app"]
-    assert window.state is not None and window.state["details"] == [] and window.state["tab"] == "favorites"
-    qtbot.waitUntil(lambda: window.discover_state is not None and len(window.section_lists) >= 2
-                    and window.section_lists[window.discover_state["sections"][0]["section"]].topLevelItemCount() > 0,
-                    timeout=WAIT)
+    assert window.state is not None and window.state["details"] == [] and window.state["tab"] == "search"
+    press(window, "Tab")
+    qtbot.waitUntil(lambda: "Discover: Popular" in says(window) and len(titles(window)) > 5, timeout=WAIT)
     pages = [(entry["intent"]["intent"].get("section"), entry["intent"]["intent"].get("page"))
              for entry in window.app.history if entry["intent"]["type"] == "discoverResult"]
     assert pages and len(pages) == len(set(pages)), pages     # no section page loaded twice
-    # The last key was Ctrl+3: the focus is on the Favorites tab (none yet: the panel saying how to add one).
-    assert window.focusWidget() is window.favorites_page.view.panel
 
 
 def test_closing_the_window_while_answers_are_on_their_way(qtbot: Any, make_window: WindowFactory) -> None:
     """Queued states are never dispatched into a closed window (its notifier is off), and the
     runtime then closes without waiting for them."""
     window = make_window()
-    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)   # Discover loading
-    window.search_field.setFocus()
     qtbot.keyClicks(window.search_field, "the lord of the rings")   # searched after the debounce
+    press(window, "Tab")                                             # Discover loading
     window.close()
     dispatches = window.core.dispatches
     fd = window.runtime.fileno()
@@ -141,7 +139,7 @@ def test_closing_the_window_while_live_requests_hang(qtbot: Any, make_window: Wi
     window = make_window(live_url=silent_server.url)
     provider = window.live_provider
     qtbot.keyClicks(window.search_field, "dune")
-    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
+    press(window, "Enter")
     qtbot.waitUntil(lambda: len(silent_server.accepted) > 0, timeout=WAIT)   # the request is in flight
     assert window.search_state is not None and window.search_state["results"]["phase"] == "loading"
     window.close()
@@ -157,11 +155,11 @@ def test_a_live_server_down_at_start_says_offline(qtbot: Any, make_window: Windo
         url = f"http://127.0.0.1:{unused.getsockname()[1]}"
     window = make_window(live_url=url)
     qtbot.keyClicks(window.search_field, "dune")
-    qtbot.keyClick(window.search_field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "Nothing is saved" in window.search_message.text(), timeout=WAIT)
-    assert window.search_message.text().startswith("Search failed: network")
-    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: "could not load: network" in window.section_info.text(), timeout=WAIT)
+    press(window, "Enter")
+    qtbot.waitUntil(lambda: "Search failed: network" in says(window), timeout=WAIT)
+    assert "Check that the movie server is running and reachable; F5 tries again." in says(window)
+    press(window, "Tab")
+    qtbot.waitUntil(lambda: "Could not load Popular: network" in says(window), timeout=WAIT)
 
 
 def run_app(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:

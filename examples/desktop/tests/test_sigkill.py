@@ -1,9 +1,11 @@
-"""The issue's scenario in the real app (``python -m cinematic_desktop`` on Xvfb, driven by X
-keys through XTEST as a person types): search "alien", open the third result, heart it, go to
-Favorites, remove it, undo, open Discover's Comedy, scroll to page 3 and open the film there;
+"""The issue's scenario in the real app (``python -m cinematic_desktop`` on Xvfb, driven by the
+keymap's keys through XTEST as a person types): search "alien", open the third result, heart
+it, go to Favorites, remove it, undo, open Discover's Comedy, page to page 3 and open the film there;
 then SIGKILL, restart: the same tab, positions, Detail stack and favorites. Every wait is
 bounded and on what the app writes: its recording (--record, a state per line, written as the
-session goes) and its state file (saved after a second of quiet)."""
+session goes) and its state file (saved after a second of quiet). A predicate holds or not on
+every state the app may record on its way (a list still loading, a section or a position not
+there yet): it never raises."""
 
 from __future__ import annotations
 
@@ -44,8 +46,8 @@ def last_state(record: Path, predicate: Callable[[State], bool]) -> Optional[Sta
     return states[-1] if states and predicate(states[-1]) else None
 
 
-def movies(part: State) -> List[State]:
-    value = part.get("value") if part.get("phase") == "loaded" else None
+def movies(part: Optional[State]) -> List[State]:
+    value = part.get("value") if part is not None and part.get("phase") == "loaded" else None
     return value if isinstance(value, list) else []
 
 
@@ -54,7 +56,23 @@ def ids(films: List[State]) -> List[int]:
 
 
 def comedy(state: State) -> State:
-    return next(s for s in state["discover"]["sections"] if s["section"] == "comedy")
+    """Discover's Comedy section ({} while Discover has no sections yet)."""
+    return next((s for s in state["discover"]["sections"] if s["section"] == "comedy"), {})
+
+
+def comedies(state: State) -> List[State]:
+    return movies(comedy(state).get("movies"))
+
+
+def selection(state: State, name: str) -> Optional[int]:
+    """The selected row of a list (None before the person moved in it)."""
+    position = state["positions"].get(name)
+    return position.get("selection") if position else None
+
+
+def comedy_settled(state: State) -> bool:
+    """Comedy shown, loaded, no page on its way."""
+    return state["section"] == "comedy" and bool(comedies(state)) and comedy(state).get("isLoadingMore") is False
 
 
 class App:
@@ -66,7 +84,9 @@ class App:
             [sys.executable, "-X", "faulthandler", "-m", "cinematic_desktop", "--favorites",
              str(tmp_path / "favorites.sqlite"), "--state-file", str(tmp_path / "desktop.json"), "--record", str(record)],
             env=app_env(tmp_path, xvfb.display), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.x.point_at(wait_for(lambda: self.x.shown_window(TITLE), 60, "the app's window"))
+        window = wait_for(lambda: self.x.shown_window(TITLE), 60, "the app's window")
+        self.x.point_at(window)
+        wait_for(lambda: self.x.has_keyboard(window) or None, 60, "the app's window to take the keyboard")
 
     def keys(self, *presses: str) -> None:
         for press in presses:
@@ -90,34 +110,30 @@ def test_the_scenario_survives_sigkill(xvfb: Xvfb, tmp_path: Path) -> None:
         state = app.until("alien's results", lambda s: s["search"]["results"].get("query") == "alien"
                           and len(movies(s["search"]["results"])) > 3)
         third = movies(state["search"]["results"])[2]
-        app.keys("Down", "Down", "Down")                             # into the results, then two rows down
-        app.until("the third row", lambda s: s["positions"].get("search", {}).get("selection") == 2)
+        app.keys("Down", "Down")                                     # two rows down: the third
+        app.until("the third row", lambda s: selection(s, "search") == 2)
         app.keys("Return")
         app.until("its Detail", lambda s: [d["movieId"] for d in s["details"]] == [third["id"]]
                   and s["details"][0]["detail"]["phase"] == "loaded")
         app.keys("f")
         app.until("the heart saved", lambda s: bool(s["details"]) and s["details"][-1]["isFavorite"]
                   and not s["details"][-1]["isSaving"])
-        app.keys("Control_L+3")
+        app.keys("Shift_L+Tab")                                      # the tab before Search: Favorites
         app.until("Favorites", lambda s: s["tab"] == "favorites" and ids(movies(s["favorites"]["favorites"])) == [third["id"]])
         app.keys("Delete")
         app.until("removed", lambda s: ids(s["removed"]) == [third["id"]] and not movies(s["favorites"]["favorites"]))
         app.keys("Control_L+z")
         app.until("undone", lambda s: s["removed"] == [] and s["notice"] is not None
                   and s["notice"]["kind"] == "restored")
-        app.keys("Control_L+2", "Down", "Down", "Down", "Down")
-        app.until("Comedy", lambda s: s["section"] == "comedy" and bool(movies(comedy(s)["movies"])))
-        app.keys("Right")
-        for _ in range(3):     # End, then Down past the last row: the next page, and the selection on it
-            state = app.until("Comedy settled", lambda s: not comedy(s)["isLoadingMore"])
-            shown = len(movies(comedy(state)["movies"]))
-            if shown >= 60 and state["positions"].get("comedy", {}).get("selection", 0) >= 40:
-                break
+        app.keys("Shift_L+Tab", "Right", "Right", "Right", "Right")  # Discover, its fifth section
+        state = app.until("Comedy", comedy_settled)
+        for _ in range(2):     # End, then Down past the last row: the app loads the next page, moves on
+            shown = len(comedies(state))
             app.keys("End", "Down")
-            state = app.until(f"more than {shown} comedies", lambda s: len(movies(comedy(s)["movies"])) > shown
-                              and s["positions"]["comedy"]["selection"] == shown)
-        assert comedy(state)["pagesLoaded"] >= 3 and state["positions"]["comedy"]["selection"] >= 40
-        film = movies(comedy(state)["movies"])[state["positions"]["comedy"]["selection"]]
+            state = app.until(f"the page after {shown} comedies", lambda s: comedy_settled(s)
+                              and len(comedies(s)) > shown and selection(s, "comedy") == shown)
+        assert comedy(state)["pagesLoaded"] == 3 and selection(state, "comedy") == 40
+        film = comedies(state)[40]
         app.keys("Return")
         before = app.until("the comedy's Detail", lambda s: ids([d["listing"] or {"id": 0} for d in s["details"]])
                            == [film["id"]])
@@ -135,7 +151,7 @@ def test_the_scenario_survives_sigkill(xvfb: Xvfb, tmp_path: Path) -> None:
                             and s["positions"] == before["positions"]
                             and [d["movieId"] for d in s["details"]] == [d["movieId"] for d in before["details"]]
                             and s["details"][0]["detail"]["phase"] == "loaded"
-                            and len(movies(comedy(s)["movies"])) == len(movies(comedy(before)["movies"]))
+                            and len(comedies(s)) == len(comedies(before))
                             and ids(movies(s["favorites"]["favorites"])) == [third["id"]]
                             and s["search"]["query"] == "alien" and s["removed"] == [])
         assert after["details"][0]["listing"] == before["details"][0]["listing"]

@@ -120,6 +120,7 @@ class XDisplay:
         xlib.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
         xlib.XSendEvent.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_long, ctypes.POINTER(XEvent)]
         xlib.XFree.argtypes = [ctypes.c_void_p]
+        xlib.XGetInputFocus.argtypes = [ctypes.c_void_p, ctypes.POINTER(Window), ctypes.POINTER(ctypes.c_int)]
         xlib.XFlush.argtypes = [ctypes.c_void_p]
         xlib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
         xlib.XCloseDisplay.argtypes = [ctypes.c_void_p]
@@ -199,6 +200,13 @@ class XDisplay:
         self.xtst.XTestFakeMotionEvent(self.display, -1, attributes.x + attributes.width // 2,
                                        attributes.y + attributes.height // 2, 0)
         self.xlib.XFlush(self.display)
+
+    def has_keyboard(self, window: int) -> bool:
+        """Whether ``window`` has the X input focus: the app took the keyboard (activateWindow),
+        so its window-wide shortcuts (Ctrl+Q) work; before that a key press may be lost."""
+        focus, revert = Window(), ctypes.c_int()
+        self.xlib.XGetInputFocus(self.display, ctypes.byref(focus), ctypes.byref(revert))
+        return focus.value == window
 
     def keycode(self, name: str) -> int:
         keysym = self.xlib.XStringToKeysym({" ": b"space"}.get(name, name.encode()))

@@ -5,28 +5,22 @@ to stdin (and a wake-up pipe for SIGWINCH, SIGTERM and SIGHUP), and ``runtime.di
 runs the state callbacks on this thread. No threads, no polling sleeps: the loop blocks until
 a key, a state, a resize or a stop signal arrives. Every way out closes the runtime.
 
-Keys (also on the status line and in the help, ?):
-    Tab / Shift-Tab / Left / Right   switch tabs
-    Up / Down, PgUp / PgDn, Home / End   move the selection (Down at the end: the next page)
-    Enter                            open the selected movie (Search: search now when the
-                                     results shown are not the query's)
-    f, r                             Detail: toggle favorite, try again
-    d / Delete then y                remove the selected favorite (y confirms)
-    u (Ctrl-Z in Search)             undo removals, newest first
-    Ctrl-X                           hide the notice
-    [ ] 1-9, m, r                    Discover: section, more, try again
-    Esc / Backspace / q              back from Detail
-    ?                                help (any key closes it)
-    Ctrl-D or F12                    debug panel: the app store's last intents; [ ] step
-                                     back / forward through its history (time travel)
-    Ctrl-Q, or Esc then q            quit (q alone quits outside the Search tab)
-    typing                           edits the query (Search): any length, the app fits it
+Keys are the app's one keymap (``cinematic.keymap``, declared with the app in the library,
+the same in every UI; F1 lists those of the screen shown): each key name ("Down", "Enter",
+"Ctrl+Z", "F") sends its app intent as it is (``moveBy``, ``activate``, ``undo``...) or opens
+the terminal's own screens: F1 the help (any key closes it), F12 the debug panel (the app
+store's last intents; [ ] step back / forward through its history: time travel), Ctrl+Q
+quits (so does Ctrl-C, the terminal's interrupt). Text typed on the Search screen (and
+Backspace, Ctrl-U) edits the query (``queryChanged``); the screen tells the app how many
+list rows it shows (``resized``) at the start and on every resize.
 
-It is a renderer of ONE store, the library's "app" (docs/wire.md, "app"): the tab, the lists
-and the places in them, the open Details, the undo stack, the notices, and saving and
-resuming (``--state-file PATH``, default ``$XDG_STATE_HOME/cinematic/terminal.json``; the
+It is a renderer of ONE store, the library's "app" (docs/wire.md, "app"): what the screen
+shows is its state's ``view`` (the rows in view, the status line, the message instead of
+rows, the Detail's facts, heart and histogram, every word of them); the tab, the lists and
+the places in them, paging, sorting, the open Details, the undo stack, the notices, and
+saving and resuming (``--state-file PATH``, default ``$XDG_STATE_HOME/cinematic/terminal.json``; the
 library writes it after 1 s of quiet and on close, and reopens there; ``--fresh`` starts
-clean) are that store's. The app draws its state and turns keys into its intents.
+clean) are that store's. The app draws the view and turns keys into the keymap's intents.
 
 Options: ``--favorites PATH``, ``--catalog PATH``, ``--record FILE`` (records the session to
 FILE, complete when the app exits; replay it with ``python -m cinematic.replay FILE``: the
@@ -144,7 +138,7 @@ class Terminal:
             except curses.error:
                 return  # nothing more buffered
             # KEY_RESIZE comes from resizeterm (see resize): the screen already has its new
-            # size, so it only asks for a redraw (handle_key marks the app dirty).
+            # size, so it only asks for a redraw (which tells the app the rows it shows).
             try:
                 self.app.handle_key(key)
             except cinematic.CinematicError as error:
@@ -157,7 +151,7 @@ def main_curses(stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs
                 live_url: Optional[str] = None) -> None:
     """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
     restoring the terminal fails afterwards)."""
-    curses.raw()           # Ctrl-Q, Ctrl-C and Ctrl-Z arrive as keys
+    curses.raw()           # Ctrl-Q, Ctrl-C, Ctrl-L and Ctrl-Z arrive as keys
     curses.noecho()
     stdscr.keypad(True)
     try:

@@ -22,16 +22,10 @@ from .common import Glyphs
 
 #: History entries the runtime keeps per store (runtime config ``history``).
 HISTORY = 200
-CTRL_D, ESC = 4, 27
-#: The keys that open and close the panel (anywhere, the Search field included).
-TOGGLE_KEYS = "Ctrl-D or F12"
+ESC = "\x1b"
+#: The panel's own keys (the keymap's F12 opens and closes it, anywhere).
 HEADER_KEYS = "[ ] step  Home/End oldest/latest  Esc closes, keeps state"
-FOOTER_KEYS = "[ ] Up/Dn step  Home/End  Esc/Ctrl-D close  Ctrl-Q quit"
-
-
-def is_toggle(key: Any, code: int) -> bool:
-    """True for the keys that open or close the panel: Ctrl-D and F12."""
-    return code == CTRL_D or key == curses.KEY_F12
+FOOTER_KEYS = "[ ] Up/Dn step  Home/End  Esc/F12 close  Ctrl-Q quit"
 
 
 class Host(Protocol):
@@ -85,9 +79,9 @@ class DebugPanel:
 
     # ------------------------------------------------------------------ keys
 
-    def key(self, key: Any, code: int) -> None:
-        """A key while the panel is open (it takes every key but Ctrl-Q)."""
-        if is_toggle(key, code) or code == ESC:
+    def key(self, key: Any) -> None:
+        """A key while the panel is open (it takes every key but the keymap's F12 and Ctrl-Q)."""
+        if key == ESC:
             self.toggle()
         elif key in ("[", curses.KEY_LEFT, curses.KEY_UP):
             self.step(-1)
@@ -98,7 +92,7 @@ class DebugPanel:
         elif key == curses.KEY_END:
             self.step(HISTORY)
         elif key != curses.KEY_RESIZE:
-            self.app.prompt = f"debug panel: [ ] step, Esc or {TOGGLE_KEYS} closes"
+            self.app.prompt = "debug panel: [ ] step, Esc or F12 closes"
 
     # ------------------------------------------------------------------ drawing
 

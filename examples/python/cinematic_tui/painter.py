@@ -1,16 +1,20 @@
-"""Drawing primitives and the parts every screen shares: the tab bar, the notice and status
-lines, the help, movie rows and phase messages."""
+"""Drawing primitives and the parts every screen shares: the tab bar, the header, the notice
+and footer lines, the help, the list's rows and the message shown instead of them. Every word
+comes from the state's ``view`` (the library's), the notice, or the keymap."""
 
 from __future__ import annotations
 
 import curses
-from typing import List
+import textwrap
+from typing import List, Optional
 
-from cinematic import wire
+from cinematic import keymap, wire
 
-from .common import TABS
-from .debug import FOOTER_KEYS, TOGGLE_KEYS
+from .debug import FOOTER_KEYS
 from .model import Model
+
+#: Rows a skeleton shows at most.
+SKELETON_ROWS = 6
 
 
 class Painter(Model):
@@ -26,109 +30,100 @@ class Painter(Model):
         except curses.error:
             pass
 
-    def draw_tabs(self, cols: int) -> None:
-        x = 1
-        self.put(0, x, "Cinematic", curses.A_BOLD)
-        x += 11
-        for i, name in enumerate(TABS):
-            label = f" {name} "
-            if name == "Favorites":
-                favorites = self.state["favorites"]["favorites"]
-                label = f" {name} ({len(favorites['value']) if favorites['phase'] == 'loaded' else 0}) "
-            self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if i == self.tab else 0)
-            x += len(label) + 1
-        self.put(1, 0, self.glyphs.line * cols)
-
-    def notice_line(self) -> str:
-        """The line above the footer: the screen's own question or hint, else the app's
-        notice (its words, with the key that acts on it)."""
-        notice = self.state["notice"]
-        if self.prompt or notice is None:
-            return self.prompt
-        undo = "Ctrl-Z" if self.state["tab"] == "search" and self.detail() is None else "u"
-        hint = f"{undo} undoes" if notice["offersUndo"] else "" if notice["expires"] else "Ctrl-X hides this"
-        return f"{notice['text']}  ({hint})" if hint else notice["text"]
-
-    def draw_status(self, rows: int, cols: int) -> None:
-        """The footer lists the keys of the screen; a notice shows on the line above it."""
-        if self.debug.open:
-            keys = FOOTER_KEYS
-        elif self.detail() is not None:
-            keys = "f favorite  q/Esc back  r retry  u undo  Tab tabs  ? help  Ctrl-Q quit"
-        elif self.state["tab"] == "search":
-            # "?" is a character of a query: it opens the help only when the box is empty.
-            help_key = "? help when empty" if self.query else "? help"
-            keys = f"Type  Enter search/open  Up/Dn move  Tab tabs  {help_key}  Ctrl-Q quit"
-        elif self.state["tab"] == "discover":
-            keys = "[ ] section  m more  r retry  Enter open  Tab tabs  ? help  q quit"
-        else:
-            keys = "Enter open  d remove (y confirms)  u undo  Tab tabs  ? help  q quit"
-        notice = self.notice_line()
-        if notice:   # above the footer, on as many lines as it takes (at most 4)
-            import textwrap
-            lines = textwrap.wrap(notice, cols - 1, break_on_hyphens=False)[:4]
-            for i, line in enumerate(lines):
-                self.put(rows - 1 - len(lines) + i, 0, line.ljust(cols), curses.A_BOLD)
-        self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
-
-    def draw_help(self, rows: int, cols: int) -> None:
-        lines = [
-            "Keys", "",
-            "Tab, Shift-Tab, Left, Right   switch tabs (Search, Discover, Favorites)",
-            "Up, Down, PgUp, PgDn, Home, End   move; Down at the end loads more",
-            "Enter                          open the selected film; Search: search now",
-            "                               when the results are not the query's",
-            "typing, Backspace, Ctrl-U      edit the query (Search)",
-            "[ ]  1-9  m  r                 Discover: section, more, retry",
-            "d or Delete then y             Favorites: remove (y confirms)",
-            "u (Ctrl-Z in Search)           undo the last removal, then the one before",
-            "f, r                           Detail: toggle the favorite, retry",
-            "q, Esc, Backspace              Detail: back",
-            "Ctrl-X                         hide the notice",
-            "F1 or ?                        this help (any key closes it); ? in Search only",
-            "F2                             sort the rows: title, year, rating, votes, then back",
-            "                               when the query is empty (else ? is typed)",
-            f"{TOGGLE_KEYS + '  ':<31}debug panel: intents, [ ] step through them",
-            "Ctrl-Q, or Esc then q          quit",
-        ]
-        for i, line in enumerate(lines):
-            self.put(3 + i, 2, line, curses.A_BOLD if i == 0 else 0)
-
-    def movie_row(self, movie: wire.Movie, cols: int) -> str:
-        year = str(movie["year"] or "")
-        rating = movie["rating"]
-        minutes = movie["runtime"]
-        genre_width = 20 if cols >= 76 else 12
-        genres = self.clip(", ".join(movie["genres"]), genre_width)
-        right = f"{year:>4}  {rating:4.1f}{self.glyphs.star}  {minutes:>3}m  {genres}"
-        title_width = max(10, cols - 2 - 22 - genre_width)
-        title = self.clip(movie["title"], title_width)
-        return f" {title:<{title_width}} {right}"
-
     def clip(self, text: str, width: int) -> str:
         """``text`` cut to ``width`` characters, with an ellipsis when cut."""
         if len(text) <= width:
             return text
         return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
 
-    def draw_movies(self, top: int, height: int, cols: int, movies: List[wire.Movie], x: int = 0) -> None:
-        """The tab's list, from its position in the state (scrolled as little as needed to
-        show the selection on a screen smaller than the one that chose it), in the order F2
-        chose (the selection is the app's index, wherever that row is shown)."""
-        selection, first = self.position()
-        height = max(1, height)
-        order = self.shown_order(movies)
-        shown = order.index(selection) if 0 <= selection < len(order) else min(selection, len(movies) - 1)
-        if self.sort is not None:
-            first = shown - height + 1   # the app's first row means nothing in another order
-        first = min(max(first, shown - height + 1), max(0, shown), max(0, len(movies) - height))
+    def wrapped(self, y: int, x: int, text: str, width: int, most: int, attr: int = 0) -> int:
+        """``text`` wrapped to ``width`` on at most ``most`` lines from row ``y``; the rows used."""
+        lines = textwrap.wrap(self.text(text), max(10, width), break_on_hyphens=False)[:max(0, most)]
+        for i, line in enumerate(lines):
+            self.put(y + i, x, line, attr)
+        return len(lines)
+
+    def draw_tabs(self, cols: int) -> None:
+        """The tab bar (the view's tabs, the chosen one reversed) and how rows are sorted."""
+        x = 1
+        self.put(0, x, "Cinematic", curses.A_BOLD)
+        x += 11
+        for tab in self.view["tabs"]:
+            label = f" {tab['title']} "
+            self.put(0, x, label, curses.A_REVERSE | curses.A_BOLD if tab["chosen"] else 0)
+            x += len(label) + 1
+        if self.view["sort"] != "default":
+            self.put(0, x + 1, self.clip(self.view["sortLabel"], cols - x - 2), curses.A_DIM)
+        self.put(1, 0, self.glyphs.line * cols)
+
+    def draw_header(self, cols: int) -> None:
+        """Row 2: the Search field or the view's title, its status (or the heart) on the right;
+        under it the source note and the search's hint."""
+        view = self.view
+        right = view["list"]["status"] if view["list"] is not None else ""
+        if view["detail"] is not None:
+            right = f"{self.glyphs.star if view['detail']['isFavorite'] else self.glyphs.hollow} {view['detail']['heart']}"
+        self.put(2, cols - len(right) - 2, right, curses.A_BOLD if view["detail"] is not None else 0)
+        room = max(10, cols - len(right) - 6)
+        if view["screen"] == "search":
+            shown = view["query"] + "_"
+            if len(shown) > room - 8:
+                shown = self.glyphs.ellipsis + shown[-(room - 8 - len(self.glyphs.ellipsis)):]
+            self.put(2, 1, "Search: ", curses.A_BOLD)
+            self.put(2, 9, shown)
+        else:
+            self.put(2, 1, self.clip(view["title"], room), curses.A_BOLD)
+        y = 3
+        if view["source"]:
+            self.put(y, 2, self.clip(view["source"], cols - 4), curses.A_BOLD)
+            y += 1
+        for line in self.hint_lines(cols):
+            self.put(y, 2, line, curses.A_BOLD)
+            y += 1
+
+    def draw_status(self, rows: int, cols: int) -> None:
+        """The footer: the host's keys from the keymap (the help lists the rest); the notice
+        (or the screen's own line) above it, on as many lines as it takes (at most 4)."""
+        if self.debug.open:
+            keys = FOOTER_KEYS
+        else:
+            keys = "   ".join(f"{b.keys[0]} {b.help}" for b in keymap.KEYMAP if b.host is not None)
+        notice: Optional[wire.AppNotice] = self.state["notice"]
+        said = self.prompt or (notice["text"] if notice is not None else "")
+        lines = textwrap.wrap(self.text(said), cols - 1, break_on_hyphens=False)[:4]
+        for i, line in enumerate(lines):
+            self.put(rows - 1 - len(lines) + i, 0, line.ljust(cols), curses.A_BOLD)
+        self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
+
+    def draw_help(self, rows: int, cols: int) -> None:
+        """The keymap's keys for the screen shown (any key closes the help)."""
+        self.put(3, 2, f"Keys: {self.view['title']}", curses.A_BOLD)
+        for i, (keys, what) in enumerate(keymap.help_lines(self.view["screen"])):
+            self.put(5 + i, 2, self.clip(f"{keys:<12}{what}", cols - 4))
+
+    def draw_rows(self, top: int, height: int, x: int, cols: int, rows: List[wire.AppRowView]) -> None:
+        """The rows in view (the library chose them and the selection); the selected one is
+        reversed and starts with a pointer (visible without colour)."""
         width = cols - x
-        for row in range(height):
-            i = max(0, first) + row
-            if i >= len(movies):
-                break
-            line = self.movie_row(movies[order[i]], width).ljust(width)
-            chosen = order[i] == selection
-            if chosen:   # the selected row: reversed, and a pointer (visible without colour)
+        genre_width = 20 if width >= 76 else 12
+        title_width = max(10, width - 15 - genre_width)
+        for i, row in enumerate(rows[:max(0, height)]):
+            title = self.clip(row["title"], title_width)
+            genres = self.clip(row["genres"], genre_width)
+            line = f" {title:<{title_width}} {row['year']:>4}  {row['rating']:>4}{self.glyphs.star}  {genres}".ljust(width)
+            if row["selected"]:
                 line = self.glyphs.pointer + line[len(self.glyphs.pointer):]
-            self.put(top + row, x, line, curses.A_REVERSE if chosen else 0)
+            self.put(top + i, x, line, curses.A_REVERSE if row["selected"] else 0)
+
+    def draw_message(self, y: int, x: int, cols: int, height: int, message: wire.AppMessage) -> None:
+        """What is shown instead of rows or facts: its heading, what to do, and grey rows
+        shaped like films while loading."""
+        used = self.wrapped(y, x, message["heading"], cols - x - 2, 2, curses.A_BOLD)
+        used += self.wrapped(y + used, x, message["body"], cols - x - 2, 3)
+        if message["kind"] != "loading":
+            return
+        width = max(10, cols - x - 2)
+        for i in range(min(SKELETON_ROWS, max(0, height - used))):
+            title = self.glyphs.shade * max(4, width // 2 - (i * 7) % 13)
+            row = f"{title:<{width // 2 + 1}} {self.glyphs.shade * 4}  {self.glyphs.shade * 4}"
+            self.put(y + used + i, x, row[:width], curses.A_DIM)

@@ -90,15 +90,29 @@ class RecordedStore:
         self.details: List[int] = []
         self.next_detail = 1
 
-    def app_intent(self, intent: Dict[str, Any]) -> None:
-        """Follows an app's Detail stack through a host intent (docs/wire.md, "app")."""
+    def app_intent(self, intent: Dict[str, Any], after: Optional[Dict[str, Any]] = None) -> None:
+        """Follows an app's Detail stack through a host intent (docs/wire.md, "app"): from the
+        state it left when recorded (any intent may open or close Details: opened, activate,
+        back, a tab change), else from the intent's type."""
+        if after is not None and isinstance(after.get("details"), list):
+            shown = [detail.get("movieId") for detail in after["details"]]
+            if len(shown) > len(self.details):      # pushed (the oldest dropped past 16 by the app)
+                for _ in range(len(shown) - len(self.details)):
+                    self.details.append(self.next_detail)
+                    self.next_detail += 1
+            elif not shown:
+                self.details = []
+            else:
+                del self.details[len(shown):]
+            self.details = self.details[-16:]
+            return
         kind = intent.get("type")
         if kind == "opened":
             self.details = (self.details + [self.next_detail])[-16:]
             self.next_detail += 1
         elif kind == "back" and self.details:
             self.details.pop()
-        elif kind == "tabSelected":
+        elif kind in ("tabSelected", "tabBy"):
             self.details = []
 
     def running_at_close(self, observations: Dict[str, str]) -> List[str]:

@@ -116,12 +116,12 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
                 changes = None
                 if after is not None:
                     after = after if host_recording else host_state(store.feature, after)
-                    changes = changes_between(before, after) if before else after
+                    changes = changes_between(before or {}, after)
                     store.state = after
                 if line["intent"].get("type") == "task":
                     store.had_task = True
                 if store.feature == "app":
-                    store.app_intent(line["intent"])
+                    store.app_intent(line["intent"], after)
                 intent = literal(line["intent"], 0, len(store.name) + 6)
                 if changes is None:
                     body.append(f"{store.name}.send({intent})")
