@@ -7,6 +7,12 @@ p99), keystroke -> results of the full query, page -> its films, bytes per keyst
 of sessions and keys, a deadline, loopback only.
 
     python examples/web/bench.py [--sessions 200] [--key-ms 150]
+    python examples/web/bench.py --soak-minutes 30 [--sessions 200]
+
+The soak mode keeps SESSIONS people busy for that long (typing, paging, opening films,
+hearting, switching tabs, reconnecting, and now and then a new browser, so sessions open, go
+idle and close all along) and prints the server's resident memory every minute: it must level
+off (README.md, "Flat under time").
 """
 
 from __future__ import annotations
@@ -28,6 +34,17 @@ from conftest import Client, WebServer, results  # noqa: E402
 
 QUERIES = ["alien", "dune", "star wars", "godfather", "heat", "matrix", "titanic", "comedy 1990s"]
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def live_runtimes(pid: int) -> int:
+    """How many runtimes the server has open (each holds one eventfd): its live sessions."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}") == "anon_inode:[eventfd]"
+        except OSError:
+            pass
+    return count
 
 
 def server_usage(pid: int) -> tuple:
@@ -125,12 +142,90 @@ async def run(args: argparse.Namespace) -> None:
         print("  failed:", line)
 
 
+async def soak_person(server: WebServer, index: int, end: float, out: dict) -> None:
+    """One person for the whole soak: rounds of typing, paging, a film hearted, tabs, and a
+    reconnect every round. Even people keep their browser (one session all along); odd ones
+    take a new browser (a new session) every fourth round, so sessions open, idle and close."""
+    client, rounds = None, 0
+    while time.monotonic() < end:
+        try:
+            if client is None or (index % 2 and rounds % 4 == 0):
+                if client is not None:
+                    await client.close()
+                client = Client(server)
+                await client.page()
+            await client.connect()
+            query = QUERIES[(index + rounds) % len(QUERIES)]
+            for i in range(1, len(query) + 1):
+                await client.send({"type": "queryChanged", "query": query[:i]})
+                await asyncio.sleep(0.15)
+            state = await client.wait(lambda s: s["search"]["results"].get("query") == query and s["search"]["results"]["phase"] == "loaded", timeout=60)
+            shown = len(results(state))
+            if shown and not state["search"]["isExhausted"]:
+                await client.send({"type": "moved", "list": "search", "selection": shown, "firstVisible": shown - 10})
+                state = await client.wait(lambda s: len(results(s)) > shown, timeout=60)
+            if results(state):
+                await client.send({"type": "opened", "movieId": results(state)[index % len(results(state))]["id"]})
+                await client.wait(lambda s: s["details"] and s["details"][-1]["detail"]["phase"] != "loading", timeout=60)
+                await client.send({"type": "detail", "intent": {"type": "favoriteToggled"}})
+                await asyncio.sleep(0.5)
+                await client.send({"type": "back"})
+            for tab in ("favorites", "discover", "search"):
+                await asyncio.sleep(0.5)
+                await client.send({"type": "tabSelected", "tab": tab})
+            await asyncio.sleep(1.0)
+            out["rounds"] += 1
+            client.frames.clear()
+            await client.disconnect()
+        except (AssertionError, ConnectionError, aiohttp.ClientError, asyncio.TimeoutError) as problem:
+            out["failed"].append(f"session {index}: {problem}"[:200])
+            if client is not None:
+                await client.close()
+            client = None
+            await asyncio.sleep(1.0)
+        rounds += 1
+    if client is not None:
+        await client.close()
+
+
+async def soak(args: argparse.Namespace) -> None:
+    """Runs the soak (bounded: at most 60 minutes, loopback) and prints RSS every minute."""
+    minutes = max(1, min(60, args.soak_minutes))
+    with tempfile.TemporaryDirectory() as scratch:
+        server = WebServer(Path(scratch) / "data", "--max-sessions", str(2 * args.sessions + 10), "--idle", "60").start()
+        try:
+            assert server.process is not None
+            pid = server.process.pid
+            base, began = live_runtimes(pid), time.monotonic()
+            out: dict = {"rounds": 0, "failed": []}
+            people = [asyncio.ensure_future(soak_person(server, i, began + minutes * 60, out)) for i in range(args.sessions)]
+            print(f"soak: {args.sessions} people for {minutes} min on loopback, {os.cpu_count()} CPUs; server RSS per minute:")
+            series = []
+            for minute in range(minutes + 1):
+                await asyncio.sleep(max(0.0, began + minute * 60 - time.monotonic()))
+                cpu, rss = server_usage(pid)
+                series.append(rss)
+                print(f"  minute {minute:3d}: RSS {rss:7.1f} MiB, {live_runtimes(pid) - base:4d} live sessions, "
+                      f"CPU {cpu:7.1f} s, {out['rounds']} rounds, {len(out['failed'])} failed", flush=True)
+            await asyncio.wait_for(asyncio.gather(*people), timeout=120)
+        finally:
+            server.kill()
+    tail = series[max(2, len(series) - 11):] or series   # the last ten minutes, past the first two (warming up)
+    spread = (max(tail) - min(tail)) / min(tail) * 100
+    print(f"  RSS over the last {len(tail) - 1} minutes: {min(tail):.1f} .. {max(tail):.1f} MiB ({spread:.1f}%;"
+          " flat means within 5%)")
+    for line in out["failed"][:5]:
+        print("  failed:", line)
+
+
 def main() -> None:
     """Runs the load and prints the figures."""
     parser = argparse.ArgumentParser(prog="bench-web")
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--key-ms", type=float, default=150.0)
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--soak-minutes", type=int, default=0, help="soak mode: minutes (at most 60)")
+    args = parser.parse_args()
+    asyncio.run(soak(args) if args.soak_minutes else run(args))
 
 
 if __name__ == "__main__":

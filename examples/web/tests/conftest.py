@@ -8,6 +8,7 @@ import asyncio
 import inspect
 import json
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -38,16 +39,22 @@ def pytest_pyfunc_call(pyfuncitem: Any) -> Optional[bool]:
 class WebServer:
     """examples/web/server.py in a process of its own, on a data folder that outlives it."""
 
-    def __init__(self, data: Path, *options: str) -> None:
+    def __init__(self, data: Path, *options: str, script: Path = SERVER, nofile: Optional[int] = None,
+                 env: Optional[Dict[str, str]] = None) -> None:
+        """`script` runs instead of server.py (a wrapper that breaks something), under a file
+        limit of `nofile` when given, with `env` added to the environment."""
         self.data, self.options, self.port = data, list(options), 0
+        self.script, self.nofile, self.env = script, nofile, env or {}
         self.process: Optional[subprocess.Popen] = None
         self.url = ""
 
     def start(self) -> "WebServer":
-        env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"))
+        env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"), **self.env)
+        limit = self.nofile
         self.process = subprocess.Popen(
-            [sys.executable, str(SERVER), "--port", str(self.port), "--data", str(self.data), *self.options],
-            env=env, stdout=subprocess.PIPE, stderr=open(self.data.parent / "server.log", "ab"), text=True)
+            [sys.executable, str(self.script), "--port", str(self.port), "--data", str(self.data), *self.options],
+            env=env, stdout=subprocess.PIPE, stderr=open(self.data.parent / "server.log", "ab"), text=True,
+            preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))) if limit else None)
         deadline = time.monotonic() + 30
         assert self.process.stdout is not None
         while time.monotonic() < deadline:

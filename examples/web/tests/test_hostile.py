@@ -42,11 +42,12 @@ async def still_serves(client: Client, attacker: bool = True) -> None:
     ('{"type": "queryChanged"}', "invalid"),                     # the library's own check
     ('{"type": "opened", "movieId": "x"}', "invalid"),
     ('{"type": "tabSelected", "tab": "admin"}', "invalid"),
-    ('{"type": "moved", "list": "search", "selection": 99999999, "firstVisible": 0}', "invalid"),
     ('{"type": "search", "intent": {"type": "queryChanged", "query": 5}}', "invalid"),
     ('{"type": "queryChanged", "query": "\\ud800"}', "invalid"),   # a lone surrogate
     ("[" * 4000, "json"),                                         # deeper than Python's recursion
     ('{"type": "opened", "movieId": 1e999}', "invalid"),           # infinity
+    ('{"type": "moved", "list": "search", "selection": -1, "firstVisible": 0}', "invalid"),
+    ('{"type": "resized", "rows": 100000}', "invalid"),            # the app's own bounds
 ])
 async def test_bad_frames_get_errors(web: WebServer, frame: str, code: str) -> None:
     person, attacker = await victim(web), Client(web)

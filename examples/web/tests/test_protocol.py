@@ -45,7 +45,7 @@ async def test_typing_key_by_key_patches_only_search(web: WebServer) -> None:
         state = await type_query(client, "alien")
         assert results(state)[0]["title"].lower().startswith("alien")
         paths = [op["path"] for frame in client.frames[mark:] for op in json.loads(frame)["patch"]]
-        assert paths and all(p.startswith("/search/") for p in paths), paths
+        assert paths and all(p.startswith(("/search/", "/view/")) for p in paths), paths   # (the view: what Search shows)
     finally:
         await client.close()
 
@@ -187,3 +187,35 @@ async def test_past_the_maximum_a_clear_page(start) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_list_keeps_at_most_2000_rows_on_every_path(web: WebServer) -> None:
+    """The bound on a session's memory is the core's (the runtime's app.rowsPerList, 2000
+    here): no path past it is refused by the server, and none loads more."""
+    client = Client(web)
+    try:
+        await client.page()
+        await client.connect()
+        await client.send({"type": "tabSelected", "tab": "discover"})
+        await client.wait(lambda s: s["view"]["list"] and s["view"]["list"]["status"] == "20 shown, more match")
+        for _ in range(120):                                       # one page per loadMore, each waited for
+            if not client.state["view"]["actions"]["loadMore"]:
+                break
+            count = client.state["view"]["list"]["count"]
+            await asyncio.sleep(1 / 30)                            # under the server's 40 intents a second
+            await client.send({"type": "loadMore"})
+            await client.wait(lambda s: s["view"]["list"]["count"] > count and s["view"]["actions"]["loadMore"]
+                              or s["view"]["list"]["count"] >= 2000)
+        view = (await client.wait(lambda s: s["view"]["list"]["count"] == 2000))["view"]
+        assert view["list"]["status"] == "2,000 shown, the most a list keeps" and not view["actions"]["loadMore"]
+        for intent in ({"type": "moved", "list": "popular", "selection": 99999999, "firstVisible": 0},
+                       {"type": "discover", "intent": {"type": "loadMore", "section": "popular"}},
+                       {"type": "loadMore"}, {"type": "moveToEnd"}, {"type": "moveBy", "delta": 1}):
+            await client.send(intent)
+        await client.send({"type": "sortNext"})                    # a change to wait on, after them
+        state = await client.wait(lambda s: s["view"]["sort"] == "title")
+        discover = state["discover"]["sections"][0]
+        assert discover["section"] == "popular" and len(discover["movies"]["value"]) == 2000
+        assert discover["pagesLoaded"] == 100 and not discover["isLoadingMore"] and not client.errors
+    finally:
+        await client.close()
