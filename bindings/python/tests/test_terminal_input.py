@@ -92,7 +92,10 @@ def test_typing_in_the_favorites_tab_removes_nothing_and_every_removal_can_be_un
     add_favorite(app, "stargate", "Stargate", "1994", 2)
     add_favorite(app, "the godfather part", "The Godfather: Part II", "1974", 3)
     app.send("\t\t")
-    app.wait_for(lambda s: "3 favorites" in app.screen.lines()[2], "the Favorites tab")
+    # The whole Favorites screen drawn: its status, its three rows, and nothing left of the
+    # Discover tab passed through on the way (its loading rows).
+    app.wait_for(lambda s: "3 favorites" in app.screen.lines()[2] and "░" not in s
+                 and all(title in s for title in ("Dune", "Stargate", "The Godfather: Part II")), "the Favorites tab")
     before = app.screen.text()
 
     # Someone who thinks the search box has focus types words, with pauses between them.
