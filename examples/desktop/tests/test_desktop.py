@@ -142,10 +142,8 @@ def test_debug_panel_step_back_restores_the_earlier_query(qtbot: Any, make_windo
 #: is a history entry of its own (changed: nothing) holding the past state; TimeTravel.step to
 #: the end (the panel's Latest, the terminal's End) lands on it instead of the newest entry
 #: that changed the state, so "the latest" shows the past. The binding's to fix.
-LATEST_LANDS_ON_A_REREAD = "TimeTravel's latest is the favorites re-read of the last revert (binding)"
 
 
-@pytest.mark.xfail(strict=True, reason=LATEST_LANDS_ON_A_REREAD)
 def test_debug_panel_latest_returns_to_now(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
     step_back_to_dune(qtbot, window)
