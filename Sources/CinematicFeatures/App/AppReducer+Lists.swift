@@ -26,17 +26,11 @@ extension AppReducer {
 
     /// Starts loading the next page of `list`; nil when it has none to load now.
     func loadMore(_ list: AppList, _ state: inout AppState) -> Effect<AppIntent>? {
-        guard !isFull(list, state) else { return nil }
+        guard state.canLoadMore(list, limits: limits) else { return nil }
         switch list {
-        case .search:
-            let search = state.search
-            guard search.results.value != nil, !search.isExhausted, !search.isLoadingMore else { return nil }
-            return reduce(&state, .search(.host(.loadMore)))
-        case let .discover(section):
-            guard let shown = state.discover[section], shown.movies.value != nil, !shown.isExhausted, !shown.isBusy else { return nil }
-            return reduce(&state, .discover(.host(.loadMore(section))))
-        case .favorites:
-            return nil
+        case .search: return reduce(&state, .search(.host(.loadMore)))
+        case let .discover(section): return reduce(&state, .discover(.host(.loadMore(section))))
+        case .favorites: return nil
         }
     }
 

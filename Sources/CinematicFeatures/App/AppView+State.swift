@@ -139,7 +139,10 @@ extension AppState {
         return false
     }
 
-    private func canLoadMore(_ list: AppList, limits: AppLimits) -> Bool {
+    /// True when `list` has a next page to load now: loaded, not at its end or its bound
+    /// (``AppLimits/rowsPerList``), no page loading (what ``AppReducer`` loads, and what the
+    /// view offers as `loadMore`).
+    func canLoadMore(_ list: AppList, limits: AppLimits) -> Bool {
         guard movies(of: list).count < limits.rowsPerList else { return false }
         switch list {
         case .search: return search.results.value != nil && !search.isExhausted && !search.isLoadingMore
