@@ -65,9 +65,12 @@ static void test_each_app_intent_patches_only_its_parts(void) {
     send_ok(app, "{\"type\":\"queryChanged\",\"query\":\"alie\"}");
     CHECK_MSG(touched(&p, "remove /positions/search"), "the keystroke did not remove /positions/search alone");
     touched_only(&p, app, "a keystroke after a move", "/search /positions/search");
-    send_ok(app, "{\"type\":\"search\",\"intent\":{\"type\":\"queryChanged\",\"query\":\"alien\"}}");
+    /* Another query than the shown results' ("alien"): waiting for its results cannot be
+     * satisfied by the old ones while its search is still under way (a busy machine). */
+    send_ok(app, "{\"type\":\"search\",\"intent\":{\"type\":\"queryChanged\",\"query\":\"love\"}}");
     CHECK_STATUS(cinematic_runtime_advance_clock(rt, 250), CINEMATIC_OK);
-    wait_for(app, "search.results.query", "alien");
+    wait_for(app, "search.results.query", "love");
+    wait_for(app, "search.results.phase", "loaded");
     touched_only(&p, app, "a nested keystroke", "/search");
 
     send_ok(app, "{\"type\":\"moved\",\"list\":\"search\",\"selection\":25,\"firstVisible\":10}"); /* past the page: loads more */

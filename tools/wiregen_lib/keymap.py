@@ -1,7 +1,7 @@
 """The app's keymap: the ```json keymap``` block of Sources/CinematicFeatures/App/app.wire.md,
 checked against the app's intents and written for the hosts that draw the app:
 
-    bindings/python/cinematic/keymap.py     KEYMAP, binding_for(key, screen), help_lines()
+    bindings/python/cinematic/keymap.py     KEYMAP, binding_for(key, screen), help_lines(), action_for(kind)
     examples/web/static/keymap.js           the same table and lookups for the browser app
 
 A binding: `keys` (key names), `help` (what it does, for help screens), `screens` (where it
@@ -92,9 +92,9 @@ Text typed in Search's field is the query, never a key of this table.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
-__all__ = ["Binding", "KEYMAP", "SCREENS", "binding_for", "help_lines"]
+__all__ = ["Binding", "KEYMAP", "SCREENS", "action_for", "binding_for", "help_lines", "keys_for"]
 
 #: The screens a binding may act on (an app view's ``screen``).
 SCREENS = {SCREENS!r}
@@ -137,6 +137,25 @@ def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Tuple[st
     on ``platform``, host bindings only for the ``hosts`` screens this host has."""
     return [(", ".join(b.keys_on(platform)), b.help) for b in KEYMAP
             if (screen is None or screen in b.screens) and (b.host is None or b.host in hosts)]
+
+
+def action_for(kind: str) -> Dict[str, Any]:
+    """A copy of the keymap's action whose intent type is ``kind`` ("undo", "retried",
+    "dismissNotice"): what a button sends, the same as its key. KeyError when no key sends it."""
+    for binding in KEYMAP:
+        if binding.action is not None and binding.action["type"] == kind:
+            return dict(binding.action)
+    raise KeyError(f"the keymap has no action {{kind}}")
+
+
+def keys_for(action: Union[str, Dict[str, Any]], platform: str = "") -> str:
+    """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo") or
+    a whole action (every member equal: ``{{"type": "pageBy", "delta": 1}}``), for a tooltip
+    ("Ctrl+Z"); KeyError when no key sends it."""
+    for binding in KEYMAP:
+        if binding.action is not None and (binding.action == action or binding.action["type"] == action):
+            return ", ".join(binding.keys_on(platform))
+    raise KeyError(f"the keymap has no action {{action}}")
 '''
 
 
@@ -181,5 +200,13 @@ function keyName(event) {{
 function helpLines(screen, platform, hosts) {{
   return KEYMAP.filter((b) => (!screen || b.screens.includes(screen)) && (!b.host || (hosts || []).includes(b.host)))
     .map((b) => [keysOn(b, platform).join(", "), b.help]);
+}}
+
+/** The keys on `platform` of the binding whose action is `action` (every member equal:
+ * {{type: "pageBy", delta: 1}}), for a button's tooltip ("PageDown"); "" when no key sends it. */
+function keysFor(action, platform) {{
+  const same = (a) => a && Object.keys(a).length === Object.keys(action).length && Object.keys(action).every((k) => a[k] === action[k]);
+  const binding = KEYMAP.find((b) => same(b.action));
+  return binding ? keysOn(binding, platform).join(", ") : "";
 }}
 '''

@@ -22,11 +22,12 @@ import sys
 from pathlib import Path
 from typing import List, Optional, cast
 
+from PySide6.QtCore import QSocketNotifier
 from PySide6.QtWidgets import QApplication
 
 from cinematic.hosting import HostStartError, add_app_options, open_app
+from cinematic.signals import StopSignals
 
-from .bridge import StopSignals
 from .debug import HISTORY
 from .window import APPLICATION, ORGANIZATION, MainWindow
 
@@ -92,7 +93,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    # SIGTERM, SIGINT and SIGHUP close the window like Ctrl+Q (the runtime then closes and a
+    # recording is complete): each arrives on a socket Qt's loop watches.
     with StopSignals() as stop:         # before the runtime: a signal from then on quits cleanly
+        watch = QSocketNotifier(stop.fileno(), QSocketNotifier.Type.Read)
         try:
             opened = open_app(args, "desktop", {"delivery": "queued", "history": HISTORY})
         except HostStartError as error:
@@ -100,9 +104,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             return error.status
         with opened:                    # every way out closes the runtime (a recording is complete)
             window = MainWindow(opened.runtime, args.live, app=opened.app)
-            stop.window = window
+            watch.activated.connect(lambda *_: stop.drain() and stop.stopped_by is not None and window.close())
             window.show()
             window.raise_()
             window.activateWindow()     # with no window manager (Xvfb, kiosk), take the keyboard
-            status = cast(QApplication, app).exec() if stop.signal is None else 0
-            return 128 + stop.signal if stop.signal is not None else status
+            stop.drain()                # a signal that came before the loop
+            status = cast(QApplication, app).exec() if stop.stopped_by is None else 0
+            watch.setEnabled(False)
+            return stop.exit_status(status)

@@ -1,4 +1,4 @@
-"""The core on Qt's event loop, and stop signals as a clean quit.
+"""The core on Qt's event loop.
 
 The runtime uses queued delivery: a ``QSocketNotifier`` on ``runtime.fileno()`` calls
 ``runtime.dispatch()`` when states wait, so every state callback (and every widget it
@@ -9,12 +9,9 @@ microseconds; effects run on the library's threads).
 
 from __future__ import annotations
 
-import signal
-import socket
-from typing import Callable, Optional
+from typing import Callable
 
 from PySide6.QtCore import QSocketNotifier
-from PySide6.QtWidgets import QWidget
 
 import cinematic
 
@@ -54,44 +51,3 @@ class CoreNotifier:
         self.closed = True
         self.notifier.setEnabled(False)
 
-
-class StopSignals:
-    """SIGTERM, SIGINT and SIGHUP close the window like Ctrl+Q (the runtime then closes and a
-    recording is complete): the signal's byte arrives on a socket a QSocketNotifier watches
-    (signal.set_wakeup_fd), so Python sees it while Qt's loop runs, without a timer."""
-
-    SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-
-    def __init__(self) -> None:
-        self.window: Optional[QWidget] = None
-        self.signal: Optional[int] = None
-        self.reader, self.writer = socket.socketpair()
-        self.reader.setblocking(False)
-        self.writer.setblocking(False)
-        self.notifier = QSocketNotifier(self.reader.fileno(), QSocketNotifier.Type.Read)
-        self.notifier.activated.connect(self._woken)
-
-    def __enter__(self) -> "StopSignals":
-        self.previous_fd = signal.set_wakeup_fd(self.writer.fileno())
-        self.previous = {number: signal.signal(number, self._handler) for number in self.SIGNALS}
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        for number, handler in self.previous.items():
-            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
-        signal.set_wakeup_fd(self.previous_fd)
-        self.notifier.setEnabled(False)
-        self.reader.close()
-        self.writer.close()
-
-    def _handler(self, number: int, frame: object) -> None:
-        self.signal = number
-
-    def _woken(self, *_: object) -> None:
-        try:
-            while self.reader.recv(64):
-                pass
-        except BlockingIOError:
-            pass
-        if self.signal is not None and self.window is not None:
-            self.window.close()

@@ -1,11 +1,11 @@
 """Keys: a Qt key event becomes a key name of the app's one keymap (:mod:`cinematic.keymap`:
 "Down", "Enter", "Shift+Tab", "Ctrl+Z", "F"), looked up for the screen shown. A binding's
 ``action`` goes to the app store as it is; its ``host`` is the window's own (the help, the
-debug panel, quitting). The window's buttons send the keymap's actions too (``action_of``)."""
+debug panel, quitting). The window's buttons send the keymap's actions too (``keymap.action_for``)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Dict, Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
@@ -51,16 +51,3 @@ def binding_of(event: QKeyEvent, screen: str) -> Optional[keymap.Binding]:
     name = key_name(event)
     return keymap.binding_for(name, screen) if name is not None else None
 
-
-def action_of(kind: str) -> Dict[str, Any]:
-    """The keymap's action whose intent is ``kind`` ("undo", "retried", "back", "detail": the
-    heart): what a button sends, the same as its key."""
-    for binding in keymap.KEYMAP:
-        if binding.action is not None and binding.action["type"] == kind:
-            return dict(binding.action)
-    raise KeyError(f"the keymap has no action {kind}")
-
-
-def keys_of(kind: str) -> str:
-    """The keys of the keymap's action ``kind`` ("Ctrl+Z"), for a button's tooltip."""
-    return next(", ".join(b.keys) for b in keymap.KEYMAP if b.action is not None and b.action["type"] == kind)

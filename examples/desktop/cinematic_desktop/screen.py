@@ -14,9 +14,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
 )
 
-from cinematic import wire
+from cinematic import keymap, wire
 
-from .keys import action_of, keys_of
 from .rows import RowsView, Shell
 from .states import StateView, show_text, wrapping
 
@@ -25,9 +24,9 @@ def button(text: str, kind: str, shell: Shell, name: str) -> QPushButton:
     """A button that sends the keymap's action ``kind``, its keys in its tooltip."""
     pushed = QPushButton(text)
     pushed.setObjectName(name)
-    pushed.setToolTip(keys_of(kind))
+    pushed.setToolTip(keymap.keys_for(kind))
     pushed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    pushed.clicked.connect(lambda: shell.send(action_of(kind)))
+    pushed.clicked.connect(lambda: shell.send(keymap.action_for(kind)))
     return pushed
 
 
@@ -74,7 +73,7 @@ class ListScreen(QWidget):
         self.sections.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.sections.itemClicked.connect(self._section_clicked)
         self.rows = RowsView(shell)
-        self.state_view = StateView("list", self.rows, lambda: shell.send(action_of("retried")))
+        self.state_view = StateView("list", self.rows, lambda: shell.send(keymap.action_for("retried")))
         self.state_view.on_resize = fitted
         body.addWidget(self.sections)
         body.addWidget(self.state_view, 1)

@@ -23,7 +23,7 @@ from cinematic import keymap, wire
 from .bridge import CoreNotifier
 from .debug import DebugDock
 from .detail import DetailPage
-from .keys import action_of, binding_of, keys_of
+from .keys import binding_of
 from .menus import HelpDialog, Menus, show_help
 from .screen import ListScreen
 from .states import shortened, wrapping
@@ -97,11 +97,11 @@ class MainWindow(QMainWindow):
         self.notice_label.setObjectName("noticeLabel")
         self.notice_undo = QPushButton("Undo")
         self.notice_undo.setObjectName("noticeUndo")
-        self.notice_undo.setToolTip(keys_of("undo"))
-        self.notice_undo.clicked.connect(lambda: self.send(action_of("undo")))
+        self.notice_undo.setToolTip(keymap.keys_for("undo"))
+        self.notice_undo.clicked.connect(lambda: self.send(keymap.action_for("undo")))
         self.notice_dismiss = QPushButton("✕")
         self.notice_dismiss.setObjectName("noticeDismiss")
-        self.notice_dismiss.setToolTip(f"Dismiss ({keys_of('dismissNotice')})")
+        self.notice_dismiss.setToolTip(f"Dismiss ({keymap.keys_for('dismissNotice')})")
         self.notice_dismiss.clicked.connect(self.dismiss_notice)
         self.status.addWidget(self.notice_label, 1)
         for button in (self.notice_undo, self.notice_dismiss):
@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
             if self.state is not None:
                 self.draw(self.state)
         else:
-            self.send(action_of("dismissNotice"))
+            self.send(keymap.action_for("dismissNotice"))
 
     def callback_failed(self, error: BaseException) -> None:
         self.problem = f"error: {error}"

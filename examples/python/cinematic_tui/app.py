@@ -43,6 +43,7 @@ from typing import Any, Dict, List, Optional
 import cinematic
 
 from cinematic.hosting import HostStartError, add_app_options, open_app
+from cinematic.signals import StopSignals
 
 from .common import Glyphs
 from .debug import HISTORY, DebugPanel
@@ -68,39 +69,19 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 class Terminal:
-    """The select loop: stdin, the runtime's fd and a wake-up pipe for signals (SIGWINCH,
-    and the stop signals)."""
+    """The select loop: stdin, the runtime's fd and the signals' (SIGWINCH resizes; the stop
+    signals end the loop)."""
 
     def __init__(self, stdscr: "curses.window", app: App) -> None:
         self.screen = stdscr
         self.app = app
-        self.stopped_by: Optional[int] = None  # the stop signal that ended the loop
-        self.wake_r, self.wake_w = os.pipe()
-        os.set_blocking(self.wake_r, False)
-        os.set_blocking(self.wake_w, False)
 
     def run(self) -> int:
         """Runs the loop until the app quits; returns the exit status (0, or 128 + a stop
         signal's number)."""
-        previous_wakeup = signal.set_wakeup_fd(self.wake_w)
-        handlers = {number: signal.getsignal(number) for number in (signal.SIGWINCH, *STOP_SIGNALS)}
-        signal.signal(signal.SIGWINCH, lambda signum, frame: None)
-        for number in STOP_SIGNALS:
-            signal.signal(number, self.stop)
-        try:
-            self.loop()
-        finally:
-            for number, handler in handlers.items():
-                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
-            signal.set_wakeup_fd(previous_wakeup)
-            os.close(self.wake_r)
-            os.close(self.wake_w)
-        return 0 if self.stopped_by is None else 128 + self.stopped_by
-
-    def stop(self, signum: int, frame: object) -> None:
-        """A stop signal's handler: the loop ends (the wake-up pipe wakes its select)."""
-        self.stopped_by = signum
-        self.app.running = False
+        with StopSignals(STOP_SIGNALS, wake=(signal.SIGWINCH,)) as signals:
+            self.loop(signals)
+        return signals.exit_status(0)
 
     def resize(self) -> None:
         try:
@@ -110,7 +91,7 @@ class Terminal:
         curses.resizeterm(size.lines, size.columns)
         self.app.dirty = True
 
-    def loop(self) -> None:
+    def loop(self, signals: StopSignals) -> None:
         app = self.app
         stdin = sys.stdin.fileno()
         runtime_fd = app.runtime.fileno()
@@ -118,13 +99,11 @@ class Terminal:
         while app.running:
             if app.dirty:
                 app.render()
-            readable, _, _ = select.select([stdin, runtime_fd, self.wake_r], [], [])
-            if self.wake_r in readable:
-                try:
-                    while os.read(self.wake_r, 512):
-                        pass
-                except BlockingIOError:
-                    pass
+            readable, _, _ = select.select([stdin, runtime_fd, signals.fileno()], [], [])
+            if signals.fileno() in readable:
+                signals.drain()
+                if signals.stopped_by is not None:
+                    return
                 self.resize()
             if runtime_fd in readable:
                 app.runtime.dispatch()

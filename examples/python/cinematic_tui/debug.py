@@ -12,7 +12,7 @@ the latest entry.
 from __future__ import annotations
 
 import curses
-from typing import Any, List, Optional, Protocol
+from typing import Any, List, Protocol
 
 import cinematic
 from cinematic import wire
@@ -31,13 +31,10 @@ FOOTER_KEYS = "[ ] Up/Dn step  Home/End  Esc/F12 close  Ctrl-Q quit"
 class Host(Protocol):
     """What the panel needs of the app (the app imports this module, not the other way)."""
 
+    app: cinematic.AppStore
     dirty: bool
     prompt: str
     glyphs: Glyphs
-
-    def debug_store(self) -> Optional[cinematic.Store[Any]]: ...
-
-    def reverted(self, store: cinematic.Store[Any], entry: wire.HistoryEntry) -> None: ...
 
     def put(self, y: int, x: int, text: str, attr: int = 0) -> None: ...
 
@@ -50,32 +47,18 @@ class DebugPanel:
     def __init__(self, app: Host) -> None:
         self.app = app
         self.open = False
-        self.travel: Optional[TimeTravel] = None
-
-    # ------------------------------------------------------------------ model
+        self.travel = TimeTravel(app.app)   # the app store: one store for every screen
 
     def toggle(self) -> None:
         self.open = not self.open
         self.app.dirty = True
 
-    def store(self) -> Optional[cinematic.Store[Any]]:
-        """The store the panel travels (the app store)."""
-        return self.app.debug_store()
-
-    def traveller(self, store: cinematic.Store[Any]) -> TimeTravel:
-        """The time travel of ``store`` (kept while it stays the store shown)."""
-        if self.travel is None or self.travel.store is not store:
-            self.travel = TimeTravel(store)
-        return self.travel
-
     def step(self, delta: int) -> None:
-        """Moves ``delta`` entries back (negative) or forward from the shown one."""
-        store = self.store()
-        entry = self.traveller(store).step(delta) if store is not None else None
-        if store is None or entry is None:
+        """Moves ``delta`` entries back (negative) or forward from the shown one: the app store
+        delivers that state like any other."""
+        if self.travel.step(delta) is None:
             self.app.prompt = "no intents to step through yet"
-            return
-        self.app.reverted(store, entry)
+        self.app.dirty = True
 
     # ------------------------------------------------------------------ keys
 
@@ -106,22 +89,17 @@ class DebugPanel:
         top, bottom = self.top(rows), rows - 2
         for y in range(top, bottom):
             self.app.put(y, 0, " " * cols)  # over whatever the view drew there
-        store = self.store()
-        entries = self.traveller(store).entries() if store is not None else []
-        index = self.traveller(store).selected(entries) if store is not None else -1
-        self.draw_header(top, cols, store, entries, index)
+        entries = self.travel.entries()
+        index = self.travel.selected(entries)
+        self.draw_header(top, cols, entries, index)
         self.app.put(top + 1, 1, HEADER_KEYS, curses.A_DIM)
         self.draw_entries(top + 2, bottom - top - 2, cols, entries, index)
 
-    def draw_header(self, y: int, cols: int, store: Optional[cinematic.Store[Any]],
-                    entries: List[wire.HistoryEntry], index: int) -> None:
+    def draw_header(self, y: int, cols: int, entries: List[wire.HistoryEntry], index: int) -> None:
         line = self.app.glyphs.line
-        if store is None:
-            title = "Debug: no store on this screen"
-        else:
-            shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
-            count = f"{len(entries)} intent{'s' if len(entries) != 1 else ''}"
-            title = f"Debug: {store.feature} store, {count}, showing {shown}"
+        shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
+        count = f"{len(entries)} intent{'s' if len(entries) != 1 else ''}"
+        title = f"Debug: {self.app.app.feature} store, {count}, showing {shown}"
         self.app.put(y, 0, f"{line * 2} {title} ".ljust(cols, line), curses.A_BOLD)
 
     def draw_entries(self, y: int, height: int, cols: int, entries: List[wire.HistoryEntry], index: int) -> None:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import cinematic
 from cinematic import wire
@@ -80,13 +80,3 @@ class Model:
         import unicodedata
         folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
         return folded if len(folded) >= len(value) // 2 else value.encode("ascii", "replace").decode("ascii")
-
-    # ------------------------------------------------------------------ debugging
-
-    def debug_store(self) -> Optional[cinematic.Store[Any]]:
-        """The store behind the screen: the app's (one store for every screen)."""
-        return self.app
-
-    def reverted(self, store: "cinematic.Store[Any]", entry: wire.HistoryEntry) -> None:
-        """After a time-travel step: the app delivers that state like any other."""
-        self.dirty = True
