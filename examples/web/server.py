@@ -34,6 +34,8 @@ COOKIE = "cinematic_session"
 MAX_MESSAGE = 4096            # bytes per intent frame (a query is at most 1024 UTF-8 bytes)
 MAX_FRAME = 65536             # bytes aiohttp reads of one frame: past MAX_MESSAGE a refusal, past this close 1009
 MAX_QUEUED = 256              # deliveries waiting for a slow reader before its socket closes
+#: The URLs of the page: the root and each screen's (static/urls.js); the page reads the rest.
+PAGE_PATHS = ("/", "/search", "/favorites", r"/film/{id:\d{1,15}}", r"/discover/{section:[A-Za-z]{1,40}}")
 ASSET = re.compile(r"^[A-Za-z0-9_-]+\.(js|css|svg|png|ico|woff2)$")   # what /static/ serves: no pages
 HEADERS = {"X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"}
@@ -230,7 +232,8 @@ def main(argv: Optional[list] = None) -> None:
                                lingering_time=args.body_timeout)
         origins: set = set()
         server = Server(hub, storage.secret_of(data), origins, say)
-        app.router.add_get("/", server.page)
+        for path in PAGE_PATHS:             # every screen's URL is the page (static/urls.js)
+            app.router.add_get(path, server.page)
         app.router.add_get("/static/{name}", server.asset)
         app.router.add_get("/ws", server.socket)
         await runner.setup()

@@ -59,3 +59,11 @@ function helpLines(screen, platform, hosts) {
   return KEYMAP.filter((b) => (!screen || b.screens.includes(screen)) && (!b.host || (hosts || []).includes(b.host)))
     .map((b) => [keysOn(b, platform).join(", "), b.help]);
 }
+
+/** The keys on `platform` of the binding whose action is `action` (every member equal:
+ * {type: "pageBy", delta: 1}), for a button's tooltip ("PageDown"); "" when no key sends it. */
+function keysFor(action, platform) {
+  const same = (a) => a && Object.keys(a).length === Object.keys(action).length && Object.keys(action).every((k) => a[k] === action[k]);
+  const binding = KEYMAP.find((b) => same(b.action));
+  return binding ? keysOn(binding, platform).join(", ") : "";
+}

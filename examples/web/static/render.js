@@ -48,7 +48,7 @@ function listScreen(view) {
     h("button", { "data-section": s.id, class: s.chosen ? "active" : "", onclick: () => send({ type: "sectionSelected", section: s.id }) }, s.title))) : null;
   return h("section", { id: `screen-${view.screen}` }, sections,
     h("div", { class: "bar-line" }, h("h2", { id: "title" }, view.title),
-      h("button", { id: "sort", title: "Sort (F2)", onclick: () => send({ type: "sortNext" }) }, view.sortLabel)),
+      h("button", { id: "sort", title: `Sort (${keysFor({ type: "sortNext" }, "browser")})`, onclick: () => send({ type: "sortNext" }) }, view.sortLabel)),
     list ? [
       message(list.message, actions),
       list.hint ? h("p", { class: "note", id: "hint" }, list.hint) : null,
@@ -57,8 +57,8 @@ function listScreen(view) {
       list.status || list.rows.length ? h("div", { class: "bar-line" },
         h("p", { class: "status", id: "list-status" }, list.status),
         list.count > list.rows.length ? [
-          h("button", { id: "page-up", title: "Previous page (PageUp)", onclick: () => send({ type: "pageBy", delta: -1 }) }, "▲"),
-          h("button", { id: "page-down", title: "Next page (PageDown)", onclick: () => send({ type: "pageBy", delta: 1 }) }, "▼")] : null,
+          h("button", { id: "page-up", title: `Previous page (${keysFor({ type: "pageBy", delta: -1 }, "browser")})`, onclick: () => send({ type: "pageBy", delta: -1 }) }, "▲"),
+          h("button", { id: "page-down", title: `Next page (${keysFor({ type: "pageBy", delta: 1 }, "browser")})`, onclick: () => send({ type: "pageBy", delta: 1 }) }, "▼")] : null,
         actions.loadMore ? action("More", { type: "loadMore" }, true, "more") : null) : null,
     ] : null);
 }
@@ -109,12 +109,29 @@ function render() {
   renderNotice(state.notice);
   const query = $("query");
   query.hidden = view.screen !== "search";
-  // The field holds what was typed; a whole state (a reload, a reconnect) sets it too.
-  if (document.activeElement !== query || seq === 1) query.value = view.query;
+  // The field holds what was typed; a whole state (a reload, a reconnect) sets it too, and so
+  // do a query the app shortened (a long paste: its notice says so) and a URL's (urls.js).
+  const shortened = state.notice && state.notice.kind === "queryShortened" && query.value.length > view.query.length
+    && query.value.startsWith(view.query);
+  if (document.activeElement !== query || whole || shortened || target) query.value = view.query;
   const screen = view.detail ? detailScreen(view) : listScreen(view);
   $("main").replaceChildren(screen, view.source ? h("p", { class: "source", id: "source" }, view.source) : "");
   document.title = `${view.title} · Cinematic`;
   if (!query.hidden && (!document.activeElement || document.activeElement === document.body)) query.focus();
+  followUrl();
+  keepSelectionInView();
   document.body.dataset.seq = seq;        // the browser test waits on it
   document.body.dataset.screen = view.screen;
+  whole = false;
+}
+
+let selectedShown = null;   // the selected row last brought into view: "list/index"
+
+/** Scrolls the selected row into view when it changed (a key moved it) or a whole state came
+ * (a reload, a reconnect: the same place, scrolled to again); never on other deliveries. */
+function keepSelectionInView() {
+  const list = state.view.list, row = document.querySelector("ol.movies li.selected");
+  const key = list && list.selection !== null ? `${list.list}/${list.selection}` : null;
+  if (row && (key !== selectedShown || whole)) row.scrollIntoView({ block: "nearest" });
+  selectedShown = key;
 }

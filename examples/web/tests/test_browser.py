@@ -209,6 +209,9 @@ def test_clicks_reload_and_a_restarted_server_are_the_same_place(browser, start)
     type_alien(browser)
     click(browser, lambda d: d.find_element(By.ID, "more"))
     wait(browser, lambda d: status(d) == "40 shown, more match")
+    # The paging and sort buttons' tooltips name the keymap's keys for the browser.
+    tips = {name: browser.find_element(By.ID, name).get_attribute("title") for name in ("page-up", "page-down", "sort")}
+    assert tips == {"page-up": "Previous page (PageUp)", "page-down": "Next page (PageDown)", "sort": "Sort (F2)"}
     click(browser, lambda d: d.find_element(By.ID, "page-down"))
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "ol.movies").get_attribute("start") == "21")   # row 21 selected, a full page from it
     title = wait(browser, lambda d: rows(d, "search")[2].find_element(By.CLASS_NAME, "title").text)
