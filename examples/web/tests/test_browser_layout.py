@@ -1,5 +1,5 @@
-"""Every screen and state of the page at a desktop's 1280x800 and a phone's 390x844, in a real
-browser: its words on screen, nothing wider than the viewport, every button at least 44 px
+"""Every screen and state of the page at a desktop's 1280x800 and a phone's 390x844 and 360x740,
+in a real browser: its words on screen, nothing wider than the viewport, every button at least 44 px
 tall on the phone, the selected row scrolled back into view after a reload. The screenshots
 in docs/screenshots/web-<screen>-<size>.png are these (CINEMATIC_SCREENSHOTS=1 writes them
 anew); the test checks each is there."""
@@ -12,7 +12,8 @@ import pytest
 
 from test_browser import SHOTS, By, Keys, browser, click, press, rows, seen, shown, wait  # noqa: F401  (browser: the fixture)
 
-SIZES = {"1280x800": (1280, 800), "390x844": (390, 844)}
+SIZES = {"1280x800": (1280, 800), "390x844": (390, 844), "360x740": (360, 740)}
+PHONES = ("390x844", "360x740")
 TOUCH = 44          # px: the smallest touch target on a phone
 
 
@@ -35,7 +36,7 @@ def check(driver, name: str, size: str, *words: str) -> None:
           .filter((b) => b.getBoundingClientRect().height < arguments[0]).map((b) => `${b.id || b.textContent}`);
         return {scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8), small};""", TOUCH)
     assert found["scroll"] <= found["width"] and not found["wide"], (name, size, found)
-    if size == "390x844":
+    if size in PHONES:
         assert not found["small"], (name, size, found)
     shot = SHOTS / f"web-{name}-{size}.png"
     if os.environ.get("CINEMATIC_SCREENSHOTS") == "1":
