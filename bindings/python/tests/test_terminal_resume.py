@@ -71,7 +71,7 @@ def check_restored(app: TerminalApp, data: Doc, star: List[Dict[str, Any]]) -> N
         # One condition for the whole frame (curses may be mid-redraw between two reads).
         app.wait_for(lambda s: f"Search: {query}_" in s and counted(s, len(results))
                      and results[first]["title"][:20] in app.screen.lines()[4]
-                     and results[index]["title"][:20] in app.screen.lines()[row], f"the search for {query!r} restored")
+                     and results[index]["title"][:20] in app.screen.lines()[row], f"the search for {query!r} restored ({chosen}, {pages} pages)")
     elif data["tab"] == "discover":
         title = {"popular": "Popular", "topRated": "Top rated", "action": "Action"}[data["section"]]
         app.wait_for(lambda s: app.screen.lines()[2].startswith(f" Discover: {title}")

@@ -97,7 +97,9 @@ class DebugPanel:
 
     def draw_header(self, y: int, cols: int, entries: List[wire.HistoryEntry], index: int) -> None:
         line = self.app.glyphs.line
-        shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
+        # The latest: the newest entry that changed the state (re-reads after a revert that
+        # changed nothing come after it and are not the present).
+        shown = f"#{entries[index]['seq']} (time travel)" if self.travel.in_the_past else "the latest"
         count = f"{len(entries)} intent{'s' if len(entries) != 1 else ''}"
         title = f"Debug: {self.app.app.feature} store, {count}, showing {shown}"
         self.app.put(y, 0, f"{line * 2} {title} ".ljust(cols, line), curses.A_BOLD)
