@@ -142,19 +142,21 @@ def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Tuple[st
 def action_for(kind: str) -> Dict[str, Any]:
     """A copy of the keymap's action whose intent type is ``kind`` ("undo", "retried",
     "dismissNotice"): what a button sends, the same as its key. KeyError when no key sends it."""
-    for binding in KEYMAP:
-        if binding.action is not None and binding.action["type"] == kind:
-            return dict(binding.action)
-    raise KeyError(f"the keymap has no action {{kind}}")
+    return dict(_sending(kind).action or {{}})
 
 
 def keys_for(action: Union[str, Dict[str, Any]], platform: str = "") -> str:
     """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo") or
     a whole action (every member equal: ``{{"type": "pageBy", "delta": 1}}``), for a tooltip
     ("Ctrl+Z"); KeyError when no key sends it."""
+    return ", ".join(_sending(action).keys_on(platform))
+
+
+def _sending(action: Union[str, Dict[str, Any]]) -> Binding:
+    """The first binding whose action is ``action`` (a whole action, or its intent type)."""
     for binding in KEYMAP:
         if binding.action is not None and (binding.action == action or binding.action["type"] == action):
-            return ", ".join(binding.keys_on(platform))
+            return binding
     raise KeyError(f"the keymap has no action {{action}}")
 '''
 

@@ -13,7 +13,7 @@ function urlOf(state) {
   const view = state.view;
   if (state.details.length) return `/film/${state.details[state.details.length - 1].movieId}`;
   if (view.screen === "search") return view.query ? `/search?q=${encodeURIComponent(view.query)}` : "/search";
-  if (view.screen === "discover") return `/discover/${(view.sections.find((s) => s.chosen) || view.sections[0]).id}`;
+  if (view.screen === "discover") return `/discover/${state.section}`;
   return `/${view.screen}`;
 }
 
@@ -26,7 +26,7 @@ function intentsFor(url, state) {
     const id = Number(parts[1]), at = ids.lastIndexOf(id);
     return at >= 0 ? backs(ids.length - 1 - at) : [{ type: "opened", movieId: id }];
   }
-  const tab = ["search", "discover", "favorites"].includes(parts[0]) ? parts[0] : null;
+  const tab = state.view.tabs.some((t) => t.id === parts[0]) ? parts[0] : null;   // the app's tabs, as the view names them
   if (!tab) return [];
   const intents = [...backs(ids.length), { type: "tabSelected", tab }];
   const query = link.searchParams.get("q");
