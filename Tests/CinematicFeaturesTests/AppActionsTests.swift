@@ -41,6 +41,21 @@ struct AppActionsTests {
         #expect(reduce(scrolled, [.moveToStart]).position(in: .search) == ListPosition(selection: 0, firstVisible: 0))
     }
 
+    @Test("a resize while a restored list reloads keeps the rows shown that were saved")
+    func resizeWhileRestoring() {
+        var restored = searched(60)
+        restored.positions[.search] = ListPosition(selection: 37, firstVisible: 23)
+        restored.visibleRows = 18
+        let saved = restored.search.results
+        restored.search.results = .loading
+        let resized = reduce(restored, [.resized(18)])
+        #expect(resized.position(in: .search) == ListPosition(selection: 37, firstVisible: 23))
+        var reloaded = resized
+        reloaded.search.results = saved
+        #expect(reduce(reloaded, [.resized(18)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 23))
+        #expect(reduce(reloaded, [.resized(10)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 28))
+    }
+
     @Test("Enter on results that do not answer the typed query searches it now; a short query does nothing")
     func activateSearchesNow() {
         var typed = searched(20)
