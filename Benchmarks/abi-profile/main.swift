@@ -4,6 +4,8 @@
 // keystrokes ("lovf", "lovg" alternating) into a Search store holding 20 movies for "love":
 // through the C API (JSON in, JSON out, immediate delivery to a state callback) or into the
 // in-process Swift store (a Swift value in, a Swift value out to an observer).
+// `search-patches|app-patches` type them through the C API into the search store or the app
+// store observed with patches (`cinematic-bench app`'s comparison).
 import Cinematic
 import CinematicData
 import CinematicDomain
@@ -39,8 +41,8 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, ["c", "swift"].contains(arguments[1]), let rounds = Int(arguments[3]) else {
-    fail("usage: cinematic-abi-profile c|swift INDEX ROUNDS")
+guard arguments.count == 4, ["c", "swift", "search-patches", "app-patches"].contains(arguments[1]), let rounds = Int(arguments[3]) else {
+    fail("usage: cinematic-abi-profile c|swift|search-patches|app-patches INDEX ROUNDS")
 }
 let indexPath = arguments[2]
 let deliveries = Deliveries()
@@ -59,6 +61,8 @@ if arguments[1] == "swift" {
     typeIntoSwiftStore(store, rounds: rounds)
     observation.cancel()
     store.close()
+} else if arguments[1].hasSuffix("-patches") {
+    typePatched(feature: arguments[1] == "app-patches" ? "app" : "search", rounds: rounds)
 } else {
     var runtime: OpaquePointer?
     var store: OpaquePointer?
@@ -79,3 +83,32 @@ if arguments[1] == "swift" {
 }
 guard deliveries.count >= rounds else { fail("\(deliveries.count) deliveries for \(rounds) keystrokes") }
 print("\(arguments[1]): \(rounds) keystrokes, \(deliveries.count) deliveries")
+
+/// Opens `feature` through the C API with "love" searched (the app: its first page loaded),
+/// observed with patches, and types `rounds` keystrokes into it.
+func typePatched(feature: String, rounds: Int) {
+    var runtime: OpaquePointer?
+    var store: OpaquePointer?
+    let submitted = feature == "app" ? #"{"type":"search","intent":{"type":"submitted"}}"# : #"{"type":"submitted"}"#
+    guard cinematic_runtime_open(#"{"clock":"manual","catalog":{"path":"\#(indexPath)"}}"#, &runtime) == 0,
+          cinematic_store_open(runtime, feature, nil, &store) == 0,
+          feature == "search" || cinematic_store_send(store, #"{"type":"task"}"#) == 0,
+          cinematic_store_send(store, #"{"type":"queryChanged","query":"love"}"#) == 0,
+          cinematic_store_send(store, submitted) == 0 else { fail("cannot open the \(feature) store") }
+    for _ in 0..<600_000 {
+        var state: UnsafeMutablePointer<CChar>?
+        _ = cinematic_store_state(store, &state)
+        defer { cinematic_free(state) }
+        if String(cString: state!).contains(#""pagesLoaded":1"#) { break }
+        usleep(1_000)
+    }
+    let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { userdata, _, json in
+        let deliveries = Unmanaged<Deliveries>.fromOpaque(userdata!).takeUnretainedValue()
+        deliveries.count += 1
+        deliveries.bytes = strlen(json!)
+    }
+    _ = cinematic_store_observe_patches(store, callback, Unmanaged.passUnretained(deliveries).toOpaque())
+    let intents = ["lovf", "lovg"].map { strdup(#"{"type":"queryChanged","query":"\#($0)"}"#)! }
+    typeThroughCAPI(store, intents: intents, rounds: rounds)
+    _ = cinematic_runtime_close(runtime)
+}

@@ -68,12 +68,15 @@ struct SearchCorpusCheck {
     }
 
     /// `starts` ascends from 0 to `total` (its count is checked by the layout).
-    private func checkOffsets(_ starts: UnsafeBufferPointer<UInt32>, name: String, total: Int) throws(MovieError) {
+    private func checkOffsets(_ starts: UnsafeBufferPointer<UInt32>, name: StaticString, total: Int) throws(MovieError) {
         try require(starts.first == 0 && starts.last.map(Int.init) == total, name, "does not cover its entries")
         try require(zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }, name, "is not ascending")
     }
 
-    private func require(_ condition: Bool, _ field: String, _ what: String) throws(MovieError) {
-        guard condition else { throw .storage("the index is damaged: its \(field) \(what)") }
+    /// Throws `.storage` naming `field` when `condition` fails; the message is made only then
+    /// (a check that passes, once per posting, word and film, builds no text).
+    @inline(__always)
+    private func require(_ condition: Bool, _ field: StaticString, _ what: @autoclosure () -> String) throws(MovieError) {
+        guard condition else { throw .storage("the index is damaged: its \(field) \(what())") }
     }
 }

@@ -44,7 +44,7 @@ struct AppCodec: FeatureCodec {
     private let favoritesPart = NodeCache<FavoritesState>()
     private let removedPart = NodeCache<[Movie]>()
     private let notice = NodeCache<AppNotice?>()
-    private let view = NodeCache<AppView>()
+    private let view = AppViewJSON()
     /// The bounds the view words ("2,000 shown, the most a list keeps").
     let limits: AppLimits
 
@@ -88,7 +88,7 @@ struct AppCodec: FeatureCodec {
             (StateKey.notice, notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null
             }),
-            (StateKey.view, view.node(for: state.view(limits: limits)) { AppViewJSON.node($0) }),
+            (StateKey.view, view.node(state.view(limits: limits, rows: view.rows))),
         ]
     }
 

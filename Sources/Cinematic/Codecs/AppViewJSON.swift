@@ -1,5 +1,6 @@
 import CinematicDomain
 import CinematicFeatures
+import Synchronization
 
 /// The app state's `view` on the wire (schema `appView`): what the person sees, worded by the
 /// core (``AppView``), so every host draws the same screen. Its parts are objects a patch
@@ -12,22 +13,49 @@ import CinematicFeatures
 ///  "status":"20 shown, more match","message":null},"detail":null,"source":"","sort":"default",
 ///  "actions":{"back":false,"undo":false,"retry":false,"loadMore":true,"activate":true,"removeSelected":false}}
 /// ```
-enum AppViewJSON {
-    static func node(_ view: AppView) -> StateNode {
-        object([
+///
+/// Each part is described once per distinct value (the rows one by one, the tabs, the
+/// sections, the Detail, the actions): a keystroke describes the query, the list's status and
+/// nothing else, and its patch skips every cached part in constant time.
+final class AppViewJSON: Sendable {
+    private let rowNodes = RowNodes()
+    private let tabs = NodeCache<[AppChoice]>()
+    private let sections = NodeCache<[AppChoice]>()
+    private let detail = NodeCache<AppDetailView?>()
+    private let actions = NodeCache<AppActions>()
+    private let message = NodeCache<AppMessage?>()
+    private let window = Mutex<(movies: ArraySlice<Movie>, rows: [AppRowView])?>(nil)
+    private let rowList = NodeCache<[AppRowView]>()
+
+    /// The rows of `movies` (``AppRowView/init(movie:)`` each), worded again only when the
+    /// films shown changed (for ``AppState/view(limits:rows:)``: a keystroke words no row).
+    func rows(_ movies: ArraySlice<Movie>) -> [AppRowView] {
+        // The same films: the same storage (one comparison) while the list stays loaded.
+        if let rows = window.withLock({ $0.flatMap { $0.movies == movies ? $0.rows : nil } }) { return rows }
+        let rows = movies.map(AppRowView.init(movie:))
+        window.withLock { $0 = (movies, rows) }
+        return rows
+    }
+
+    /// The view's node, its unchanged parts the nodes of the last view.
+    func node(_ view: AppView) -> StateNode {
+        Self.object([
             ("screen", .string(view.screen.rawValue)), ("title", .string(view.title)),
-            ("list", view.list.map(list) ?? .null), ("detail", view.detail.map(detail) ?? .null),
+            ("list", view.list.map(list) ?? .null),
+            ("detail", detail.node(for: view.detail) { $0.map(Self.detail) ?? .null }),
             ("source", .string(view.source)), ("sort", .string(view.sort.rawValue)), ("sortLabel", .string(view.sortLabel)),
-            ("query", .string(view.query)), ("tabs", .list(view.tabs.map(choice))), ("sections", .list(view.sections.map(choice))),
-            ("actions", actions(view.actions)),
+            ("query", .string(view.query)), ("tabs", tabs.node(for: view.tabs) { .list($0.map(Self.choice)) }),
+            ("sections", sections.node(for: view.sections) { .list($0.map(Self.choice)) }),
+            ("actions", actions.node(for: view.actions, Self.actions)),
         ])
     }
 
-    private static func list(_ list: AppListView) -> StateNode {
-        object([
+    private func list(_ list: AppListView) -> StateNode {
+        Self.object([
             ("list", .string(list.list.wireName)), ("count", .int(list.count)), ("selection", list.selection.map(StateNode.int) ?? .null),
-            ("firstVisible", .int(list.firstVisible)), ("rows", .list(list.rows.map(row))), ("status", .string(list.status)),
-            ("message", list.message.map(message) ?? .null), ("hint", .string(list.hint)), ("visibleRows", .int(list.visibleRows)),
+            ("firstVisible", .int(list.firstVisible)), ("rows", rowList.node(for: list.rows) { .list(rowNodes.nodes($0)) }), ("status", .string(list.status)),
+            ("message", message.node(for: list.message) { $0.map(Self.message) ?? .null }), ("hint", .string(list.hint)),
+            ("visibleRows", .int(list.visibleRows)),
         ])
     }
 
@@ -35,7 +63,7 @@ enum AppViewJSON {
         object([("id", .string(choice.id)), ("title", .string(choice.title)), ("chosen", .bool(choice.chosen))])
     }
 
-    private static func row(_ row: AppRowView) -> StateNode {
+    fileprivate static func row(_ row: AppRowView) -> StateNode {
         object([("id", .int(row.id)), ("title", .string(row.title)), ("year", .string(row.year)), ("rating", .string(row.rating)),
                  ("genres", .string(row.genres)), ("selected", .bool(row.selected))])
     }
@@ -70,5 +98,30 @@ enum AppViewJSON {
         object([("back", .bool(actions.back)), ("undo", .bool(actions.undo)), ("retried", .bool(actions.retried)),
                  ("loadMore", .bool(actions.loadMore)), ("activate", .bool(actions.activate)),
                  ("removeSelected", .bool(actions.removeSelected)), ("dismissNotice", .bool(actions.dismissNotice))])
+    }
+}
+
+/// The rows of the last view, each a cached node: a row that stays the same (scrolled, or
+/// still there after a keystroke) keeps its node, so only rows that came or changed (the two
+/// whose `selected` moved) are described and serialized.
+private final class RowNodes: Sendable {
+    private let last = Mutex<[Int: (row: AppRowView, node: StateNode)]>([:])
+
+    func nodes(_ rows: [AppRowView]) -> [StateNode] {
+        last.withLock { last in
+            var next: [Int: (row: AppRowView, node: StateNode)] = [:]
+            next.reserveCapacity(rows.count)
+            let nodes = rows.map { row in
+                if let kept = last[row.id], kept.row == row {
+                    next[row.id] = kept
+                    return kept.node
+                }
+                let node = StateNode.cached(SerializedNode(AppViewJSON.row(row)))
+                next[row.id] = (row, node)
+                return node
+            }
+            last = next
+            return nodes
+        }
     }
 }

@@ -40,8 +40,28 @@ struct JSONFragment: Sendable, Equatable {
         self.init(consuming: json_incref(node)!)
     }
 
-    /// A JSON string.
-    static func string(_ value: String) -> JSONFragment { JSONFragment(consuming: JSONBuilder.string(value)) }
+    /// A JSON string. Text with nothing to escape (no `"`, `\` or control character: what
+    /// jansson escapes at our flags) is quoted as it is, the bytes jansson writes for it,
+    /// without a jansson value; anything else is encoded by jansson.
+    static func string(_ value: String) -> JSONFragment {
+        var value = value
+        let quoted: String? = value.withUTF8 { bytes in
+            guard needsNoEscape(bytes) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                if let source = bytes.baseAddress { (buffer.baseAddress! + 1).initialize(from: source, count: bytes.count) }
+                buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                return bytes.count + 2
+            }
+        }
+        return quoted.map(JSONFragment.init(writtenText:)) ?? JSONFragment(consuming: JSONBuilder.string(value))
+    }
+
+    /// True when the UTF-8 `bytes` hold no `"`, `\` or control character: what jansson escapes
+    /// in a string at our flags (so quoting them as they are is the text jansson writes).
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
 
     /// `true` / `false`, encoded by jansson once.
     static func bool(_ value: Bool) -> JSONFragment { value ? trueValue : falseValue }

@@ -12,8 +12,8 @@
 ///  {"op":"add","path":"/results/value/-","value":{"id":…}}]
 /// ```
 struct StatePatch {
-    /// The operations, each already encoded.
-    private(set) var operations: [JSONFragment] = []
+    /// The operations, in order.
+    private(set) var operations: [Operation] = []
 
     /// True when the two states encode alike.
     var isEmpty: Bool { operations.isEmpty }
@@ -24,7 +24,47 @@ struct StatePatch {
     }
 
     /// `[op, …]`.
-    var json: JSONFragment { .array(operations) }
+    var json: JSONFragment {
+        var writer = JSONTextWriter()
+        write(into: &writer)
+        return writer.fragment
+    }
+
+    /// Writes `[op, …]`, each `{"op":…,"path":…[,"value":…]}`, into `writer` (one text for the
+    /// whole delivery: nothing is encoded per operation).
+    func write(into writer: inout JSONTextWriter) {
+        writer.array(operations) { operation, writer in
+            writer.append(raw: operation.kind.prefix)
+            writer.append(string: operation.path)
+            if let value = operation.value {
+                writer.append(raw: #","value":"#)
+                writer.append(value)
+            }
+            writer.append(raw: "}")
+        }
+    }
+
+    /// One operation of the patch.
+    struct Operation {
+        /// What it does.
+        enum Kind {
+            case add, remove, replace
+
+            /// Its text up to the path.
+            var prefix: StaticString {
+                switch self {
+                case .add: #"{"op":"add","path":"#
+                case .remove: #"{"op":"remove","path":"#
+                case .replace: #"{"op":"replace","path":"#
+                }
+            }
+        }
+        let kind: Kind
+        /// A JSON Pointer (RFC 6901).
+        let path: String
+        /// The value added or put in place (none for `remove`).
+        let value: JSONFragment?
+    }
 
     private mutating func diff(_ old: StateNode, _ new: StateNode, at path: String) {
         switch (old, new) {
@@ -33,7 +73,7 @@ struct StatePatch {
         case let (.cached(a), .cached(b)) where b.appended?.to === a:
             // A list that grew from the very list delivered last: its new elements, appended.
             if case let .list(elements) = b.node, let start = b.appended?.from {
-                for element in elements[start...] { operation("add", path + "/-", element.json) }
+                for element in elements[start...] { operation(.add, path + "/-", element.json) }
             }
         case let (.cached(a), _):
             diff(a.node, new, at: path)
@@ -41,14 +81,15 @@ struct StatePatch {
             diff(old, b.node, at: path)
         case let (.fragment(a), .fragment(b)):
             if a != b { replace(path, b) }
-        case let (.object(a), .object(b)) where a.count == b.count && zip(a, b).allSatisfy({ Self.sameKey($0.key, $1.key) }):
-            // A member's path is made only when it changed (most members of a keystroke's
-            // state did not: the same cached box, or an equal leaf).
-            for (before, after) in zip(a, b) where !Self.isSame(before.value, after.value) {
-                diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
-            }
         case let (.object(a), .object(b)):
-            diff(members: a, b, at: path)
+            guard a.count == b.count, a.indices.allSatisfy({ Self.sameKey(a[$0].key, b[$0].key) }) else {
+                return diff(members: a, b, at: path)
+            }
+            // A member's path is made only when it changed (most members of a keystroke's
+            // state did not: the same cached box, or an equal leaf), compared in place.
+            for index in a.indices where !Self.isSame(a[index].value, b[index].value) {
+                diff(a[index].value, b[index].value, at: path + "/" + Self.escape(b[index].key.description))
+            }
         case let (.list(a), .list(b)):
             diff(list: a, b, at: path)
         default:
@@ -68,12 +109,12 @@ struct StatePatch {
             return
         }
         for member in old where !kept.contains(where: { Self.sameKey($0.key, member.key) }) {
-            operation("remove", path + "/" + Self.escape(member.key.description), nil)
+            operation(.remove, path + "/" + Self.escape(member.key.description), nil)
         }
         for (before, after) in zip(kept, new) where !Self.isSame(before.value, after.value) {
             diff(before.value, after.value, at: path + "/" + Self.escape(after.key.description))
         }
-        for member in new[kept.count...] { operation("add", path + "/" + Self.escape(member.key.description), member.value.json) }
+        for member in new[kept.count...] { operation(.add, path + "/" + Self.escape(member.key.description), member.value.json) }
     }
 
     private mutating func diff(list old: [StateNode], _ new: [StateNode], at path: String) {
@@ -86,11 +127,11 @@ struct StatePatch {
         let common = old.commonPrefixCount(with: new)
         if common == old.count, common == new.count { return }
         if common == old.count {
-            for element in new[common...] { operation("add", path + "/-", element.json) }
+            for element in new[common...] { operation(.add, path + "/-", element.json) }
         } else if new.count == old.count - 1, old.suffix(from: common + 1, equals: new, from: common) {
-            operation("remove", path + "/\(common)", nil)
+            operation(.remove, path + "/\(common)", nil)
         } else if new.count == old.count + 1, old.suffix(from: common, equals: new, from: common + 1) {
-            operation("add", path + "/\(common)", new[common].json)
+            operation(.add, path + "/\(common)", new[common].json)
         } else if new.count == old.count, Self.patchesElementwise(old, new, from: common) {
             for index in common..<new.count where old[index] != new[index] { diff(old[index], new[index], at: path + "/\(index)") }
         } else {
@@ -104,12 +145,10 @@ struct StatePatch {
         (common..<new.count).count { old[$0] != new[$0] } * 2 <= new.count
     }
 
-    private mutating func replace(_ path: String, _ value: JSONFragment) { operation("replace", path, value) }
+    private mutating func replace(_ path: String, _ value: JSONFragment) { operation(.replace, path, value) }
 
-    private mutating func operation(_ op: StaticString, _ path: String, _ value: JSONFragment?) {
-        var members: [(key: StaticString, value: JSONFragment)] = [("op", .string(op.description)), ("path", .string(path))]
-        if let value { members.append(("value", value)) }
-        operations.append(.object(members))
+    private mutating func operation(_ kind: Operation.Kind, _ path: String, _ value: JSONFragment?) {
+        operations.append(Operation(kind: kind, path: path, value: value))
     }
 
     /// True when two members' keys are the same: the same constant (one pointer comparison)
@@ -122,11 +161,9 @@ struct StatePatch {
     /// True when `a` and `b` are known equal without looking inside: the same cached box, or
     /// equal leaves.
     private static func isSame(_ a: StateNode, _ b: StateNode) -> Bool {
-        switch (a, b) {
-        case let (.cached(x), .cached(y)): x === y
-        case let (.fragment(x), .fragment(y)): x == y
-        default: false
-        }
+        if case let .cached(x) = a, case let .cached(y) = b { return x === y }
+        if case let .fragment(x) = a, case let .fragment(y) = b { return x.text == y.text }
+        return false
     }
 
     /// A key as a JSON Pointer reference token (RFC 6901: `~` is `~0`, `/` is `~1`).

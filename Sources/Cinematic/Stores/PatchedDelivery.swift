@@ -21,7 +21,13 @@ final class PatchedDelivery: Sendable {
             let patch = StatePatch(from: previous, to: state)
             guard !patch.isEmpty else { return nil }
             last = (last.sequence + 1, state)
-            return .object(["seq": .int(last.sequence), "patch": patch.json])
+            var writer = JSONTextWriter()
+            writer.append(raw: #"{"seq":"#)
+            writer.append(.int(last.sequence))
+            writer.append(raw: #","patch":"#)
+            patch.write(into: &writer)
+            writer.append(raw: "}")
+            return writer.fragment
         }
     }
 }

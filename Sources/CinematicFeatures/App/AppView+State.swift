@@ -2,9 +2,12 @@ import CinematicDomain
 import MVIKit
 
 extension AppState {
-    /// What the person sees now (``AppView``), for lists bounded at `limits`.
-    public func view(limits: AppLimits = AppLimits()) -> AppView {
-        let list = details.isEmpty ? listView(currentList, limits: limits) : nil
+    /// What the person sees now (``AppView``), for lists bounded at `limits`, the rows shown
+    /// worded by `wording` (``AppRowView/init(movie:)`` each; a codec passes one that remembers
+    /// the rows it worded last).
+    public func view(limits: AppLimits = AppLimits(),
+                     rows wording: (ArraySlice<Movie>) -> [AppRowView] = { $0.map(AppRowView.init(movie:)) }) -> AppView {
+        let list = details.isEmpty ? listView(currentList, limits: limits, wording: wording) : nil
         let shown = details.last.map { detailView($0.detail) }
         let screen: AppView.Screen = details.isEmpty ? (tab == .search ? .search : tab == .discover ? .discover : .favorites) : .detail
         let tabs = AppTab.allCases.map { AppChoice(id: $0.id, title: AppWording.tab($0), chosen: $0 == tab) }
@@ -32,17 +35,13 @@ extension AppState {
         }
     }
 
-    private func listView(_ list: AppList, limits: AppLimits) -> AppListView {
+    private func listView(_ list: AppList, limits: AppLimits, wording: (ArraySlice<Movie>) -> [AppRowView]) -> AppListView {
         let shown = rows(of: list)
         let position = self.position(in: list)
         let selection = shown.isEmpty ? nil : min(position.selection, shown.count - 1)
         let first = min(position.firstVisible, max(0, shown.count - 1))
-        let window = shown.isEmpty ? [] : Array(shown[first..<min(shown.count, first + visibleRows)])
-        let rows = window.enumerated().map { offset, movie in
-            AppRowView(id: movie.id, title: movie.title, year: movie.year > 0 ? String(movie.year) : "",
-                       rating: AppWording.oneDecimal(movie.rating), genres: movie.genres.joined(separator: ", "),
-                       selected: first + offset == selection)
-        }
+        var rows = wording(shown.isEmpty ? [] : shown[first..<min(shown.count, first + visibleRows)])
+        for index in rows.indices { rows[index].selected = first + index == selection }
         let (status, message) = words(of: list, count: shown.count, full: shown.count >= limits.rowsPerList)
         let hint = list == .search && message == nil ? search.hint?.text ?? "" : ""
         return AppListView(list: list, count: shown.count, selection: selection, firstVisible: first, rows: rows,

@@ -86,6 +86,22 @@ public struct AppRowView: Equatable, Sendable {
     public var genres: String
     /// True for the selected row.
     public var selected: Bool
+
+    /// `movie`'s row, worded ("1979", "8.3", "Action, Sci-Fi"), not selected.
+    public init(movie: Movie) {
+        self.init(id: movie.id, title: movie.title, year: movie.year > 0 ? String(movie.year) : "",
+                  rating: AppWording.oneDecimal(movie.rating), genres: movie.genres.joined(separator: ", "), selected: false)
+    }
+
+    /// A row of the given words.
+    public init(id: Int, title: String, year: String, rating: String, genres: String, selected: Bool) {
+        self.id = id
+        self.title = title
+        self.year = year
+        self.rating = rating
+        self.genres = genres
+        self.selected = selected
+    }
 }
 
 /// A sentence shown in place of content: what happened, and what the person can do.

@@ -84,6 +84,7 @@ public enum AppWording {
 
     /// 63400 → "63,400".
     public static func grouped(_ value: Int) -> String {
+        if (0..<1000).contains(value) { return String(value) }
         let digits = String(value.magnitude)
         var text = ""
         for (index, digit) in digits.enumerated() {
