@@ -3,7 +3,8 @@
 # (valgrind --tool=callgrind), side by side: `cinematic-bench abi`'s keystrokes, one side per
 # process (Benchmarks/abi-profile), counting only the typing loop on the typing thread (what
 # the benchmark times; effects started on other threads are not counted on either side).
-# Prints both per keystroke, their ratio, and each side's top functions (inclusive).
+# Prints both per keystroke, their ratio, the app store against the search store (both observed
+# with patches), and each side's top functions (inclusive).
 #
 #   Benchmarks/profile-abi.sh [ROUNDS]     (default 2000; needs valgrind and `make lib`)
 set -euo pipefail
@@ -30,6 +31,16 @@ echo "instructions per keystroke on the typing thread (callgrind, $rounds keystr
 echo "  in-process Swift store  ${per_key[swift]}"
 echo "  C API (JSON, immediate) ${per_key[c]}"
 awk -v c="${per_key[c]}" -v s="${per_key[swift]}" 'BEGIN { r = c / s; printf "  ratio C API / in-process  %.2fx  target: the ABI within 1.5x the in-process store, in instructions: %s\n", r, (r <= 1.5 ? "met" : "NOT met") }'
+# The app store against the search store alone, both through the C API observed with patches
+# (`cinematic-bench app`'s comparison, in instructions).
+declare -A patched
+for side in search-patches app-patches; do
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect="*typeThroughCAPI*" \
+        --callgrind-out-file="$work/$side.out" "$work/profile" "$side" "$index" "$rounds" > /dev/null 2> "$work/$side.log"
+    patched[$side]=$(( $(grep -o 'Collected : [0-9]*' "$work/$side.log" | grep -o '[0-9]*$') / rounds ))
+done
+echo "instructions per keystroke, observed with patches: search store ${patched[search-patches]}, app store ${patched[app-patches]}"
+awk -v a="${patched[app-patches]}" -v s="${patched[search-patches]}" 'BEGIN { r = a / s; printf "  ratio app / search  %.2fx  target: within 1.2x, in instructions: %s\n", r, (r <= 1.2 ? "met" : "NOT met") }'
 set +o pipefail  # (head ends the listings early)
 for side in c swift; do
     echo "  $side: top functions, inclusive instructions per keystroke"

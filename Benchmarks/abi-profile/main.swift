@@ -21,6 +21,15 @@ final class Deliveries: @unchecked Sendable {
     var bytes = 0
 }
 
+/// The C API's state (or patch) callback: counts a delivery into the ``Deliveries`` it is given.
+enum DeliveryCallback {
+    static let count: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { userdata, _, json in
+        let deliveries = Unmanaged<Deliveries>.fromOpaque(userdata!).takeUnretainedValue()
+        deliveries.count += 1
+        deliveries.bytes = strlen(json!)
+    }
+}
+
 func fail(_ message: String) -> Never {
     print("cinematic-abi-profile: \(message)")
     exit(1)
@@ -71,12 +80,7 @@ if arguments[1] == "swift" {
           cinematic_store_send(store, #"{"type":"queryChanged","query":"love"}"#) == 0,
           cinematic_store_send(store, #"{"type":"submitted"}"#) == 0,
           cinematic_store_settle(store, 600_000) == 0 else { fail("cannot open the search store") }
-    let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { userdata, _, json in
-        let deliveries = Unmanaged<Deliveries>.fromOpaque(userdata!).takeUnretainedValue()
-        deliveries.count += 1
-        deliveries.bytes = strlen(json!)
-    }
-    _ = cinematic_store_observe(store, callback, Unmanaged.passUnretained(deliveries).toOpaque())
+    _ = cinematic_store_observe(store, DeliveryCallback.count, Unmanaged.passUnretained(deliveries).toOpaque())
     let intents = ["lovf", "lovg"].map { strdup(#"{"type":"queryChanged","query":"\#($0)"}"#)! }
     typeThroughCAPI(store, intents: intents, rounds: rounds)
     _ = cinematic_runtime_close(runtime)
@@ -102,12 +106,7 @@ func typePatched(feature: String, rounds: Int) {
         if String(cString: state!).contains(#""pagesLoaded":1"#) { break }
         usleep(1_000)
     }
-    let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { userdata, _, json in
-        let deliveries = Unmanaged<Deliveries>.fromOpaque(userdata!).takeUnretainedValue()
-        deliveries.count += 1
-        deliveries.bytes = strlen(json!)
-    }
-    _ = cinematic_store_observe_patches(store, callback, Unmanaged.passUnretained(deliveries).toOpaque())
+    _ = cinematic_store_observe_patches(store, DeliveryCallback.count, Unmanaged.passUnretained(deliveries).toOpaque())
     let intents = ["lovf", "lovg"].map { strdup(#"{"type":"queryChanged","query":"\#($0)"}"#)! }
     typeThroughCAPI(store, intents: intents, rounds: rounds)
     _ = cinematic_runtime_close(runtime)
