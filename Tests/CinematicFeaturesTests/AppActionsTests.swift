@@ -56,6 +56,23 @@ struct AppActionsTests {
         #expect(reduce(reloaded, [.resized(10)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 28))
     }
 
+    @Test("after time travel no search is said to run: the one on its way is cancelled, and Enter searches")
+    func timeTravelCancelsTheSearch() {
+        var loading = AppState()
+        loading.search = SearchState(query: "dune", results: .loading, resultsQuery: "dune")
+        #expect(loading.view().list?.message?.heading == "Searching for \u{201C}dune\u{201D}\u{2026}")
+        let effect = reducer.reverted(&loading)
+        #expect(loading.search.results == .idle && !effect.isNone)   // the search effect is cancelled
+        #expect(loading.view().list?.message?.heading == "\u{201C}dune\u{201D} is not searched yet")
+        #expect(loading.view().list?.message?.body == "Enter searches the catalog for it.")
+        #expect(loading.view().actions.activate && reduce(loading, [.activate]).search.results == .loading)
+        var typed = reduce(searched(20), [.queryChanged("movies")])
+        _ = reducer.reverted(&typed)
+        #expect(typed.view().list?.status
+                == "20 shown, more match; results for \u{201C}movie\u{201D}, \u{201C}movies\u{201D} not searched yet (Enter: search)")
+        #expect(reduce(typed, [.activate]).search.resultsQuery == "movies")
+    }
+
     @Test("Enter on results that do not answer the typed query searches it now; a short query does nothing")
     func activateSearchesNow() {
         var typed = searched(20)
@@ -109,7 +126,7 @@ struct AppActionsTests {
         #expect(searched(20).view().list?.status == "20 shown, more match")
         #expect(searched(3, exhausted: true).view().list?.status == "3 movies")
         var typed = searched(20)
-        typed.search.query = "movies"
+        typed = reduce(searched(20), [.queryChanged("movies")])   // typed on: its search is on its way
         #expect(typed.view().list?.status == "20 shown, more match; results for \u{201C}movie\u{201D}, searching \u{201C}movies\u{201D} (Enter: now)")
         #expect(AppState().view().actions.dismissNotice == false)
         #expect(AppWording.grouped(1_234_567) == "1,234,567" && AppWording.oneDecimal(8.25) == "8.3")

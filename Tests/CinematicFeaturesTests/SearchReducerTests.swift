@@ -23,14 +23,14 @@ struct SearchReducerTests {
 
     @Test func aSearchableQueryIsStoredAndDebouncedWithoutLoadingYet() {
         let (state, hasEffect) = reduce(SearchState(), .queryChanged("dune"))
-        #expect(state == SearchState(query: "dune", results: .idle))
+        #expect(state == SearchState(query: "dune", results: .idle).pending)
         #expect(hasEffect)
     }
 
     @Test func typingKeepsTheLastResultsWithTheQueryTheyAnswer() {
         let before = SearchState(query: "dun", results: .loaded(SearchFixtures.dune), resultsQuery: "dun", pagesLoaded: 1)
         let (state, hasEffect) = reduce(before, .queryChanged("dune"))
-        #expect(state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune), resultsQuery: "dun", pagesLoaded: 1))
+        #expect(state == SearchState(query: "dune", results: .loaded(SearchFixtures.dune), resultsQuery: "dun", pagesLoaded: 1).pending)
         #expect(hasEffect)
     }
 
@@ -111,5 +111,15 @@ struct SearchReducerTests {
     @Test func theDefaultDebounceIs250Milliseconds() {
         #expect(SearchReducer.defaultDebounce == .milliseconds(250))
         #expect(SearchReducer.searchEffect == "search")
+    }
+}
+
+extension SearchState {
+    /// This state with its search on its way (``SearchState/searchPending``): what typing
+    /// leaves while the debounce runs.
+    var pending: SearchState {
+        var state = self
+        state.searchPending = true
+        return state
     }
 }

@@ -42,7 +42,7 @@ struct SearchStoreTests {
         let store = Self.makeStore(repository, clock: clock)
 
         Self.type("voyage", into: store, clock: clock)
-        #expect(store.state == SearchState(query: "voyage"))
+        #expect(store.state == SearchState(query: "voyage").pending)
         #expect(clock.sleeperCount == 1, "one debounce pending, earlier ones cancelled")
 
         clock.advance(by: .milliseconds(250))
@@ -63,7 +63,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(49))
         #expect(clock.sleeperCount == 1)
         #expect(repository.searchQueries == [])
-        #expect(store.state == SearchState(query: "voyage"))
+        #expect(store.state == SearchState(query: "voyage").pending)
 
         clock.advance(by: .milliseconds(1))
         await store.settle(within: .seconds(5))
@@ -265,7 +265,7 @@ struct SearchStoreTests {
         clock.advance(by: .milliseconds(749))
         #expect(clock.sleeperCount == 1, "still debouncing after 999 ms")
         #expect(repository.searchQueries == [])
-        #expect(store.state == SearchState(query: "dune"))
+        #expect(store.state == SearchState(query: "dune").pending)
 
         clock.advance(by: .milliseconds(1))
         await store.settle(within: .seconds(5))

@@ -41,11 +41,12 @@ extension AppReducer {
     }
 
     /// Time travel set an earlier state: what lives outside it is brought in line. The notice
-    /// shown then expires again if it expires at all (a full lifetime from now), and the
+    /// shown then expires again if it expires at all (a full lifetime from now), the
     /// favorites (storage, like the catalog, not state) are read again, so the list and every
-    /// Detail's heart agree with what is stored.
+    /// Detail's heart agree with what is stored, and a search on its way is cancelled, so the
+    /// screen never says one runs (``SearchReducer/reverted(_:)``).
     public func reverted(_ state: inout AppState) -> Effect<AppIntent> {
-        var effects = [expire(state.notice), favoritesScope.reverted(&state)]
+        var effects = [expire(state.notice), favoritesScope.reverted(&state), searchScope.reverted(&state)]
         for index in state.details.indices {
             let key = state.details[index].key
             effects.append(detail.reverted(&state.details[index].detail).map { AppIntent.detail(key: key, $0) }.scoped(Self.scope(of: key)))

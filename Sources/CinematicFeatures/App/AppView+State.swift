@@ -58,6 +58,10 @@ extension AppState {
             switch search.results {
             case .idle, .loading:
                 let query = SearchMoviesUseCase.trimmed(search.query)
+                if case .idle = search.results, !search.searchPending {
+                    // After time travel: nothing runs until the person asks.
+                    return ("", AppMessage(kind: .idle, heading: "\u{201C}\(query)\u{201D} is not searched yet", body: AppWording.searchNotYet))
+                }
                 return ("", AppMessage(kind: .loading, heading: "Searching for \u{201C}\(query)\u{201D}\u{2026}", body: ""))
             case let .failed(error): return ("", AppWording.failure("Search failed", error))
             case .loaded:
@@ -66,8 +70,11 @@ extension AppState {
                                                loadMoreError: search.loadMoreError)
                 // Typed since these results: they stay until the new ones come, and say whose they are.
                 guard !resultsAreCurrent else { return (counted, nil) }
-                return ("\(counted); results for \u{201C}\(search.resultsQuery)\u{201D}, searching \u{201C}"
-                        + "\(SearchMoviesUseCase.trimmed(search.query))\u{201D} (Enter: now)", nil)
+                let typed = SearchMoviesUseCase.trimmed(search.query)
+                guard search.searchPending else {
+                    return ("\(counted); results for \u{201C}\(search.resultsQuery)\u{201D}, \u{201C}\(typed)\u{201D} not searched yet (Enter: search)", nil)
+                }
+                return ("\(counted); results for \u{201C}\(search.resultsQuery)\u{201D}, searching \u{201C}\(typed)\u{201D} (Enter: now)", nil)
             }
         case let .discover(section):
             guard let shown = discover[section] else { return ("", nil) }

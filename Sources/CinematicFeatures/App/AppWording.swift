@@ -12,6 +12,8 @@ public enum AppWording {
     /// Search before two characters are typed.
     public static let searchIdle = "Type at least \(SearchMoviesUseCase.minimumQueryLength) characters to search: "
         + "a title (dune), a series (die hard 3), or a title and a year (king kong 1933)."
+    /// A query typed but not searched, nothing on its way (after time travel).
+    public static let searchNotYet = "Enter searches the catalog for it."
     /// The histogram's heading.
     public static let histogramHeading = "Share of votes per star rating (bars on a 0-100% scale)"
     /// What the histogram's figures mean.

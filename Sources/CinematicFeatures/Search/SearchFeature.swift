@@ -31,6 +31,9 @@ public struct SearchState: Equatable, Sendable {
     /// While a restored search reloads its pages (``SearchIntent/restored(query:pages:)``), how
     /// many it loads, one after another; 0 otherwise (not on the wire).
     public var restoringPages: Int = 0
+    /// True while a typed query waits out the debounce: its search is on its way (false after
+    /// time travel, which cancels it: ``SearchReducer/reverted(_:)``). Not on the wire.
+    public var searchPending = false
 
     /// Creates a state; the default is an empty, idle search.
     public init(query: String = "", results: LoadingPhase<[Movie], MovieError> = .idle, resultsQuery: String = "",
@@ -109,6 +112,7 @@ public struct SearchReducer: Reducer {
         case let .host(.queryChanged(query)):
             state.query = query
             guard SearchMoviesUseCase.isSearchable(query) else { return reset(&state) }
+            state.searchPending = true
             return .run(id: Self.searchEffect) { [clock, debounce] send in
                 do { try await clock.sleep(for: debounce) } catch { return }
                 await send(.searchNow)
@@ -163,6 +167,21 @@ public struct SearchReducer: Reducer {
             state.restoringPages = min(max(pages, 1), Self.maxRestoredPages)
             return search(trimmed, page: 1)
         }
+    }
+
+    /// Time travel set an earlier state: the search or page it was waiting for is cancelled
+    /// (effects outlive a revert), so the state says nothing is on its way: a loading search
+    /// is idle again (its query not searched yet: Enter searches it), no page loads, nothing
+    /// is pending.
+    public func reverted(_ state: inout SearchState) -> Effect<SearchIntent> {
+        if case .loading = state.results {
+            state.results = .idle
+            state.resultsQuery = ""
+        }
+        state.isLoadingMore = false
+        state.restoringPages = 0
+        state.searchPending = false
+        return .cancel(Self.searchEffect)
     }
 
     /// A short query: back to idle at once, and nothing pending survives.

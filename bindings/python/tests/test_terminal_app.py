@@ -114,14 +114,14 @@ class TerminalApp:
         self.screen.resize(rows, cols)
 
     def wait_exit(self, timeout: float = 10.0) -> int:
+        """Reads the app's output to its end (the pty closes when the app exits: what it wrote
+        last, after curses, is never left unread on a busy machine), then reaps it."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
-                return self.status
-            self.pump(min(0.2, max(0.0, deadline - time.monotonic())))
-        pytest.fail(f"the app did not exit; the screen shows:\n{self.screen.text()}")
+        while self.pump(max(0.0, min(0.2, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                pytest.fail(f"the app did not exit; the screen shows:\n{self.screen.text()}")
+        self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        return self.status
 
     def close(self) -> None:
         if self.status is None:
