@@ -287,9 +287,5 @@ class MainWindow(QMainWindow):
     def search_state(self) -> Optional[wire.SearchState]:
         return self.state["search"] if self.state else None
 
-    @property
-    def detail_state(self) -> Optional[wire.AppDetailState]:
-        return self.state["details"][-1] if self.state and self.state["details"] else None
-
 
 __all__ = ["MainWindow", "ORGANIZATION", "APPLICATION"]
