@@ -1,5 +1,4 @@
 @testable import Cinematic
-import CJansson
 import CinematicDomain
 import CinematicFeatures
 import Testing
