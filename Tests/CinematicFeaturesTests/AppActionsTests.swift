@@ -48,10 +48,15 @@ struct AppActionsTests {
         restored.visibleRows = 18
         let saved = restored.search.results
         restored.search.results = .loading
+        restored.search.restoringPages = 3   // as `restored` leaves it: three pages to load again
         let resized = reduce(restored, [.resized(18)])
         #expect(resized.position(in: .search) == ListPosition(selection: 37, firstVisible: 23))
+        var twoPages = resized   // two of the three pages back: the selected row is, the last page not yet
+        twoPages.search.results = .loaded(Array(saved.value!.prefix(40)))
+        #expect(reduce(twoPages, [.resized(18)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 23))
         var reloaded = resized
         reloaded.search.results = saved
+        reloaded.search.restoringPages = 0
         #expect(reduce(reloaded, [.resized(18)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 23))
         #expect(reduce(reloaded, [.resized(10)]).position(in: .search) == ListPosition(selection: 37, firstVisible: 28))
     }

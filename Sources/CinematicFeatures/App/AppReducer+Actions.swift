@@ -39,12 +39,13 @@ extension AppReducer {
 
     /// The rows shown (from `firstVisible`, ``AppState/visibleRows`` of them) hold the selection.
     /// Near the end of a loaded list, the rows shown stay a full page where there are enough.
-    /// A list that does not hold the selected row yet (a restored position whose pages are
-    /// still loading) keeps its rows shown: the page it comes back to is the one saved.
+    /// A list still loading its rows (not yet the selected one, or a restore's pages) keeps
+    /// its rows shown: a restored list comes back to the page that was saved.
     func keepSelectionShown(_ list: AppList, _ state: inout AppState) {
         guard var position = state.positions[list] else { return }
         let count = state.movies(of: list).count
-        let fullPage = count > position.selection ? max(0, count - state.visibleRows) : Int.max
+        let loaded = count > position.selection && !isRestoring(list, state)
+        let fullPage = loaded ? max(0, count - state.visibleRows) : Int.max
         position.firstVisible = min(position.firstVisible, position.selection, fullPage)
         position.firstVisible = max(position.firstVisible, position.selection - state.visibleRows + 1, 0)
         state.positions[list] = position

@@ -36,8 +36,18 @@ extension AppReducer {
 
     private func isLoadingMore(_ list: AppList, _ state: AppState) -> Bool {
         switch list {
-        case .search: state.search.isLoadingMore || state.search.restoringPages > 0
-        case let .discover(section): (state.discover[section]?.isLoadingMore ?? false) || (state.discover[section]?.restoringPages ?? 0) > 0
+        case .search: state.search.isLoadingMore || isRestoring(list, state)
+        case let .discover(section): (state.discover[section]?.isLoadingMore ?? false) || isRestoring(list, state)
+        case .favorites: false
+        }
+    }
+
+    /// True while `list` loads again the pages a restore brought back (its rows are not all
+    /// there yet).
+    func isRestoring(_ list: AppList, _ state: AppState) -> Bool {
+        switch list {
+        case .search: state.search.restoringPages > 0
+        case let .discover(section): (state.discover[section]?.restoringPages ?? 0) > 0
         case .favorites: false
         }
     }
