@@ -23,10 +23,8 @@ public struct SearchMoviesUseCase: Sendable {
     public static func isSearchable(_ query: String) -> Bool {
         // Starting with as many visible ASCII characters as needed (each its own character,
         // none whitespace): long enough, nothing more to look at.
-        if query.utf8.prefix(minimumQueryLength).count == minimumQueryLength,
-           query.utf8.prefix(minimumQueryLength).allSatisfy({ (0x21...0x7E).contains($0) }) {
-            return true
-        }
+        let head = query.utf8.prefix(minimumQueryLength)
+        if head.count == minimumQueryLength, head.allSatisfy(isVisibleASCII) { return true }
         guard let first = query.firstIndex(where: { !$0.isWhitespace }),
               let last = query.lastIndex(where: { !$0.isWhitespace }) else { return false }
         return query[first...last].prefix(minimumQueryLength).count >= minimumQueryLength
@@ -49,13 +47,15 @@ public struct SearchMoviesUseCase: Sendable {
         return String(String(scalars).prefix(maximumQueryLength))
     }
 
+    /// True for a visible ASCII byte (`!` to `~`): it starts a character of its own (no
+    /// earlier scalar joins it), and that character is not whitespace.
+    private static func isVisibleASCII(_ byte: UInt8) -> Bool { (0x21...0x7E).contains(byte) }
+
     /// `query` without leading and trailing whitespace.
     public static func trimmed(_ query: String) -> String {
         // Starting and ending with a visible ASCII character (a character whose first scalar
         // is not whitespace): nothing to trim, nothing to look at.
-        if let first = query.utf8.first, let last = query.utf8.last, (0x21...0x7F).contains(first), (0x21...0x7F).contains(last) {
-            return query
-        }
+        if let first = query.utf8.first, let last = query.utf8.last, isVisibleASCII(first), isVisibleASCII(last) { return query }
         let characters = Substring(query)
         guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
               let last = characters.lastIndex(where: { !$0.isWhitespace }) else { return "" }

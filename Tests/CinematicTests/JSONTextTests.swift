@@ -19,9 +19,6 @@ struct JSONTextTests {
     @Test("a string is the text jansson writes, with or without something to escape", arguments: strings)
     func stringMatchesJansson(_ text: String) {
         #expect(JSONFragment.string(text).text == jansson(text))
-        var writer = JSONTextWriter()
-        writer.append(string: text)
-        #expect(writer.fragment.text == jansson(text))
     }
 
     @Test("a patch's text: its operations in order, paths and values as jansson writes them")

@@ -59,7 +59,7 @@ struct JSONFragment: Sendable, Equatable {
 
     /// True when the UTF-8 `bytes` hold no `"`, `\` or control character: what jansson escapes
     /// in a string at our flags (so quoting them as they are is the text jansson writes).
-    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 

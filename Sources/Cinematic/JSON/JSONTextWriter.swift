@@ -65,20 +65,6 @@ struct JSONTextWriter: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends `text` as a JSON string: quoted as it is when nothing in it needs escaping (the
-    /// bytes jansson writes), else encoded by jansson (``JSONFragment/string(_:)``).
-    mutating func append(string text: String) {
-        var text = text
-        let plain = text.withUTF8 { bytes -> Bool in
-            guard JSONFragment.needsNoEscape(bytes) else { return false }
-            append(UInt8(ascii: "\""))
-            append(bytes)
-            append(UInt8(ascii: "\""))
-            return true
-        }
-        if !plain { append(JSONFragment.string(text)) }
-    }
-
     /// Appends already-serialized JSON.
     mutating func append(_ fragment: JSONFragment) {
         if fragment.text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {

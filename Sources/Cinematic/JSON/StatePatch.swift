@@ -35,7 +35,7 @@ struct StatePatch {
     func write(into writer: inout JSONTextWriter) {
         writer.array(operations) { operation, writer in
             writer.append(raw: operation.kind.prefix)
-            writer.append(string: operation.path)
+            writer.append(.string(operation.path))
             if let value = operation.value {
                 writer.append(raw: #","value":"#)
                 writer.append(value)
