@@ -14,7 +14,7 @@ from pathlib import Path
 import cinematic
 from cinematic.testing import from_recording
 from conftest import REPO, ScriptedCatalog
-from test_terminal_app import STAR
+from test_terminal_app import STAR, line_with
 from test_terminal_debug import CTRL_Q, TerminalApp, search_for_dune
 
 
@@ -50,7 +50,7 @@ def test_a_terminal_app_session_becomes_a_passing_test_that_fails_when_an_answer
     try:
         search_for_dune(app)
         app.send("\r")
-        app.wait_for(lambda s: "Budget" in s and "Not in your favorites" in s, "the Detail view of Dune")
+        app.wait_for(lambda s: line_with(s, "Budget", "$45,000,000") and "Not in your favorites" in s, "the Detail view of Dune")
         app.send("f")
         app.wait_for(lambda s: f"{STAR} In your favorites" in s, "Dune saved as a favorite")
         app.send(CTRL_Q)
@@ -117,6 +117,31 @@ def test_a_scripted_session_becomes_a_test_and_an_edited_expectation_fails(tmp_p
     failed = run_pytest(test)
     assert failed.returncode == 1, failed.stdout
     assert "results.value[0].year: expected 2021, actual 1984" in failed.stdout, failed.stdout
+
+
+def test_a_step_taken_in_the_millisecond_an_answer_came_stays_before_it(tmp_path):
+    """The heart pressed while a Detail loads, in the millisecond its answer then came (on the
+    system clock: a user quicker than the catalog): the test sends the heart first, as it
+    happened, and receives the loaded film after it (not before, as one clock step would)."""
+    recording = tmp_path / "quick.jsonl"
+    with cinematic.Runtime({"clock": "manual", "catalog": "host", "offlineCache": False,
+                            "favorites": ":memory:", "record": str(recording)}) as rt:
+        catalog = ScriptedCatalog()
+        rt.set_provider(catalog)
+        with rt.detail(15249) as detail:
+            detail.task()
+            [(movie, _)] = catalog.wait_for("movie", 1)
+            rt.advance_clock(40)
+            detail.favorite_toggled()
+            detail.wait_for(lambda state: not state["isSaving"], 5)
+            rt.respond(movie, {"movie": {"id": 15249, "title": "Dune", "year": 1984, "budget": 45000000}})
+            detail.wait_for(lambda state: state["detail"]["phase"] == "loaded", 5)
+    test = tmp_path / "test_quick.py"
+    text = generate(recording, test)
+    heart = text.index("detail.send({'type': 'favoriteToggled'}")
+    assert "delay_ms=41" in text and text.index("rt.advance(1)", heart) < text.index("detail.receive('detailLoaded'")
+    passed = run_pytest(test)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
 
 
 def test_the_command_reports_what_is_not_a_recording(tmp_path, capsys):

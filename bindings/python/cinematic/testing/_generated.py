@@ -5,7 +5,6 @@ a name, a comment or docstring text), the states a test expects, a canned answer
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Dict, List, Optional
 
 from ._store import DERIVED_MEMBERS
@@ -66,9 +65,8 @@ def changes_between(before: Dict[str, Any], after: Dict[str, Any]) -> Optional[D
     return changed or None
 
 
-def canned(request: Dict[str, Any], answer: Dict[str, Any], asked: float, answered: float) -> str:
-    """The statement giving ``answer`` to ``request`` as many milliseconds after it as recorded."""
-    delay = int(math.floor(answered)) - int(math.floor(asked))
+def canned(request: Dict[str, Any], answer: Dict[str, Any], delay: int) -> str:
+    """The statement giving ``answer`` to ``request`` ``delay`` milliseconds after it arrives."""
     options = f", delay_ms={delay}" if delay > 0 else ""
     return f"rt.catalog.answer({literal(request, 0, 18)},\n                  {literal(answer, 18)}{options}, times=1)"
 

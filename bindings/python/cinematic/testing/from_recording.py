@@ -10,8 +10,10 @@ runtime (one manual clock, one scripted catalog, in-memory favorites); each host
 (several results of one store in the same millisecond, which concurrent effects may deliver
 in either order, one ``receive_all``); each catalog answer a canned answer, given as many
 milliseconds after its request as it was recorded; each store's close a ``finish()``. The
-clock is advanced to each step's recorded time, so a system-clock session (the terminal app)
-runs on the manual clock like a replay does.
+clock is advanced to each step's recorded time (whole milliseconds), so a system-clock session
+(the terminal app) runs on the manual clock like a replay does. What happened in one
+millisecond keeps its order: an answer recorded after a step of its millisecond is given a
+millisecond later (the clock reaches it after that step), and the steps after it wait for it.
 
 Limits (each listed in the generated test's ``NOTES``): favorites start empty (favorites
 requests are answered by the test's in-memory database, not from the recording); an answer
@@ -72,7 +74,11 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
     stores: Dict[int, RecordedStore] = {}
     names: Dict[str, int] = {}
     now = 0
-    requests: Dict[int, Tuple[Dict[str, Any], float]] = {}
+    #: The catalog requests not answered yet, by id: the request, the test's clock when it
+    #: arrives, and how many steps the test had taken by then.
+    requests: Dict[int, Tuple[Dict[str, Any], int, int]] = {}
+    steps = 0        # the sends, receives, reverts, opens and closes so far
+    not_before = 0   # the clock's time at the next step: after every answer given so far
     answers: List[str] = []  # the catalog's canned answers, given before the steps
     seen_requests: Dict[str, int] = {}
     provider_ids: Dict[int, int] = {}  # a host provider's request id -> the recording's request id
@@ -81,11 +87,23 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
     states = {(line["store"], line["sequence"]): line["state"] for line in lines if line.get("event") == "state"}
 
     def advance_to(t: float) -> None:
-        nonlocal now
-        target = int(math.floor(t))
+        """The clock moved to step time ``t``, then a step: never before an answer recorded before it."""
+        nonlocal now, steps
+        target = max(int(math.floor(t)), not_before)
         if target > now:
             body.append(f"rt.advance({target - now})")
             now = target
+        steps += 1
+
+    def answer_delay(rid: int, answered: float) -> Tuple[Dict[str, Any], int]:
+        """The request ``rid`` answered at ``answered``, and the delay its canned answer gets:
+        due at the recorded millisecond, or the one after the last step taken since the
+        request arrived (that step came first: at the same time the answer would come before it)."""
+        nonlocal not_before
+        request, arrival, steps_then = requests.pop(rid)
+        due = max(int(math.floor(answered)), now + 1 if steps > steps_then else now)
+        not_before = max(not_before, due)
+        return request, due - arrival
 
     index = 0
     events = list(lines)
@@ -176,7 +194,7 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
         elif event == "request" and isinstance(line.get("request"), dict):
             request = line["request"]
             if request.get("op") in CATALOG_OPS:
-                requests[line["id"]] = (request, line["t"])
+                requests[line["id"]] = (request, now, steps)
                 key = json.dumps(request, sort_keys=True)
                 seen_requests[key] = seen_requests.get(key, 0) + 1
                 count = seen_requests[key]
@@ -187,19 +205,18 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
         elif event == "providerRequest" and host_recording:
             # The provider's own view of a catalog request (its answers, late ones included,
             # are what the test's catalog gives): matched to the request line before it.
-            match = next((rid for rid, (request, _) in requests.items()
+            match = next((rid for rid, (request, _, _) in requests.items()
                           if request == line.get("request") and rid not in provider_ids.values()), None)
             if match is not None:
                 provider_ids[line["requestId"]] = match
         elif event == "providerAnswer" and host_recording and line.get("requestId") in provider_ids:
-            rid = provider_ids.pop(line["requestId"])
-            request, asked = requests.pop(rid)
-            answers.append(canned(request, line.get("answer", {}), asked, line["t"]))
+            request, delay = answer_delay(provider_ids.pop(line["requestId"]), line["t"])
+            answers.append(canned(request, line.get("answer", {}), delay))
         elif event == "answer" and not host_recording and line.get("id") in requests:
-            request, asked = requests.pop(line["id"])
+            request, delay = answer_delay(line["id"], line["t"])
             if line.get("source") == "cache":
                 notes.append(f"request {line['id']} was answered by the offline cache; the test answers it live")
-            answers.append(canned(request, line.get("answer", {}), asked, line["t"]))
+            answers.append(canned(request, line.get("answer", {}), delay))
         elif event == "close" and line.get("store") in stores:
             store = stores[line["store"]]
             advance_to(line["t"])
@@ -213,7 +230,7 @@ def generate(lines: Sequence[Dict[str, Any]], name: str = "recorded_session", so
         if not store.closed:
             running = store.running_at_close(OBSERVATIONS)
             body.append(f"{store.name}.finish(" + (f"still_running={running!r}" if running else "") + ")")
-    for request, _ in requests.values():
+    for request, _, _ in requests.values():
         notes.append(f"the request {json.dumps(request)} was never answered: the test holds it")
         answers.append(f"rt.catalog.answer({literal(request, 0, 18)}, None, times=1)  # never answered")
     first_favorites = next((line for line in lines if line.get("event") == "snapshot"), None)
