@@ -17,6 +17,11 @@ test-generated:
 test-adding-a-feature: lib
 	python3 tools/try-adding-a-feature.py
 
+## test-lib-rebuild: `make lib` from a terminal after one from a pipe, and the reverse, rebuilds
+## nothing (tools/check-lib-rebuild.sh).
+test-lib-rebuild: lib
+	tools/check-lib-rebuild.sh
+
 ## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh

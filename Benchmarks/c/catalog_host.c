@@ -7,7 +7,8 @@
  *   rss_kib, anon_kib, file_kib  the process's resident memory then, and what of it the
  *                     process allocated and what are mapped files' pages (memory.h)
  *   second_runtime_kib  what a second runtime on the same catalog added, once it searched
- *   typed_rss_kib     resident memory after searching every line of KEYSTROKES (optional),
+ *   typed_rss_kib, typed_anon_kib, typed_file_kib  resident memory after searching every
+ *                     line of KEYSTROKES (optional), and its split,
  *   keystroke_p50_us, keystroke_p99_us   each of those searches, intent sent to state settled
  * With --results TSV instead, prints for each query of a relevance set (its second column)
  * the titles and years of its first page, one line each: two libraries' outputs compared
@@ -135,7 +136,7 @@ int main(int argc, char **argv) {
             took[count++] = now_us() - started;
         }
         if (lines) fclose(lines);
-        printf("typed_rss_kib %ld\n", rss_kib());
+        print_memory_as("typed_");
         if (count > 0) {
             qsort(took, (size_t)count, sizeof took[0], by_value);
             printf("keystroke_p50_us %.0f\nkeystroke_p99_us %.0f\n", took[count / 2], took[(int)((count - 1) * 0.99 + 0.5)]);

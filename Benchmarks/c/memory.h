@@ -32,10 +32,14 @@ static long proc_kib(const char *path, const char *key) {
 /* The process's resident memory in KiB (VmRSS). */
 static long rss_kib(void) { return proc_kib("/proc/self/status", "VmRSS:"); }
 
-/* Prints rss_kib, anon_kib and file_kib, one "key value" line each. */
-static void print_memory(void) {
+/* Prints <prefix>rss_kib, <prefix>anon_kib and <prefix>file_kib, one "key value" line each. */
+static void print_memory_as(const char *prefix) {
     long rss = proc_kib("/proc/self/smaps_rollup", "Rss:");
     long anon = proc_kib("/proc/self/smaps_rollup", "Anonymous:");
-    printf("rss_kib %ld\nanon_kib %ld\nfile_kib %ld\n", rss_kib(), anon, rss >= 0 && anon >= 0 ? rss - anon : -1);
+    printf("%srss_kib %ld\n%sanon_kib %ld\n%sfile_kib %ld\n", prefix, rss_kib(), prefix, anon, prefix,
+           rss >= 0 && anon >= 0 ? rss - anon : -1);
 }
+
+/* Prints rss_kib, anon_kib and file_kib, one "key value" line each. */
+static void print_memory(void) { print_memory_as(""); }
 #endif
