@@ -84,7 +84,7 @@ $(BUILD)/tests/test_index_input: C_TEST_LIBS = $$(pkg-config --cflags --libs zli
 $(BUILD)/tests/test_offline_cache_damage: C_TEST_LIBS = $$(pkg-config --libs sqlite3)
 ## test_patches and test_app_patches apply the patches they receive with jansson
 ## (Tests/c/patcher.h); test_golden rewrites golden intents with it.
-$(BUILD)/tests/test_patches $(BUILD)/tests/test_app_patches $(BUILD)/tests/test_golden: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
+$(BUILD)/tests/test_patches $(BUILD)/tests/test_app_patches $(BUILD)/tests/test_golden $(BUILD)/tests/test_patch_corpus: C_TEST_LIBS = $$(pkg-config --cflags --libs jansson)
 $(BUILD)/tests/test_patches $(BUILD)/tests/test_app_patches: examples/c/json_patch.h
 
 ## Stress programs (one per hostile scenario of the execution model) also read the favorites

@@ -54,13 +54,17 @@ def apply_patch(state: Any, patch: List[Dict[str, Any]]) -> Any:
 
     root = state
     for operation in patch:
+        if not isinstance(operation, dict):
+            raise PatchError(f"an operation is not an object: {operation!r}")
         op, path = operation.get("op"), operation.get("path")
         if op not in ("add", "remove", "replace") or not isinstance(path, str):
             raise PatchError(f"unsupported operation {operation!r}")
+        if op != "remove" and "value" not in operation:
+            raise PatchError(f"{op} at {path!r} has no value")
         tokens = _tokens(path)
         if not tokens:
-            if op == "remove" or "value" not in operation:
-                raise PatchError(f"cannot {op} the whole state")
+            if op == "remove":
+                raise PatchError("cannot remove the whole state")
             root = operation["value"]
             continue
         if id(root) not in copied:

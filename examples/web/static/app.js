@@ -25,25 +25,6 @@ function transmit(intent) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(intent));
 }
 
-/** Applies an RFC 6902 patch of add/remove/replace (what the library sends) to doc. */
-function applyPatch(doc, patch) {
-  for (const op of patch) {
-    const keys = op.path.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
-    if (keys.length === 0) { doc = op.value; continue; }
-    let parent = doc;
-    for (const k of keys.slice(0, -1)) parent = parent[k];
-    const last = keys[keys.length - 1];
-    if (Array.isArray(parent)) {
-      const i = last === "-" ? parent.length : Number(last);
-      if (op.op === "add") parent.splice(i, 0, op.value);
-      else if (op.op === "remove") parent.splice(i, 1);
-      else parent[i] = op.value;
-    } else if (op.op === "remove") delete parent[last];
-    else parent[last] = op.value;
-  }
-  return doc;
-}
-
 /** Renders the state at the next frame (once, however many deliveries came meanwhile). */
 function schedule() {
   if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; render(); }); }
@@ -74,8 +55,10 @@ function connect() {
     const m = JSON.parse(event.data);
     if (m.error) { $("status").textContent = m.error.message; return; }
     if (m.state !== undefined) { state = m.state; seq = m.seq; whole = true; }
-    else if (m.seq === seq + 1) { state = applyPatch(state, m.patch); seq = m.seq; }
-    else { socket.close(); return; }  // a delivery went missing: reconnect for a whole state
+    else if (m.seq === seq + 1) {
+      try { state = applyPatch(state, m.patch); seq = m.seq; }
+      catch (error) { socket.close(); return; }   // a patch that does not apply: reconnect for a whole state
+    } else { socket.close(); return; }  // a delivery went missing: reconnect for a whole state
     schedule();
   };
   socket.onclose = (event) => {

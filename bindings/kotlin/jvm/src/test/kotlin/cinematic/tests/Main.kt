@@ -3,7 +3,7 @@ package cinematic.tests
 import kotlin.system.exitProcess
 
 /** Every suite, in the order they run. */
-val suites: List<Suite> = listOf(ErrorsTest, CallbackLifetimeTest, SearchPromisesTest, EmbeddedCatalogTest, DeliveryTest, DetailFavoritesTest, DiscoverTest, AppTest, PatchesTest, TestStoreTest, TestStoreDocTest, GoldenTest, CoroutinesTest, DebugTest, DebugLoggerTest, OfflineCacheTest, SnapshotsTest)
+val suites: List<Suite> = listOf(ErrorsTest, CallbackLifetimeTest, SearchPromisesTest, EmbeddedCatalogTest, DeliveryTest, DetailFavoritesTest, DiscoverTest, AppTest, PatchesTest, PatchCorpusTest, TestStoreTest, TestStoreDocTest, GoldenTest, CoroutinesTest, DebugTest, DebugLoggerTest, OfflineCacheTest, SnapshotsTest)
 
 /**
  * Runs the binding's tests (all, or those whose name contains one of the arguments) and
