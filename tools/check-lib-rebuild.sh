@@ -5,6 +5,10 @@
 # Makefile unexports them). Fails naming the run that compiled something.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if ! command -v script >/dev/null; then   # util-linux's script(1): Debian's bsdutils, always installed
+    echo "check-lib-rebuild: no script(1) to give make a terminal (apt-get install bsdutils)" >&2
+    exit 1
+fi
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 make --no-print-directory lib >/dev/null 2>&1 || { echo "check-lib-rebuild: make lib failed" >&2; exit 1; }
