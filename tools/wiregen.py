@@ -66,6 +66,9 @@ def outputs() -> Dict[Path, str]:
     package_path = ROOT / "Package.swift"
     pyproject_path = ROOT / "bindings" / "python" / "pyproject.toml"
     bindings = keymap(defs)
+    wire_kt = kotlin(schema, defs, meta)
+    # Every top-level declaration of Wire.kt, named in the Kotlin README's generated block.
+    kotlin_types = sorted(set(re.findall(r"(?m)^(?:sealed class|data class|class|interface|object|typealias|val)\s+(\w+)", wire_kt)))
     pyproject = re.sub(r'(?m)^version = ".*"$', f'version = "{meta["version"]}"', pyproject_path.read_text())
     return {
         ROOT / "schema" / "cinematic.schema.json": json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
@@ -73,12 +76,12 @@ def outputs() -> Dict[Path, str]:
         ROOT / "schema" / "golden" / "initial-states.json": pages.golden_states(states),
         wire_doc: pages.splice_block(wire_doc.read_text(), pages.wire_doc_sections(meta, defs, prose), "docs/wire.md"),
         python_readme: pages.splice_block(python_readme.read_text(), pages.python_readme_table(meta, defs), "bindings/python/README.md"),
-        kotlin_readme: pages.splice_block(kotlin_readme.read_text(), pages.kotlin_readme_table(meta, defs), "bindings/kotlin/README.md"),
+        kotlin_readme: pages.splice_block(kotlin_readme.read_text(), pages.kotlin_readme_table(meta, defs, kotlin_types), "bindings/kotlin/README.md"),
         ROOT / "Sources" / "CinematicFeatures" / "Generated" / "HostIntents.swift": swift_host_enums(meta, defs),
         ROOT / "bindings" / "python" / "cinematic" / "wire.py": python(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "_wire_types.py": python_types(schema, defs, meta),
         ROOT / "bindings" / "python" / "cinematic" / "features.py": python_features(schema, defs, meta),
-        ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": kotlin(schema, defs, meta),
+        ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Wire.kt": wire_kt,
         ROOT / "bindings" / "kotlin" / "common" / "src" / "commonMain" / "kotlin" / "cinematic" / "Features.kt": kotlin_features(schema, defs, meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "WireConstants.swift": swift(meta),
         ROOT / "Sources" / "Cinematic" / "Generated" / "FeatureWire.swift": swift_features(schema, defs, meta),

@@ -97,7 +97,9 @@ def python_readme_table(meta: Schema, defs: Dict[str, Schema]) -> str:
     return "\n".join(out)
 
 
-def kotlin_readme_table(meta: Schema, defs: Dict[str, Schema]) -> str:
+def kotlin_readme_table(meta: Schema, defs: Dict[str, Schema], wire_types: List[str]) -> str:
+    """The Kotlin README's feature table, then every top-level declaration of Wire.kt
+    (``wire_types``), so a feature's new types are named without a hand edit."""
     out = ["| Feature | Open (Kotlin) | Store, `Feature` | Intent helpers (Kotlin) | Python | State (`store.state`) |",
            "|---|---|---|---|---|---|"]
     for feature in meta["features"]:
@@ -107,6 +109,8 @@ def kotlin_readme_table(meta: Schema, defs: Dict[str, Schema]) -> str:
         python = ", ".join(f"`{snake(wire)}({', '.join(snake(m) for m in members)})`" for wire, members, _ in intents)
         out.append(f"| {name} | `{kotlin_opener(feature, defs)}` | `{pascal(name)}Store`, `{pascal(name)}Feature` | "
                    f"{kotlin} | {python} | `{pascal(feature['state'])}` |")
+    out += ["", "Declared in `Wire.kt` (generated from the schema; fields as docs/wire.md describes them): "
+            + ", ".join(f"`{name}`" for name in wire_types) + "."]
     return "\n".join(out)
 
 

@@ -81,11 +81,11 @@ def python_features(schema: Schema, defs: Dict[str, Schema], meta: Schema) -> st
         "from ._core import JSONInput",
         "from .store import Store",
         "",
+        "#: What ``cinematic`` exports from here (``__all__ += features.__all__``): the feature list and",
+        "#: every feature's store class, so a new feature's store is exported without a hand edit.",
         "__all__ = [",
         '    "FEATURES",',
         '    "Feature",',
-        '    "FeatureOpeners",',
-        '    "STORE_CLASSES",',
     ]
     for feature in features:
         out.append(f'    "{pascal(feature["name"])}Store",')

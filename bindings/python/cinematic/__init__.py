@@ -37,7 +37,8 @@ from .errors import (ERR_CLOSED, ERR_INVALID, ERR_IO, ERR_JSON, ERR_MISUSE, ERR_
                      ERR_TOO_LARGE, ERR_UNKNOWN_FEATURE, OK, CinematicError, CinematicIOError,
                      ClosedError, InvalidError, JSONError, MisuseError, SettleTimeoutError,
                      TooLargeError, UnknownFeatureError)
-from .features import FEATURES, AppStore, DetailStore, DiscoverStore, FavoritesStore, Feature, SearchStore
+from . import features
+from .features import *  # noqa: F401,F403  (FEATURES, Feature, every feature's store: features.__all__, generated)
 from .runtime import Provider, Request, Runtime
 from .scopes import ShownDetailStore
 from .store import DISCOVER_SECTIONS, State, StateCallback, Store
@@ -100,9 +101,6 @@ __all__ = [
     "CinematicIOError",
     "ClosedError",
     "DISCOVER_SECTIONS",
-    "AppStore",
-    "DetailStore",
-    "DiscoverStore",
     "ERR_CLOSED",
     "ERR_INVALID",
     "ERR_IO",
@@ -111,9 +109,6 @@ __all__ = [
     "ERR_TIMEOUT",
     "ERR_TOO_LARGE",
     "ERR_UNKNOWN_FEATURE",
-    "FEATURES",
-    "Feature",
-    "FavoritesStore",
     "HEADER_VERSION",
     "InvalidError",
     "JSONError",
@@ -123,7 +118,6 @@ __all__ = [
     "Provider",
     "Request",
     "Runtime",
-    "SearchStore",
     "SettleTimeoutError",
     "ShownDetailStore",
     "State",
@@ -138,3 +132,4 @@ __all__ = [
     "library_version",
     "status_name",
 ]
+__all__ += features.__all__   # the generated stores (a new feature's is exported without a hand edit)

@@ -18,11 +18,11 @@ from . import wire
 from ._core import JSONInput
 from .store import Store
 
+#: What ``cinematic`` exports from here (``__all__ += features.__all__``): the feature list and
+#: every feature's store class, so a new feature's store is exported without a hand edit.
 __all__ = [
     "FEATURES",
     "Feature",
-    "FeatureOpeners",
-    "STORE_CLASSES",
     "SearchStore",
     "DiscoverStore",
     "FavoritesStore",
