@@ -77,18 +77,25 @@ def golden_lines_and_state_follow_the_declaration() -> None:
     _, golden, states, prose = assembled_with(declaration)
     mine = [line for line in golden if line["feature"] == "watchlist"]
     assert mine[0] == {"feature": "watchlist", "status": "ok", "intent": {"type": "added", "movieId": 1}}
-    assert {"feature": "watchlist", "status": "invalid", "why": "internalType", "intent": {"type": "saved"}} in mine
+    assert {"feature": "watchlist", "status": "invalid", "why": "internalType", "path": "$.type", "intent": {"type": "saved"}} in mine
     assert any(line.get("why") == "unknownType" for line in mine)
     assert states["watchlist"] == {"movieIds": []} and prose["watchlist"] == "The Watchlist.\n"
     # Members with examples make an ok line, a line missing each, a line with each of the wrong
     # type; an intent without members makes an ok line.
     with_examples = {**WATCHLIST, "intents": {
         "added": {"properties": {"movieId": {"type": "integer", "format": "int64", "examples": [7]}}}, "cleared": {}}}
-    made = [(line["status"], line.get("why"), line["intent"]) for line in assembled_with(with_examples)[1]
+    made = [(line["status"], line.get("why"), line.get("path"), line["intent"]) for line in assembled_with(with_examples)[1]
             if line["feature"] == "watchlist"]
-    for expected in [("ok", None, {"type": "added", "movieId": 7}), ("invalid", "member", {"type": "added"}),
-                     ("invalid", "member", {"type": "added", "movieId": []}), ("ok", None, {"type": "cleared"})]:
+    for expected in [("ok", None, None, {"type": "added", "movieId": 7}), ("invalid", "member", "$.movieId", {"type": "added"}),
+                     ("invalid", "member", "$.movieId", {"type": "added", "movieId": []}), ("ok", None, None, {"type": "cleared"})]:
         assert expected in made, f"{expected} not among {made}"
+
+
+def a_refusal_without_its_path_is_refused() -> None:
+    line = {"status": "invalid", "why": "member", "intent": {"type": "added"}}
+    refused({**WATCHLIST, "golden": [line]}, 'the "path" of the member its error names')
+    refused({**WATCHLIST, "golden": [{"status": "ok", "path": "$.movieId", "intent": {"type": "added", "movieId": 1}}]},
+            "an accepted line neither")
 
 
 def parts_are_merged() -> None:
@@ -116,6 +123,7 @@ CASES: List[Tuple[str, Callable[[], None]]] = [
     ("names are scoped per feature", names_are_scoped),
     ("what a wire file leaves out is filled in", omissions_are_filled_in),
     ("golden lines and the initial state follow the declaration", golden_lines_and_state_follow_the_declaration),
+    ("a refusal without its path, or an accepted line with one, is refused", a_refusal_without_its_path_is_refused),
     ("a feature's parts are merged", parts_are_merged),
     ("mistakes are refused, naming the file", mistakes_are_refused),
 ]

@@ -62,6 +62,14 @@ static int send_golden_intents(const char *path, char *seen) {
         int rc = cinematic_store_send(store, intent);
         CHECK_MSG(strcmp(cinematic_status_name(rc), status) == 0, "%s: %s %s: got %s, expected %s (%s)", path, feature, intent,
                   cinematic_status_name(rc), status, cinematic_last_error() ? cinematic_last_error() : "");
+        /* A refusal names the member it is about: the envelope's path is the line's. */
+        char expected_path[128], got_path[128] = "(none)";
+        if (json_get(line, "path", expected_path, sizeof expected_path)) {
+            const char *envelope = cinematic_last_error();
+            if (envelope) json_get(envelope, "path", got_path, sizeof got_path);
+            CHECK_MSG(rc != CINEMATIC_OK && strcmp(got_path, expected_path) == 0, "%s: %s %s: refused at %s, expected at %s",
+                      path, feature, intent, got_path, expected_path);
+        }
         CHECK_STATUS(cinematic_store_close(store), CINEMATIC_OK);
         lines++;
     }

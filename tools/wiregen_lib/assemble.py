@@ -19,7 +19,8 @@ A wire file is Markdown: its prose is the feature's section of docs/wire.md, and
     snapshot        the snapshot data's def, when the store keeps more than its arguments
     restore         host intents a restored store sends itself
     $defs           the feature's other defs
-    golden          golden intent lines beyond the generated ones ({"status", "why", "intent"})
+    golden          golden intent lines beyond the generated ones ({"status", "why", "path", "intent"}:
+                    a refusal says why and the member it names, as the error envelope's `path`)
     initialState    the state a new store shows (default: the state members' defaults)
 
 Names are the feature's own: a def named as another feature's, a core def or a feature gets the
@@ -184,11 +185,16 @@ def golden_lines(name: str, declaration: Schema, defs: Dict[str, Schema], union:
     members all have `examples` (and each member missing, or of the wrong type), each internal
     intent refused as internal, an unknown type refused as unknown."""
     lines = [{"feature": name, **line} for line in declaration.get("golden", [])]
+    for line in lines:
+        refused = line.get("status") != "ok"
+        if refused != isinstance(line.get("path"), str) or refused != isinstance(line.get("why"), str):
+            raise WireError(f"{name}.wire.md: golden line {json.dumps(line['intent'])[:80]}: a refusal gives its \"why\" "
+                            "and the \"path\" of the member its error names (\"$.query\"), an accepted line neither")
     seen = [line["intent"] for line in lines]
-    def add(status: str, why: str | None, intent: Any) -> None:
+    def add(status: str, why: str | None, intent: Any, path: str | None = None) -> None:
         if intent not in seen:
             seen.append(intent)
-            lines.append({"feature": name, "status": status, **({"why": why} if why else {}), "intent": intent})
+            lines.append({"feature": name, "status": status, **({"why": why, "path": path} if why else {}), "intent": intent})
     for def_name in union:
         node = defs[def_name]
         wire = node["properties"]["type"]["const"]
@@ -199,11 +205,11 @@ def golden_lines(name: str, declaration: Schema, defs: Dict[str, Schema], union:
         for key, prop in members.items():
             others = {other: p["examples"][0] for other, p in members.items() if other != key}
             if key in node.get("required", []):
-                add("invalid", "member", {"type": wire, **others})
-            add("invalid", "member", {"type": wire, **others, key: {} if prop.get("type") == "array" else []})
+                add("invalid", "member", {"type": wire, **others}, f"$.{key}")
+            add("invalid", "member", {"type": wire, **others, key: {} if prop.get("type") == "array" else []}, f"$.{key}")
     for internal in declaration.get("internalIntents", []):
-        add("invalid", "internalType", {"type": internal})
-    add("invalid", "unknownType", {"type": f"{name}NoSuchIntent"})
+        add("invalid", "internalType", {"type": internal}, "$.type")
+    add("invalid", "unknownType", {"type": f"{name}NoSuchIntent"}, "$.type")
     return lines
 
 

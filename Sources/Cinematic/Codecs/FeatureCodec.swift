@@ -181,13 +181,15 @@ struct IntentReader {
         try object.rejectUnknownKeys(allowing: ["type"])
     }
 
-    /// The error for a `type` this feature does not accept from hosts.
+    /// The error for a `type` this feature does not accept from hosts, at this intent's
+    /// `type` (`$.type`; `$.intent.type` for an intent nested in an app intent).
     func unknown(hostIntents: [String], internalIntents: [String]) -> APIError {
         let accepted = hostIntents.joined(separator: ", ")
+        let path = object.path + ".type"
         if internalIntents.contains(type) {
-            return .invalid("\"\(type)\" is an internal effect result; hosts may send: \(accepted)", at: "$.type")
+            return .invalid("\"\(type)\" is an internal effect result; hosts may send: \(accepted)", at: path)
         }
-        return .invalid("unknown intent \"\(type)\"; hosts may send: \(accepted)", at: "$.type")
+        return .invalid("unknown intent \"\(type)\"; hosts may send: \(accepted)", at: path)
     }
 }
 

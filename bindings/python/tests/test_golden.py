@@ -75,6 +75,8 @@ def test_golden_intent_gets_its_status(runtimes, case):
             assert case.get("why") in (*WHY, "member"), "an invalid golden line says why: " + " | ".join((*WHY, "member"))
             wire_type = case["intent"].get("type", "") if isinstance(case["intent"], dict) else ""
             assert why_of(str(raised.value), case["feature"], wire_type) == case["why"], str(raised.value)
+            # ...and the member it is about: the envelope's path is the line's.
+            assert (raised.value.details or {}).get("path") == case["path"], str(raised.value)
 
 
 def test_a_misspelled_type_on_a_line_refused_for_a_member_fails(runtimes):

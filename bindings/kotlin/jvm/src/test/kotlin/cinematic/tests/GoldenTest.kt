@@ -53,8 +53,10 @@ object GoldenTest : Suite("golden") {
                     val feature = feature(case["feature"] as String)
                     val intent = Json.write(case["intent"])
                     feature.open(runtime, feature.sampleArgs).use { store ->
-                        val status = try { store.send(intent); "ok" } catch (e: CinematicException) { e.statusName }
-                        expectEqual(case["status"], status, "${feature.name} $intent")
+                        val refusal = try { store.send(intent); null } catch (e: CinematicException) { e }
+                        expectEqual(case["status"], refusal?.statusName ?: "ok", "${feature.name} $intent")
+                        // A refusal names the member it is about: the envelope's path is the line's.
+                        expectEqual(case["path"], refusal?.path, "${feature.name} $intent: the refusal's path")
                     }
                 }
             }
