@@ -98,6 +98,14 @@ def a_refusal_without_its_path_is_refused() -> None:
             "an accepted line neither")
 
 
+def a_name_the_prose_misspells_is_refused() -> None:
+    assembled_with(WATCHLIST, prose="The Watchlist: `added` (`{\"type\":\"added\",\"movieId\":1}`) and `movieIds`; `null`.\n")
+    for prose, name in [("`addde` puts a film on top.\n", "addde"), ("Send `{\"type\":\"added\",\"movieID\":1}`.\n", "movieID"),
+                        ("\n\nIts `movieIDs` list.\n", "movieIDs"), ("Send `{\"type\":\"aded\"}`.\n", "aded")]:
+        refused(WATCHLIST, f"`{name}`", prose=prose)
+    refused(WATCHLIST, "watchlist.wire.md:3:", prose="\n\nIts `movieIDs` list.\n")
+
+
 def parts_are_merged() -> None:
     parts = {"values": {"$defs": {"watchlistEntry": {"type": "integer"}}}}
     schema = assembled_with(WATCHLIST, parts=parts)[0]
@@ -124,6 +132,7 @@ CASES: List[Tuple[str, Callable[[], None]]] = [
     ("what a wire file leaves out is filled in", omissions_are_filled_in),
     ("golden lines and the initial state follow the declaration", golden_lines_and_state_follow_the_declaration),
     ("a refusal without its path, or an accepted line with one, is refused", a_refusal_without_its_path_is_refused),
+    ("a name the prose misspells is refused, naming the file and line", a_name_the_prose_misspells_is_refused),
     ("a feature's parts are merged", parts_are_merged),
     ("mistakes are refused, naming the file", mistakes_are_refused),
 ]

@@ -7,11 +7,14 @@ misspells each wire name of the page's wire file in turn.
 Copies the working tree (tracked and untracked, not ignored) to a scratch directory, writes
 every block of the walkthrough marked `<!-- file: PATH -->`, runs `make generate`, counts the
 files written by hand (at most 4), builds the library and runs the C, Python and Kotlin golden
-checks there. Then, for each occurrence of a wire name in the wire file (each intent's type,
-each member, each state member, in the declaration and in the golden lines), it writes that
-one occurrence misspelled and expects a named gate to fail: `generate` (tools/wiregen.py),
-`compile` (`make lib`) or `golden` (the Python golden checks). Exits non-zero, saying which
-step failed or which misspelling passed every gate. Standard library only.
+checks there, and the page's C and Python snippets ("From the hosts", each wrapped in a
+program that opens a runtime and fails on any status but OK). Then, for each occurrence of a
+wire name in the wire file (each intent's type, each member, each state member, in the
+declaration, the golden lines and the prose's code spans) and in the page's snippets, it
+writes that one occurrence misspelled and expects a named gate to fail: `generate`
+(tools/wiregen.py, which also checks the prose's names), `compile` (`make lib`), `golden` (the
+Python golden checks) or `snippets`. Exits non-zero, saying which step failed or which
+misspelling passed every gate. Standard library only.
 """
 
 from __future__ import annotations
@@ -98,6 +101,51 @@ def python_env(scratch: Path) -> dict:
             "CINEMATIC_LIBRARY": str(scratch / "build" / "lib" / "libcinematic.so.0")}
 
 
+SNIPPET = re.compile(r"^```(c|python)\n(.*?)^```\n", re.S | re.M)
+C_PROGRAM = """#include <cinematic.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int checked(int status, const char *call) {
+    if (status == CINEMATIC_OK) return status;
+    fprintf(stderr, "snippet: %s: %s %s\\n", call, cinematic_status_name(status), cinematic_last_error() ? cinematic_last_error() : "");
+    exit(1);
+}
+#define cinematic_store_open(...) checked(cinematic_store_open(__VA_ARGS__), "cinematic_store_open")
+#define cinematic_store_send(...) checked(cinematic_store_send(__VA_ARGS__), "cinematic_store_send")
+#define cinematic_store_settle(...) checked(cinematic_store_settle(__VA_ARGS__), "cinematic_store_settle")
+int main(void) {
+    cinematic_runtime *rt;
+    if (cinematic_runtime_open("{\\"favorites\\":\\":memory:\\"}", &rt) != CINEMATIC_OK) return 2;
+    {
+@SNIPPET@
+    }
+    return cinematic_runtime_close(rt) == CINEMATIC_OK ? 0 : 1;
+}
+"""
+
+
+def snippets() -> List[Tuple[str, str]]:
+    """The page's host snippets ("From the hosts"): (language, code), C and Python."""
+    text = DOC.read_text()
+    return [(language, code) for language, code in SNIPPET.findall(text[text.index("## From the hosts"):])]
+
+
+def snippet_gate(scratch: Path, language: str, code: str) -> List[str]:
+    """A command running one snippet against the scratch library (writing its program first)."""
+    folder = scratch / "build" / "snippets"
+    folder.mkdir(parents=True, exist_ok=True)
+    if language == "c":
+        (folder / "snippet.c").write_text(C_PROGRAM.replace("@SNIPPET@", code))
+        return ["sh", "-c", f"cc -std=c11 -Wall -Werror -Wno-unused-variable -Iinclude {folder}/snippet.c -Lbuild/lib -lcinematic "
+                f"-Wl,-rpath,{scratch}/build/lib -o {folder}/snippet && {folder}/snippet"]
+    body = "".join("    " + line + "\n" for line in code.splitlines())
+    # An intent a comment shows (`# {"type": "added", ...}`) is sent too: the store must take it.
+    shown = "".join(f"    store.send({text!r})\n" for text in re.findall(r"#\s*(\{.*\})", code))
+    (folder / "snippet.py").write_text("import cinematic\n\nwith cinematic.Runtime({\"favorites\": \":memory:\"}) as runtime:\n"
+                                       + body + shown)
+    return [python_golden()[0], str(folder / "snippet.py")]
+
+
 def wire_names(declaration: dict) -> List[str]:
     """The wire names a wire file declares: intent types, their members, the state's members."""
     names = []
@@ -118,7 +166,12 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
     assert block, f"{wire_path}: no wire block"
     names = wire_names(json.loads(block.group(1)))
     occurrences = [(name, m.start(1) + block.start(1)) for name in names
-                   for m in re.finditer(rf'"({re.escape(name)})"', block.group(1))]
+                   for m in re.finditer(rf'"(?:\$\.)?({re.escape(name)})"', block.group(1))]   # a name, or a refusal's path
+    # ...and in the prose's code spans (outside the wire block).
+    prose_spans = [(m.start(1), m.group(1)) for m in re.finditer(r"`([^`\n]+)`", original)
+                   if not block.start() <= m.start() < block.end()]
+    occurrences += [(name, at + n.start()) for at, span in prose_spans for name in names
+                    for n in re.finditer(rf"\b{re.escape(name)}\b", span)]
     # Golden lines first: they need no new library; each declaration change rebuilds it.
     golden_at = block.group(1).find('"golden"') + block.start(1)
     occurrences.sort(key=lambda item: (item[1] < golden_at, item[1]))
@@ -127,7 +180,7 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
     complaints = []
     for name, at in occurrences:
         wire_path.write_text(original[:at] + misspelled(name) + original[at + len(name):])
-        where = "golden line" if at > golden_at else "declaration"
+        where = ("prose" if not block.start() <= at < block.end() else "golden line" if at > golden_at else "declaration")
         failed = next((gate for gate, command, env in gates if not run(gate, command, scratch, env, quiet=True)), None)
         line = original.count("\n", 0, at) + 1
         print(f"misspelled {name!r} → {misspelled(name)!r} ({where}, line {line}): "
@@ -135,6 +188,15 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
         if not failed:
             complaints.append(f"{name} at line {line}")
     wire_path.write_text(original)
+    for language, code in snippets():
+        for name in names:
+            for m in re.finditer(rf"\b{re.escape(name)}\b", code):
+                wrong = code[:m.start()] + misspelled(name) + code[m.end():]
+                caught = not run("snippets", snippet_gate(scratch, language, wrong), scratch, python_env(scratch), quiet=True)
+                print(f"misspelled {name!r} → {misspelled(name)!r} (the page's {language} snippet): "
+                      + ("the snippets gate failed" if caught else "PASSED EVERY GATE"), flush=True)
+                if not caught:
+                    complaints.append(f"{name} in the {language} snippet")
     return complaints
 
 
@@ -164,6 +226,8 @@ def main() -> int:
         must("C golden checks", ["build/tests/test_golden"], scratch)
         must("Python golden checks", python_golden(), scratch, python_env(scratch))
         must("Kotlin golden checks", ["bindings/kotlin/jvm/build-and-test.sh", "golden"], scratch)
+        for language, code in snippets():
+            must(f"the page's {language} snippet", snippet_gate(scratch, language, code), scratch, python_env(scratch))
         print(f"adding a feature: the walkthrough works ({len(hand)} files by hand, {len(generated)} generated)")
         if options.no_misspellings:
             return 0

@@ -38,6 +38,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+from .prose import declared_names, misnamed
 from .schema import ROOT, pascal
 
 Schema = Dict[str, Any]
@@ -284,4 +285,9 @@ def assemble() -> Tuple[Schema, List[Schema], Dict[str, Schema], Dict[str, str]]
                          for e in entries]
     head = {key: value for key, value in core_doc.items() if key not in ("$defs", "x-cinematic")}
     schema = {**head, "x-cinematic": meta, "$defs": defs}
+    known_names = declared_names(schema)
+    problems = [problem for path in wire_files() for part in [path, *sorted(path.parent.glob(f"{path.name.split('.')[0]}.*.wire.md"))]
+                for problem in misnamed(part, known_names)]
+    if problems:
+        raise WireError("the prose names what the wire does not declare (a misspelling?):\n  " + "\n  ".join(problems))
     return schema, golden, states, prose
