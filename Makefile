@@ -75,7 +75,7 @@ CATALOG_HOST := $(BUILD)/bin/catalog-host
 FTS5_HOST := $(BUILD)/bin/fts5-host
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: test-lib-rebuild test-adding-a-feature all deps build lib first-use-code index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web test-under-load test-conformance test-hosts
+.PHONY: golden-debug test-lib-rebuild test-adding-a-feature all deps build lib first-use-code index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web test-under-load test-conformance test-hosts
 
 all: lib $(REPLAY_TOOL)
 

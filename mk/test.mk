@@ -17,6 +17,18 @@ test-generated:
 test-adding-a-feature: lib
 	python3 tools/try-adding-a-feature.py
 
+## golden-debug: the fast loop from a codec, reducer or wire file change to the golden checks:
+## the generated files, a debug build of the library (only what changed is compiled), and the
+## Python and C golden checks against it (docs/adding-a-feature.md, "A fast loop").
+DEBUG_LIB := .build/debug/libcinematic.so
+golden-debug:
+	python3 tools/wiregen.py
+	$(SWIFT) build --product cinematic
+	PYTHONPATH=$(CURDIR)/bindings/python CINEMATIC_LIBRARY=$(CURDIR)/$(DEBUG_LIB) $$(tools/ensure-venv.sh) -m pytest -q -p no:cacheprovider bindings/python/tests/test_golden.py
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(C_TEST_FLAGS) Tests/c/test_golden.c -L.build/debug -lcinematic $$(pkg-config --cflags --libs jansson) -Wl,-rpath,$(CURDIR)/.build/debug -o $(BUILD)/tests/test_golden_debug
+	$(BUILD)/tests/test_golden_debug
+
 ## test-lib-rebuild: `make lib` from a terminal after one from a pipe, and the reverse, rebuilds
 ## nothing (tools/check-lib-rebuild.sh).
 test-lib-rebuild: lib
