@@ -12,9 +12,11 @@ test-generated:
 	$$(tools/ensure-venv.sh) tools/check-wire-doc.py
 
 ## test-adding-a-feature: follows docs/adding-a-feature.md in a scratch copy (a Watchlist
-## feature: generate, build, C/Python/Kotlin golden checks; at most 4 files written by hand),
-## then misspells each wire name of its wire file in turn and expects a named gate to fail.
-test-adding-a-feature: lib
+## feature: generate, a debug build, C/Python/Kotlin golden checks, the page's tests and its C
+## and Python snippets; at most 4 files written by hand), then misspells each wire name in
+## every file the page writes (declaration, golden lines, prose, Swift code) and in its
+## snippets, and expects a named gate to fail each time (tools/try-adding-a-feature.py).
+test-adding-a-feature:
 	python3 tools/try-adding-a-feature.py
 
 ## golden-debug: the fast loop from a codec, reducer or wire file change to the golden checks:

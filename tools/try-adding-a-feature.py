@@ -6,14 +6,17 @@ misspells each wire name of the page's wire file in turn.
 
 Copies the working tree (tracked and untracked, not ignored) to a scratch directory, writes
 every block of the walkthrough marked `<!-- file: PATH -->`, runs `make generate`, counts the
-files written by hand (at most 4), builds the library and runs the C, Python and Kotlin golden
-checks there, and the page's C and Python snippets ("From the hosts", each wrapped in a
+files written by hand (at most 4), builds the library in debug (`swift build --product
+cinematic`: seconds, where a release build takes minutes) and runs the C, Python and Kotlin
+golden checks against it, and the page's C and Python snippets ("From the hosts", each wrapped in a
 program that opens a runtime and fails on any status but OK). Then, for each occurrence of a
 wire name in the wire file (each intent's type, each member, each state member, in the
 declaration, the golden lines and the prose's code spans) and in the page's snippets, it
 writes that one occurrence misspelled and expects a named gate to fail: `generate`
-(tools/wiregen.py, which also checks the prose's names), `compile` (`make lib`), `golden` (the
-Python golden checks) or `snippets`. Exits non-zero, saying which step failed or which
+(tools/wiregen.py, which also checks the prose's names), `compile` (the debug build), `golden`
+(the Python golden checks) or `snippets`; then each wire name in the page's Swift files (reducer,
+codec, tests), where the debug build, the golden checks or the page's tests (built and run)
+must fail. Exits non-zero, saying which step failed or which
 misspelling passed every gate. Standard library only.
 """
 
@@ -27,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -53,12 +57,6 @@ def copy_tree(scratch: Path) -> None:
             target = scratch / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
-    # The embedded catalog's index depends on the data and the library version, not on the
-    # features: reusing it spares the scratch build its second link.
-    index = ROOT / "build" / "catalog-index" / "catalog.idx"
-    if index.exists():
-        (scratch / "build" / "catalog-index").mkdir(parents=True, exist_ok=True)
-        shutil.copy2(index, scratch / "build" / "catalog-index" / "catalog.idx")
 
 
 def run(step: str, command: List[str], cwd: Path, env: Optional[dict] = None, quiet: bool = False) -> bool:
@@ -96,9 +94,14 @@ def python_golden() -> List[str]:
     return [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "bindings/python/tests/test_golden.py"]
 
 
+#: The debug build's library, what every check of the scratch copy runs against.
+DEBUG_LIB = Path(".build") / "debug"
+DEBUG_BUILD = ["swift", "build", "--product", "cinematic"]
+
+
 def python_env(scratch: Path) -> dict:
     return {"PYTHONPATH": str(scratch / "bindings" / "python"),
-            "CINEMATIC_LIBRARY": str(scratch / "build" / "lib" / "libcinematic.so.0")}
+            "CINEMATIC_LIBRARY": str(scratch / DEBUG_LIB / "libcinematic.so")}
 
 
 SNIPPET = re.compile(r"^```(c|python)\n(.*?)^```\n", re.S | re.M)
@@ -136,8 +139,8 @@ def snippet_gate(scratch: Path, language: str, code: str) -> List[str]:
     folder.mkdir(parents=True, exist_ok=True)
     if language == "c":
         (folder / "snippet.c").write_text(C_PROGRAM.replace("@SNIPPET@", code))
-        return ["sh", "-c", f"cc -std=c11 -Wall -Werror -Wno-unused-variable -Iinclude {folder}/snippet.c -Lbuild/lib -lcinematic "
-                f"-Wl,-rpath,{scratch}/build/lib -o {folder}/snippet && {folder}/snippet"]
+        return ["sh", "-c", f"cc -std=c11 -Wall -Werror -Wno-unused-variable -Iinclude {folder}/snippet.c -L{DEBUG_LIB} -lcinematic "
+                f"-Wl,-rpath,{scratch / DEBUG_LIB} -o {folder}/snippet && {folder}/snippet"]
     body = "".join("    " + line + "\n" for line in code.splitlines())
     # An intent a comment shows (`# {"type": "added", ...}`) is sent too: the store must take it.
     shown = "".join(f"    store.send({text!r})\n" for text in re.findall(r"#\s*(\{.*\})", code))
@@ -155,8 +158,47 @@ def wire_names(declaration: dict) -> List[str]:
     return list(dict.fromkeys(names))
 
 
+_writes = [0]
+
+
+def write_changed(path: Path, text: str) -> None:
+    """Writes `text` to `path` with a modification time of its own: a misspelling keeps a file's
+    size, and SwiftPM would take a same-size file written in the same second for unchanged."""
+    path.write_text(text)
+    _writes[0] += 1
+    stamp = time.time_ns() + _writes[0] * 1_000_000_000
+    os.utime(path, ns=(stamp, stamp))
+
+
 def misspelled(name: str) -> str:
     return name[:-2] + name[-1] + name[-2] if name[-1] != name[-2] else name + "x"
+
+
+#: The page's test suite, built and run (debug) as `make test` would.
+PAGE_TESTS = ["sh", "-c", "swift build --build-tests >/dev/null && swift test --skip-build --filter WatchlistReducerTests"]
+
+
+def try_swift_misspellings(scratch: Path, names: List[str], swift_files: List[str]) -> List[str]:
+    """Each wire name in the code of each hand-written Swift file (the reducer, the codec, the
+    tests; comments aside) misspelled alone: the debug build or the page's tests must fail."""
+    complaints = []
+    for path in swift_files:
+        original = (scratch / path).read_text()
+        for name in names:
+            for m in re.finditer(rf"\b{re.escape(name)}\b", original):
+                if "//" in original[original.rfind("\n", 0, m.start()) + 1:m.start()]:
+                    continue   # a comment's English ("most recently added"), not the wire's name
+                write_changed(scratch / path, original[:m.start()] + misspelled(name) + original[m.end():])
+                failed = next((gate for gate, command, env in (("compile", DEBUG_BUILD, {}), ("golden", python_golden(), python_env(scratch)),
+                                                               ("tests", PAGE_TESTS, {}))
+                               if not run(gate, command, scratch, env, quiet=True)), None)
+                line = original.count("\n", 0, m.start()) + 1
+                print(f"misspelled {name!r} → {misspelled(name)!r} ({path}, line {line}): "
+                      + (f"the {failed} gate failed" if failed else "PASSED EVERY GATE"), flush=True)
+                if not failed:
+                    complaints.append(f"{name} at {path}:{line}")
+        write_changed(scratch / path, original)
+    return complaints
 
 
 def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
@@ -175,11 +217,11 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
     # Golden lines first: they need no new library; each declaration change rebuilds it.
     golden_at = block.group(1).find('"golden"') + block.start(1)
     occurrences.sort(key=lambda item: (item[1] < golden_at, item[1]))
-    gates = [("generate", [sys.executable, "tools/wiregen.py"], {}), ("compile", ["make", "lib"], {}),
+    gates = [("generate", [sys.executable, "tools/wiregen.py"], {}), ("compile", DEBUG_BUILD, {}),
              ("golden", python_golden(), python_env(scratch))]
     complaints = []
     for name, at in occurrences:
-        wire_path.write_text(original[:at] + misspelled(name) + original[at + len(name):])
+        write_changed(wire_path, original[:at] + misspelled(name) + original[at + len(name):])
         where = ("prose" if not block.start() <= at < block.end() else "golden line" if at > golden_at else "declaration")
         failed = next((gate for gate, command, env in gates if not run(gate, command, scratch, env, quiet=True)), None)
         line = original.count("\n", 0, at) + 1
@@ -187,8 +229,12 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
               + (f"the {failed} gate failed" if failed else "PASSED EVERY GATE"), flush=True)
         if not failed:
             complaints.append(f"{name} at line {line}")
-    wire_path.write_text(original)
+    write_changed(wire_path, original)
+    # Back to the page as written: generated files and library (the last gate left them misspelled).
+    must("generate (the page as written)", [sys.executable, "tools/wiregen.py"], scratch)
+    must("debug build (the page as written)", DEBUG_BUILD, scratch)
     for language, code in snippets():
+        must(f"the page's {language} snippet (as written)", snippet_gate(scratch, language, code), scratch, python_env(scratch))
         for name in names:
             for m in re.finditer(rf"\b{re.escape(name)}\b", code):
                 wrong = code[:m.start()] + misspelled(name) + code[m.end():]
@@ -221,11 +267,14 @@ def main() -> int:
         print(f"files generated by make generate ({len(generated)}): {', '.join(generated)}")
         if len(hand) > MAX_HAND_WRITTEN:
             raise SystemExit(f"try-adding-a-feature: the walkthrough writes {len(hand)} files by hand (at most {MAX_HAND_WRITTEN})")
-        must("make lib", ["make", "lib"], scratch)
-        must("C golden checks", ["make", "build/tests/test_golden"], scratch)
-        must("C golden checks", ["build/tests/test_golden"], scratch)
+        must("debug build", DEBUG_BUILD, scratch)
+        must("C golden checks", ["sh", "-c", "mkdir -p build/tests && cc -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread "
+                                 f"Tests/c/test_golden.c -L{DEBUG_LIB} -lcinematic $(pkg-config --cflags --libs jansson) "
+                                 f"-Wl,-rpath,{scratch / DEBUG_LIB} -o build/tests/test_golden && build/tests/test_golden"], scratch)
         must("Python golden checks", python_golden(), scratch, python_env(scratch))
-        must("Kotlin golden checks", ["bindings/kotlin/jvm/build-and-test.sh", "golden"], scratch)
+        must("Kotlin golden checks", ["bindings/kotlin/jvm/build-and-test.sh", "golden"], scratch,
+             {"CINEMATIC_LIB_DIR": str(scratch / DEBUG_LIB)})
+        must("the page's tests", PAGE_TESTS, scratch)
         for language, code in snippets():
             must(f"the page's {language} snippet", snippet_gate(scratch, language, code), scratch, python_env(scratch))
         print(f"adding a feature: the walkthrough works ({len(hand)} files by hand, {len(generated)} generated)")
@@ -233,6 +282,8 @@ def main() -> int:
             return 0
         wire_file = next(scratch / path for path in hand if path.endswith(".wire.md"))
         complaints = try_misspellings(scratch, wire_file)
+        declared = wire_names(json.loads(WIRE_BLOCK.search(wire_file.read_text()).group(1)))
+        complaints += try_swift_misspellings(scratch, declared, [path for path in hand if path.endswith(".swift")])
         if complaints:
             raise SystemExit(f"try-adding-a-feature: misspellings no gate caught: {', '.join(complaints)}")
         print("adding a feature: every misspelled wire name failed a named gate")
