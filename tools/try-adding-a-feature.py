@@ -30,7 +30,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -158,16 +157,16 @@ def wire_names(declaration: dict) -> List[str]:
     return list(dict.fromkeys(names))
 
 
-_writes = [0]
+Gate = Tuple[str, List[str], dict]
 
 
-def write_changed(path: Path, text: str) -> None:
-    """Writes `text` to `path` with a modification time of its own: a misspelling keeps a file's
-    size, and SwiftPM would take a same-size file written in the same second for unchanged."""
-    path.write_text(text)
-    _writes[0] += 1
-    stamp = time.time_ns() + _writes[0] * 1_000_000_000
-    os.utime(path, ns=(stamp, stamp))
+def verdict(scratch: Path, gates: List[Gate], name: str, where: str) -> Optional[str]:
+    """Runs `gates` in order on the misspelling of `name` at `where`, prints which failed, and
+    returns a complaint when none did."""
+    failed = next((gate for gate, command, env in gates if not run(gate, command, scratch, env, quiet=True)), None)
+    print(f"misspelled {name!r} → {misspelled(name)!r} ({where}): "
+          + (f"the {failed} gate failed" if failed else "PASSED EVERY GATE"), flush=True)
+    return None if failed else f"{name} ({where})"
 
 
 def misspelled(name: str) -> str:
@@ -180,25 +179,20 @@ PAGE_TESTS = ["sh", "-c", "swift build --build-tests >/dev/null && swift test --
 
 def try_swift_misspellings(scratch: Path, names: List[str], swift_files: List[str]) -> List[str]:
     """Each wire name in the code of each hand-written Swift file (the reducer, the codec, the
-    tests; comments aside) misspelled alone: the debug build or the page's tests must fail."""
-    complaints = []
+    tests; comments aside) misspelled alone: the debug build, the golden checks or the page's
+    tests must fail."""
+    gates: List[Gate] = [("compile", DEBUG_BUILD, {}), ("golden", python_golden(), python_env(scratch)), ("tests", PAGE_TESTS, {})]
+    complaints: List[Optional[str]] = []
     for path in swift_files:
         original = (scratch / path).read_text()
         for name in names:
             for m in re.finditer(rf"\b{re.escape(name)}\b", original):
                 if "//" in original[original.rfind("\n", 0, m.start()) + 1:m.start()]:
                     continue   # a comment's English ("most recently added"), not the wire's name
-                write_changed(scratch / path, original[:m.start()] + misspelled(name) + original[m.end():])
-                failed = next((gate for gate, command, env in (("compile", DEBUG_BUILD, {}), ("golden", python_golden(), python_env(scratch)),
-                                                               ("tests", PAGE_TESTS, {}))
-                               if not run(gate, command, scratch, env, quiet=True)), None)
-                line = original.count("\n", 0, m.start()) + 1
-                print(f"misspelled {name!r} → {misspelled(name)!r} ({path}, line {line}): "
-                      + (f"the {failed} gate failed" if failed else "PASSED EVERY GATE"), flush=True)
-                if not failed:
-                    complaints.append(f"{name} at {path}:{line}")
-        write_changed(scratch / path, original)
-    return complaints
+                (scratch / path).write_text(original[:m.start()] + misspelled(name) + original[m.end():])
+                complaints.append(verdict(scratch, gates, name, f"{path}, line {original.count(chr(10), 0, m.start()) + 1}"))
+        (scratch / path).write_text(original)
+    return [complaint for complaint in complaints if complaint]
 
 
 def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
@@ -217,19 +211,14 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
     # Golden lines first: they need no new library; each declaration change rebuilds it.
     golden_at = block.group(1).find('"golden"') + block.start(1)
     occurrences.sort(key=lambda item: (item[1] < golden_at, item[1]))
-    gates = [("generate", [sys.executable, "tools/wiregen.py"], {}), ("compile", DEBUG_BUILD, {}),
-             ("golden", python_golden(), python_env(scratch))]
-    complaints = []
+    gates: List[Gate] = [("generate", [sys.executable, "tools/wiregen.py"], {}), ("compile", DEBUG_BUILD, {}),
+                         ("golden", python_golden(), python_env(scratch))]
+    complaints: List[Optional[str]] = []
     for name, at in occurrences:
-        write_changed(wire_path, original[:at] + misspelled(name) + original[at + len(name):])
+        wire_path.write_text(original[:at] + misspelled(name) + original[at + len(name):])
         where = ("prose" if not block.start() <= at < block.end() else "golden line" if at > golden_at else "declaration")
-        failed = next((gate for gate, command, env in gates if not run(gate, command, scratch, env, quiet=True)), None)
-        line = original.count("\n", 0, at) + 1
-        print(f"misspelled {name!r} → {misspelled(name)!r} ({where}, line {line}): "
-              + (f"the {failed} gate failed" if failed else "PASSED EVERY GATE"), flush=True)
-        if not failed:
-            complaints.append(f"{name} at line {line}")
-    write_changed(wire_path, original)
+        complaints.append(verdict(scratch, gates, name, f"{where}, line {original.count(chr(10), 0, at) + 1}"))
+    wire_path.write_text(original)
     # Back to the page as written: generated files and library (the last gate left them misspelled).
     must("generate (the page as written)", [sys.executable, "tools/wiregen.py"], scratch)
     must("debug build (the page as written)", DEBUG_BUILD, scratch)
@@ -238,12 +227,9 @@ def try_misspellings(scratch: Path, wire_path: Path) -> List[str]:
         for name in names:
             for m in re.finditer(rf"\b{re.escape(name)}\b", code):
                 wrong = code[:m.start()] + misspelled(name) + code[m.end():]
-                caught = not run("snippets", snippet_gate(scratch, language, wrong), scratch, python_env(scratch), quiet=True)
-                print(f"misspelled {name!r} → {misspelled(name)!r} (the page's {language} snippet): "
-                      + ("the snippets gate failed" if caught else "PASSED EVERY GATE"), flush=True)
-                if not caught:
-                    complaints.append(f"{name} in the {language} snippet")
-    return complaints
+                complaints.append(verdict(scratch, [("snippets", snippet_gate(scratch, language, wrong), python_env(scratch))],
+                                          name, f"the page's {language} snippet"))
+    return [complaint for complaint in complaints if complaint]
 
 
 def main() -> int:
@@ -267,11 +253,7 @@ def main() -> int:
         print(f"files generated by make generate ({len(generated)}): {', '.join(generated)}")
         if len(hand) > MAX_HAND_WRITTEN:
             raise SystemExit(f"try-adding-a-feature: the walkthrough writes {len(hand)} files by hand (at most {MAX_HAND_WRITTEN})")
-        must("debug build", DEBUG_BUILD, scratch)
-        must("C golden checks", ["sh", "-c", "mkdir -p build/tests && cc -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread "
-                                 f"Tests/c/test_golden.c -L{DEBUG_LIB} -lcinematic $(pkg-config --cflags --libs jansson) "
-                                 f"-Wl,-rpath,{scratch / DEBUG_LIB} -o build/tests/test_golden && build/tests/test_golden"], scratch)
-        must("Python golden checks", python_golden(), scratch, python_env(scratch))
+        must("debug build, Python and C golden checks", ["make", "golden-debug"], scratch)
         must("Kotlin golden checks", ["bindings/kotlin/jvm/build-and-test.sh", "golden"], scratch,
              {"CINEMATIC_LIB_DIR": str(scratch / DEBUG_LIB)})
         must("the page's tests", PAGE_TESTS, scratch)
