@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "cinematic-abi-profile", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit"], path: "Benchmarks/abi-profile", swiftSettings: strict),
 
         // Helpers shared by the test targets: bounded waits, recorders, catalog doubles.
-        .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
+        .target(name: "CinematicTestSupport", dependencies: ["MVIKit", "CinematicDomain", "CinematicThreads"], path: "Tests/CinematicTestSupport", swiftSettings: strict),
         .testTarget(name: "MVIKitTests", dependencies: ["MVIKit", "CinematicThreads", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicThreadsTests", dependencies: ["CinematicThreads", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicDomainTests", dependencies: ["CinematicDomain", "CinematicTestSupport"], swiftSettings: strict),

@@ -1,9 +1,10 @@
 @testable import CinematicData
 import CinematicDomain
 import Foundation
+import CinematicTestSupport
 import Testing
 
-@Suite("Catalog index")
+@Suite("Catalog index", .offThePool)
 struct CatalogIndexTests {
     /// A movie file of three films in the documented columns.
     static let header = "id\ttitle\tyear\tlength\tbudget\trating\tvotes\tr1\tr2\tr3\tr4\tr5\tr6\tr7\tr8\tr9\tr10\tmpaa\tgenres\n"
@@ -95,8 +96,8 @@ struct CatalogIndexTests {
 
     /// A library without a compiled-in index builds the catalog on the catalog's thread:
     /// opening returns while it is still loading, and the progress moves until it is ready.
-    /// (Polled from this test's own thread: an `await` could leave it unscheduled for the
-    /// whole build while other tests keep the cooperative pool busy.)
+    /// (Polled synchronously on the heavy tests' thread, `.offThePool`: an `await` could leave
+    /// it unscheduled for the whole build while other tests keep the cooperative pool busy.)
     @Test func buildingInMemoryDoesNotBlockTheOpenAndReportsProgress() throws {
         let catalog = try SQLiteMovieCatalog.open(.embedded(libraryVersion: "progress-\(UUID())"))
         defer { catalog.close() }

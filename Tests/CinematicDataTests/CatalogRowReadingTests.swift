@@ -1,11 +1,12 @@
 @testable import CinematicData
 import CinematicDomain
+import CinematicTestSupport
 import Testing
 
 /// An index build reads a valid ASCII line in one pass (``CatalogRow/init(validASCII:)``,
 /// numbers by ``DecimalText``): it accepts exactly the ASCII lines the checking reading
 /// accepts, with the same values, bit for bit.
-@Suite("Catalog rows read in one pass")
+@Suite("Catalog rows read in one pass", .offThePool)
 struct CatalogRowReadingTests {
     /// What both readings make of `line`: the one-pass row (or nil) and the checking reading's.
     private static func bothWays(_ line: String) -> (fast: CatalogRow?, checked: Result<CatalogRow, MovieError>) {

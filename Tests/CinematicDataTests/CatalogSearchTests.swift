@@ -1,9 +1,10 @@
 import CinematicData
 import Foundation
 import CinematicDomain
+import CinematicTestSupport
 import Testing
 
-@Suite("Catalog search over the real data")
+@Suite("Catalog search over the real data", .offThePool)
 struct CatalogSearchTests {
     let catalog = TestCatalog.shared
 
@@ -130,7 +131,7 @@ struct CatalogSearchTests {
     }
 }
 
-@Suite("Catalog lists and detail")
+@Suite("Catalog lists and detail", .offThePool)
 struct CatalogListTests {
     let catalog = TestCatalog.shared
 

@@ -1,6 +1,7 @@
 @testable import CinematicData
 import CinematicDomain
 import Foundation
+import CinematicTestSupport
 import Testing
 
 /// The offline cache's file rules: busy is not damage, an empty file is not damage, creation
@@ -21,7 +22,7 @@ struct OfflineCacheFileTests {
         #expect(try await answerCount(path) == 30)
     }
 
-    @Test("another connection locking the file exclusively at open: the cache runs without it, says so, deletes nothing")
+    @Test("another connection locking the file exclusively at open: the cache runs without it, says so, deletes nothing", .offThePool)
     func exclusiveLockAtOpenRunsWithoutTheCache() async throws {
         let path = try cacheWithAnswers(30)
         let held = try HeldFile(path)

@@ -1,11 +1,12 @@
 @testable import CinematicData
 import CinematicDomain
+import CinematicTestSupport
 import Testing
 
 /// Queries people type that are not titles (issue 25): a year, a decade with a genre, a title
 /// with a sequel number, words of which only a common one matches, letters that fold to
 /// little. Over the real catalog; each expectation is by title and year.
-@Suite("Queries people type")
+@Suite("Queries people type", .offThePool)
 struct QueriesPeopleTypeTests {
     let catalog = TestCatalog.shared
 

@@ -7,7 +7,7 @@ import Testing
 /// The development set and the frozen test set (docs/relevance.md). The development set's
 /// misses are printed, to tune on; the test set prints its figures only: nobody changes the
 /// engine while looking at its failures.
-@Suite("Relevance sets: development and frozen test")
+@Suite("Relevance sets: development and frozen test", .offThePool)
 struct RelevanceSetTests {
     let catalog = TestCatalog.shared
 

@@ -1,10 +1,11 @@
 import CinematicData
 import CinematicDomain
+import CinematicTestSupport
 import Testing
 
 /// Search that generalizes (issue 33), over the real catalog: each test one behaviour, each
 /// expectation the film first (title and year).
-@Suite("Search that generalizes")
+@Suite("Search that generalizes", .offThePool)
 struct SearchGeneralizesTests {
     let catalog = TestCatalog.shared
 

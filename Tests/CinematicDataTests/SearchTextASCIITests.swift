@@ -1,9 +1,10 @@
 @testable import CinematicData
+import CinematicTestSupport
 import Testing
 
 /// ``SearchText/queryWords(_:)`` reads ASCII text byte by byte and other text Character by
 /// Character: the two readings give the same words for every ASCII text.
-@Suite("Search words of ASCII text")
+@Suite("Search words of ASCII text", .offThePool)
 struct SearchTextASCIITests {
     /// The Character reading of `text`, as the byte reading returns it.
     private func byCharacter(_ text: String) -> [String] { SearchText.characterWords(text).map(\.word) }

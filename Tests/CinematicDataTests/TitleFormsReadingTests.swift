@@ -1,11 +1,12 @@
 @testable import CinematicData
 import CinematicDomain
+import CinematicTestSupport
 import Testing
 
 /// An index build reads an ASCII title's search words from its bytes (``ASCIITitleForms``):
 /// for every title, the same words in the same order as the string reading (``TitleForms``),
 /// one reader reused title after title as the builder reuses it.
-@Suite("Title forms read from bytes")
+@Suite("Title forms read from bytes", .offThePool)
 struct TitleFormsReadingTests {
     /// A title's words both ways: the byte reading's (nil when it leaves the title to the
     /// string reading) and the string reading's, each as plain, variants, joined, core count.
