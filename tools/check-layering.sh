@@ -41,7 +41,7 @@ ALLOWED = {
                         "CinematicTestSupport"} | PLATFORM | {"Foundation"},
     "cinematic-abi-profile": {"Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "MVIKit"} | PLATFORM,
     # Tests.
-    "CinematicTestSupport": {"CinematicDomain", "MVIKit", "Synchronization", "Testing"},
+    "CinematicTestSupport": {"CinematicDomain", "MVIKit", "CinematicThreads", "Synchronization", "Testing"},
     # Test hooks: fault injection (FileIO's system calls, SQLite's VFS); never shipped.
     "CinematicTestHooks": {"CinematicData", "CSQLite"} | PLATFORM,
     "MVIKitTests": {"MVIKit", "CinematicThreads"} | TESTING,
