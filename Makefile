@@ -80,7 +80,7 @@ INSTALL_CHECK := $(BUILD)/install-check
 all: lib $(REPLAY_TOOL)
 
 ## test: every check (each target's own comment says what it checks).
-test: test-generated wire-check test-release-checks test-lib-rebuild abi-check test-migration-doc test-adding-a-feature test-layering test-no-hooks test-comparison-doc test-hosts test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-conformance test-fuzz
+test: test-generated wire-check test-releases test-release-checks test-lib-rebuild abi-check test-migration-doc test-adding-a-feature test-layering test-no-hooks test-comparison-doc test-hosts test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-conformance test-fuzz
 
 ## demo: the terminal movie app (examples/python) on a terminal; elsewhere (no TTY) the
 ## C example typing "star wars" into the Search store letter by letter.

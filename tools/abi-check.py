@@ -10,8 +10,9 @@ Two comparisons, each `abidiff` between the last release's stored description
            C types of their parameters and results, and the types they reach (unversioned:
            the types are compared by function name; the versions are the library's part).
 
-Then a host of the last release (Tests/c/abi_host_0_2.c, built against release/<v>/cinematic.h
-and linked against that release's exports) runs on the built library.
+Then a host of every recorded release (Tests/c/abi_host_0_2.c, abi_host_0_3.c, ...: each built
+against its release/<v>/cinematic.h and linked against that release's exports) runs on the
+built library.
 
 A removed function, or a function whose C signature changed, is an incompatible change: it
 fails unless the SONAME differs from the release's (LIB_SONAME in the Makefile). Then the
@@ -74,7 +75,7 @@ def abidiff(name: str, old: Path, new: Path) -> tuple[bool, list[str]]:
 
 
 def old_host(baseline: Path, library: Path, soname: str, work: Path) -> list[str]:
-    """Builds the last release's host against that release's header and exports, runs it on
+    """Builds a recorded release's host against that release's header and exports, runs it on
     `library`; the problems it reports."""
     source = ROOT / "Tests/c" / f"abi_host_{baseline.name.rsplit('.', 1)[0].replace('.', '_')}.c"
     if not source.exists():
@@ -118,7 +119,7 @@ def main() -> int:
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--soname", required=True, help="the SONAME the library is built with")
     parser.add_argument("--version", required=True, help="the version being built (tools/wiregen.py --version)")
-    parser.add_argument("--baseline", type=Path, help="release/<last version> (default: the newest older one)")
+    parser.add_argument("--baseline", type=Path, help="release/<last version> (default: the newest at or before --version)")
     parser.add_argument("--header", type=Path, default=ROOT / "include/cinematic.h")
     parser.add_argument("--work", type=Path, default=ROOT / "build/abi")
     parser.add_argument("--library-abi", type=Path, help="today's library description, already written")
@@ -148,7 +149,8 @@ def main() -> int:
         elif incompatible:
             print(f"  (allowed: the SONAME went from {old_soname} to {new_soname})")
     if not args.library_abi:
-        failures += old_host(args.baseline, args.library, args.soname, args.work)
+        for release in wire_compat.recorded_releases(args.baseline.parent, released):
+            failures += old_host(release, args.library, args.soname, args.work)
     failures += version_problems(abi_probe.prototypes(args.header), symbols(old_library), symbols(new_library),
                                  args.version)
     for failure in failures:

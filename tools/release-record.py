@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Records a release's contract in release/<version>/, the baseline of the next release's checks.
 
-  tools/release-record.py [--tree DIR] [--library FILE] [--soname NAME] [--out DIR]
+  tools/release-record.py [--tree DIR] [--commit REV] [--library FILE] [--soname NAME] [--out DIR]
 
 Writes, from the source tree DIR (default: this one) and its built library:
   VERSION                 the release's version (the tree's schema says it)
+  COMMIT                  the commit the release was cut from (--commit, default the tree's
+                          HEAD): how a clone finds it, since a tag is not a file on main
   libcinematic.abi        abidw of the built library: functions, symbol versions, SONAME
   cinematic-header.abi    abidw of the header probe: the C types (tools/abi_probe.py)
   cinematic.h, .map       the header and the linker version script (a host of the release is
@@ -43,6 +45,7 @@ def main() -> int:
     parser.add_argument("--library", type=Path, help="default: TREE/build/lib/libcinematic.so.0")
     parser.add_argument("--soname", default="libcinematic.so.0")
     parser.add_argument("--out", type=Path, help="default: release/<version> of this tree")
+    parser.add_argument("--commit", help="the release's commit (default: the tree's HEAD; required for a tree without git)")
     args = parser.parse_args()
     tree = args.tree.resolve()
     schema = json.loads((tree / "schema/cinematic.schema.json").read_text())
@@ -50,6 +53,10 @@ def main() -> int:
     out = args.out or ROOT / "release" / version
     (out / "golden").mkdir(parents=True, exist_ok=True)
     (out / "VERSION").write_text(version + "\n")
+    commit = args.commit or subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], check=True,
+                                           capture_output=True, text=True).stdout.strip()
+    (out / "COMMIT").write_text(subprocess.run(["git", "-C", str(ROOT), "rev-parse", commit], check=True,
+                                               capture_output=True, text=True).stdout.strip() + "\n")
     library = args.library or tree / "build/lib" / args.soname
     (out / "libcinematic.abi").write_text(describe(library))
     with tempfile.TemporaryDirectory() as scratch:

@@ -2,7 +2,7 @@
 # against the last release (release/<version>/), the migration guide's examples, recording a
 # release, and reproducible artifacts.
 
-.PHONY: abi-deps abi-check wire-check test-release-checks test-migration-doc release-record dist dist-check
+.PHONY: abi-deps abi-check wire-check test-releases test-release-checks test-migration-doc release-record dist dist-check
 
 ## abi-deps: libabigail's abidw and abidiff (Debian abigail-tools), installed with apt-get as
 ## root like the build's packages, otherwise the command is printed.
@@ -27,6 +27,13 @@ abi-check: lib abi-deps
 ## golden intents and initial states still answered as documented. tools/wire-check.py.
 wire-check:
 	python3 tools/wire-check.py
+
+## test-releases: every release the CHANGELOG names has its contract recorded (release/<v>/
+## with VERSION and COMMIT, the commit an ancestor whose schema says v) and a host
+## (Tests/c/abi_host_<major>_<minor>.c), so no step of cutting a release is skipped.
+## tools/check-releases.py.
+test-releases:
+	python3 tools/check-releases.py
 
 ## test-release-checks: the two checks fed mutations (a member renamed, an intent removed, a
 ## type narrowed, a function removed, a new function under an old version node): each fails,

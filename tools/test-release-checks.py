@@ -179,6 +179,36 @@ def test_a_new_function_carries_the_new_release_node() -> None:
     assert status == 1 and "cinematic_store_scope is new since the last release: its node is CINEMATIC_0.3" in out, out
 
 
+def release_records(changelog_releases: list[str], recorded: dict[str, str]) -> tuple[int, str]:
+    """tools/check-releases.py on a scratch root: a CHANGELOG naming `changelog_releases`,
+    release/<v>/ recorded for each of `recorded` (version -> commit) and its host."""
+    root = SCRATCH / f"releases-{len(list(SCRATCH.glob('releases-*')))}"
+    (root / "Tests/c").mkdir(parents=True)
+    (root / "CHANGELOG.md").write_text("# Changelog\n\n## Unreleased\n\n" + "".join(
+        f"## {version} (2026-12-01)\n\n- a change\n\n" for version in changelog_releases))
+    for version, commit in recorded.items():
+        (root / "release" / version).mkdir(parents=True)
+        (root / "release" / version / "VERSION").write_text(version + "\n")
+        (root / "release" / version / "COMMIT").write_text(commit + "\n")
+        major, minor = version.split(".")[:2]
+        (root / "Tests/c" / f"abi_host_{major}_{minor}.c").write_text("int main(void) { return 0; }\n")
+    run = subprocess.run([sys.executable, str(ROOT / "tools/check-releases.py"), "--root", str(root)],
+                         capture_output=True, text=True)
+    return run.returncode, run.stdout + run.stderr
+
+
+def test_a_release_named_in_the_changelog_must_be_recorded() -> None:
+    status, out = release_records(["0.9.0", "0.3.0"], {"0.3.0": "d13f94e4fb8dd13050f40b941639f70fcd3845d0"})
+    assert status == 1 and "CHANGELOG names 0.9.0, but release/0.9.0/ is not recorded" in out, out
+    status, out = release_records(["0.3.0"], {"0.3.0": "d13f94e4fb8dd13050f40b941639f70fcd3845d0"})
+    assert status == 0, out
+
+
+def test_a_recorded_release_names_its_commit() -> None:
+    status, out = release_records(["0.3.0"], {"0.3.0": "not a commit"})
+    assert status == 1 and "release/0.3.0/COMMIT is missing or not a commit" in out, out
+
+
 def main() -> int:
     tests = [(name, test) for name, test in globals().items() if name.startswith("test_")]
     failed = 0

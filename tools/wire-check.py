@@ -13,7 +13,7 @@
   tools/wire-check.py [--baseline release/0.2.0] [--schema schema/cinematic.schema.json]
                       [--golden schema/golden] [--version 0.3.0]
 
-Without --baseline, the newest release/ folder older than today's version. Exit status 0 when
+Without --baseline, the newest release/ folder at or before today's version. Exit status 0 when
 compatible or allowed, 1 otherwise.
 """
 from __future__ import annotations
@@ -70,6 +70,15 @@ def golden_problems(baseline: Path, golden: Path) -> list[str]:
     return problems
 
 
+def corrections(baseline: Path, breaking: list[str]) -> dict[str, str]:
+    """The breaking lines that `baseline/corrections.json` excuses: where the release's recorded
+    schema understated what its library already did (a bound it enforced but did not state),
+    each with the evidence. The exact report line is the key, so only that change is excused."""
+    path = baseline / "corrections.json"
+    known = json.loads(path.read_text()) if path.exists() else {}
+    return {line: known[line] for line in breaking if line in known}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path)
@@ -83,10 +92,14 @@ def main() -> int:
     old = json.loads((baseline / "cinematic.schema.json").read_text())
     released = old["x-cinematic"]["version"]
     report = wire_compat.compare(old, new)
+    corrected = corrections(baseline, report.breaking)
+    report.breaking = [line for line in report.breaking if line not in corrected]
     print(f"wire-check: {released} ({baseline.relative_to(ROOT) if baseline.is_relative_to(ROOT) else baseline})"
           f" -> {version}: {len(report.compatible)} compatible, {len(report.breaking)} breaking")
     for line in report.breaking:
         print(f"  breaking    {line}")
+    for line, why in corrected.items():
+        print(f"  corrected   {line}\n              ({baseline.name}'s schema understated its library: {why})")
     for line in report.compatible:
         print(f"  compatible  {line}")
     failures = []

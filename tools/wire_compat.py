@@ -245,10 +245,18 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def last_release(releases: Path, version: str) -> Path:
-    """The newest releases/<v>/ (holding a VERSION file) with v older than `version`: the
-    baseline of the checks while `version` is being prepared."""
-    older = [p for p in releases.iterdir() if (p / "VERSION").exists()
-             and version_key((p / "VERSION").read_text().strip()) < version_key(version)]
+    """The newest recorded release/<v>/ (holding a VERSION file) with v at most `version`:
+    the baseline of the checks. A tree at version v is that release or work after it (until
+    the version moves to the next release being prepared), so it is checked against v itself:
+    a breaking change since v then fails until the version says so."""
+    older = recorded_releases(releases, version)
     if not older:
-        raise SystemExit(f"no release folder in {releases} older than {version}")
-    return max(older, key=lambda p: version_key((p / "VERSION").read_text().strip()))
+        raise SystemExit(f"no release folder in {releases} at or before {version}")
+    return older[-1]
+
+
+def recorded_releases(releases: Path, version: str) -> list[Path]:
+    """Every recorded release/<v>/ with v at most `version`, oldest first."""
+    found = [p for p in releases.iterdir() if (p / "VERSION").exists()
+             and version_key((p / "VERSION").read_text().strip()) <= version_key(version)]
+    return sorted(found, key=lambda p: version_key((p / "VERSION").read_text().strip()))

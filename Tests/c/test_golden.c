@@ -1,7 +1,7 @@
 /*
  * The golden files every suite reads (schema/golden/, written once): each host intent with
  * the status it must get, and each feature's initial state, byte for byte. The Python and
- * Kotlin suites read the same files. The last release's golden intents (release/0.2.0/golden/)
+ * Kotlin suites read the same files. Each recorded release's golden intents (release/<v>/golden/)
  * must still get the statuses that release documented (`make wire-check` compares the files).
  */
 #include "harness.h"
@@ -9,7 +9,6 @@
 
 #define GOLDEN_INTENTS "schema/golden/intents.jsonl"
 #define GOLDEN_STATES "schema/golden/initial-states.json"
-#define RELEASED_INTENTS "release/0.2.0/golden/intents.jsonl"
 
 /* The features and their sample arguments, from the header's generated block: a feature added
  * to the schema is checked here without a change to this file. */
@@ -88,10 +87,19 @@ static void test_golden_intents_get_their_status(void) {
     }
 }
 
-/* A host built for 0.2.0 sends 0.2.0's intents: each still gets the status 0.2.0 documented. */
-static void test_the_last_releases_golden_intents_get_their_status(void) {
-    char seen[seen_size] = ",";
-    CHECK(send_golden_intents(RELEASED_INTENTS, seen) == 33);
+/* A host built for a recorded release sends that release's golden intents: each still gets
+ * the status the release documented (every release recorded in release/, with its count of
+ * lines, so a file cut short fails too). */
+static void test_the_releases_golden_intents_get_their_status(void) {
+    static const struct { const char *path; int lines; } released[] = {
+        {"release/0.2.0/golden/intents.jsonl", 33},
+        {"release/0.3.0/golden/intents.jsonl", 58},
+    };
+    for (size_t i = 0; i < sizeof released / sizeof *released; i++) {
+        char seen[seen_size] = ",";
+        int sent = send_golden_intents(released[i].path, seen);
+        CHECK_MSG(sent == released[i].lines, "%s: %d golden intents sent, expected %d", released[i].path, sent, released[i].lines);
+    }
 }
 
 static void test_golden_initial_states(void) {
@@ -173,7 +181,7 @@ static void test_every_integer_member_out_of_range_is_invalid(void) {
 int main(void) {
     RUN_TEST(test_every_integer_member_out_of_range_is_invalid);
     RUN_TEST(test_golden_intents_get_their_status);
-    RUN_TEST(test_the_last_releases_golden_intents_get_their_status);
+    RUN_TEST(test_the_releases_golden_intents_get_their_status);
     RUN_TEST(test_golden_initial_states);
     return TEST_SUMMARY();
 }
