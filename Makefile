@@ -75,12 +75,12 @@ CATALOG_HOST := $(BUILD)/bin/catalog-host
 FTS5_HOST := $(BUILD)/bin/fts5-host
 INSTALL_CHECK := $(BUILD)/install-check
 
-.PHONY: golden-debug test-lib-rebuild test-adding-a-feature all deps build lib first-use-code index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web test-under-load test-conformance test-hosts
+.PHONY: test-data golden-debug test-lib-rebuild test-adding-a-feature all deps build lib first-use-code index-tool example replay-tool catalog-server generate wheel test-wheel jar test-jar test test-generated test-layering test-no-hooks test-comparison-doc mutants test-fuzz fuzz-build fuzz-run test-swift test-header test-c test-stress test-install test-reinstall test-kotlin test-python test-desktop screenshots demo desktop bench stress sanitizers fuzz install clean web test-web bench-web test-under-load test-conformance test-hosts
 
 all: lib $(REPLAY_TOOL)
 
 ## test: every check (each target's own comment says what it checks).
-test: test-generated wire-check test-releases test-release-checks test-lib-rebuild abi-check test-migration-doc test-adding-a-feature test-layering test-no-hooks test-comparison-doc test-hosts test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-conformance test-fuzz
+test: test-generated test-data wire-check test-releases test-release-checks test-lib-rebuild abi-check test-migration-doc test-adding-a-feature test-layering test-no-hooks test-comparison-doc test-hosts test-swift test-header test-c test-stress test-install test-reinstall test-wheel test-kotlin test-jar test-python test-desktop test-web test-conformance test-fuzz
 
 ## demo: the terminal movie app (examples/python) on a terminal; elsewhere (no TTY) the
 ## C example typing "star wars" into the Search store letter by letter.

@@ -43,8 +43,8 @@ lib: deps
 	@$(if $(STATIC_LIBSTDCXX),echo 'INPUT ( $(STATIC_LIBSTDCXX) )' > $(BUILD)/link/libstdc++.so.new && \
 	  $(call replace_if_changed,$(BUILD)/link/libstdc++.so,:),:)
 	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
-	@python3 -c 'import sys, zlib; data = open(sys.argv[1], "rb").read(); print(f"#define CATALOG_DATA_HASH \"crc32-{zlib.crc32(data):x}-{len(data)}\"")' \
-	  data/ggplot2movies.tsv.gz > $(INDEX_DIR)/catalog_data_hash.h.new && \
+	@python3 -c 'import sys, zlib; h = lambda p: (lambda d: f"crc32-{zlib.crc32(d):x}-{len(d)}")(open(p, "rb").read()); print(f"#define CATALOG_DATA_HASH \"{h(sys.argv[1])}+{h(sys.argv[2])}\"")' \
+	  data/ggplot2movies.tsv.gz data/alternate-titles.tsv > $(INDEX_DIR)/catalog_data_hash.h.new && \
 	  $(call replace_if_changed,$(INDEX_DIR)/catalog_data_hash.h,touch Sources/CinematicCatalogData/catalog_data.c)
 	@# The embedded index's stamp, compiled in beside it (tools/index-stamp.py): written only when it changed.
 	@if [ -f $(EMBEDDED_INDEX) ]; then python3 tools/index-stamp.py $(EMBEDDED_INDEX) > $(INDEX_STAMP).new && \

@@ -36,6 +36,11 @@ golden-debug:
 test-lib-rebuild: lib
 	tools/check-lib-rebuild.sh
 
+## test-data: every line of data/alternate-titles.tsv lands on the catalog film it names (id,
+## title, year and length), well formed (tools/check-alternate-titles.py).
+test-data:
+	python3 tools/check-alternate-titles.py
+
 ## test-layering: each target imports only what its row in tools/check-layering.sh allows (explicit edges), and Package.swift declares exactly that.
 test-layering:
 	tools/check-layering.sh

@@ -27,6 +27,8 @@ so the film it must find is known by construction, not guessed (docs/relevance.m
   swap           two adjacent words swapped
   extra          a word the title lacks added ("pixar", "movie", "dvd", ...): no title holds
                  every word of the query
+  alternate      a name people use for the film (data/alternate-titles.tsv: "seven samurai"
+                 for Shichinin no samurai), unless a more voted film holds its words
 
 Targets are films with at least 1,000 votes (the films people look for) whose title is
 theirs: the most voted film of the same title words (Psycho 1960, not 1998). Films are
@@ -152,11 +154,30 @@ def family_queries(cat, rng):
             if not cat.holding(need):
                 out.append(("extra", key, query, f))
     out += sequel_queries(cat, rng)
+    out += alternate_queries(cat)
+    return out
+
+
+def alternate_queries(cat):
+    """The names of data/alternate-titles.tsv typed, each for its film (films of at least
+    1,000 votes), unless another film as voted holds every word of the name."""
+    by_id = {f["id"]: f for f in cat.films}
+    out = []
+    with open(os.path.join(ROOT, "data", "alternate-titles.tsv"), encoding="utf-8") as lines:
+        header = next(lines).rstrip("\n").split("\t")
+        for line in lines:
+            fields = dict(zip(header, line.rstrip("\n").split("\t")))
+            f = by_id.get(int(fields["id"]))
+            if f is None or f["votes"] < 1000:
+                continue
+            need = set(words(typed(fields["alternate"]))) - STOP
+            if need and not any(g is not f and g["votes"] >= f["votes"] for g in cat.holding(need)):
+                out.append(("alternate", str(f["id"]), typed(fields["alternate"]), f))
     return out
 
 
 FAMILIES = ["exact", "nothe", "subtitle", "subtitle-only", "sequel", "numeral", "ordinal", "abbrev",
-            "typo1", "typo2", "swap", "extra"]
+            "typo1", "typo2", "swap", "extra", "alternate"]
 
 
 def generate():

@@ -1,4 +1,5 @@
-/* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md) and,
+/* Embeds data/ggplot2movies.tsv.gz (58,788 films, GPL-2 | GPL-3, see data/README.md), the
+   alternate titles of its films (data/alternate-titles.tsv) and,
    in `make lib` builds (-DCINEMATIC_EMBED_INDEX), the index built from it
    (build/catalog-index/catalog.idx, written by build/bin/cinematic-index --embedded) and
    the movie file's data hash (build/catalog-index/catalog_data_hash.h) and the index's stamp
@@ -15,6 +16,11 @@
 #pragma clang diagnostic ignored "-Wc23-extensions"
 CATALOG_SECTION static const unsigned char catalog_gz[] = {
 #embed "../../data/ggplot2movies.tsv.gz"
+};
+
+/* data/alternate-titles.tsv: the names people use for catalog films (see data/README.md). */
+CATALOG_SECTION static const unsigned char catalog_alternates[] = {
+#embed "../../data/alternate-titles.tsv"
 };
 
 /* SQLite reads the image in place: keep it aligned. */
@@ -51,6 +57,8 @@ static const size_t catalog_index_size = 0;
 
 const unsigned char *catalog_data_gz_bytes(void) { return catalog_gz; }
 size_t catalog_data_gz_length(void) { return sizeof catalog_gz; }
+const unsigned char *catalog_alternates_bytes(void) { return catalog_alternates; }
+size_t catalog_alternates_length(void) { return sizeof catalog_alternates; }
 const unsigned char *catalog_index_bytes(void) { return catalog_index; }
 size_t catalog_index_length(void) { return catalog_index_size; }
 const char *catalog_data_gz_hash(void) { return CATALOG_DATA_HASH; }

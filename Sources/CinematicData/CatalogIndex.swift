@@ -57,7 +57,7 @@ public enum CatalogIndex {
     /// host holds none of it.
     static let embeddedDataHash: String = {
         if let built = catalog_data_gz_hash() { return String(cString: built) }
-        let hash = dataHash(EmbeddedCatalog.movieFile)
+        let hash = EmbeddedCatalog.dataHash(movies: dataHash(EmbeddedCatalog.movieFile))
         EmbeddedCatalog.release(EmbeddedCatalog.movieFile)
         return hash
     }()
@@ -210,8 +210,18 @@ package enum EmbeddedCatalog {
         _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
     }
 
-    /// Every film of the embedded movie file.
-    package static func rows() throws(MovieError) -> [CatalogRow] {
-        try CatalogRow.parseAll(GzipData.inflate(movieFile, maximumBytes: MovieFile.maximumBytes, what: "the embedded movie file"))
+    /// data/alternate-titles.tsv.
+    static var alternates: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: catalog_alternates_bytes(), count: catalog_alternates_length())
     }
+
+    /// Every film of the embedded movie file, with its alternate titles.
+    package static func rows() throws(MovieError) -> [CatalogRow] {
+        try AlternateTitles.attach(alternates, to: CatalogRow.parseAll(
+            GzipData.inflate(movieFile, maximumBytes: MovieFile.maximumBytes, what: "the embedded movie file")))
+    }
+
+    /// The data hash of what the embedded index is built from: the movie file's and the
+    /// alternate titles' (``CatalogIndex/dataHash(_:)`` each, joined by "+").
+    static func dataHash(movies: String) -> String { movies + "+" + CatalogIndex.dataHash(alternates) }
 }

@@ -24,6 +24,10 @@ package struct CatalogRow {
     package let mpaa: String?
     /// Genre names.
     package let genres: [String]
+    /// Other names people use for the film (``AlternateTitles``), searched as forms of its title.
+    package var alternateTitles: [String] = []
+    /// The one of them shown beside the stored title ("Shichinin no samurai (Seven Samurai)").
+    package var shownTitle: String?
 
     /// The expected header line's columns.
     package static let columns = ["id", "title", "year", "length", "budget", "rating", "votes",

@@ -37,7 +37,8 @@ public enum MovieFile {
     /// (``CatalogIndex/expectedEmbeddedStamp(libraryVersion:)``), so a stale index is refused.
     public static func buildEmbeddedIndex(to destination: String, libraryVersion: String) throws(MovieError) {
         try CatalogIndex.write(to: destination) { () throws(MovieError) in
-            (CatalogFilms(rows: try EmbeddedCatalog.rows()), CatalogIndex.Stamp(data: CatalogIndex.dataHash(EmbeddedCatalog.movieFile), library: libraryVersion))
+            (CatalogFilms(rows: try EmbeddedCatalog.rows()),
+             CatalogIndex.Stamp(data: EmbeddedCatalog.dataHash(movies: CatalogIndex.dataHash(EmbeddedCatalog.movieFile)), library: libraryVersion))
         }
     }
 }

@@ -57,13 +57,18 @@ struct MovieRows: @unchecked Sendable {
 /// Collects the result rows title by title, in rank order, as the search section's parts.
 struct MovieRowsBuilder {
     private var titleBytes: [UInt8] = [], titleStarts: [UInt32] = [0], ids: [UInt32] = []
+    /// Per title, where the name shown beside the stored title begins (``TitleSegments``), or 0.
+    private var shownFrom: [UInt32] = []
     private var runtimes: [UInt16] = [], ratings: [Double] = []
     private var genreIndexes: [UInt16] = [], genreLists: [String] = [], genreIndex: [String: UInt16] = [:]
     private var mpaaIndexes: [UInt16] = [], mpaaValues: [String] = [""], mpaaIndex: [String: UInt16] = ["": 0]
 
-    /// Appends the next title (its display title and its row).
-    mutating func append(_ row: CatalogRow, display: String) throws(MovieError) {
+    /// Appends the next title (its display title and its row), and the name `shown` beside
+    /// it, if any: "Shichinin no samurai (Seven Samurai)", a part of the title of its own.
+    mutating func append(_ row: CatalogRow, display: String, shown: String? = nil) throws(MovieError) {
+        shownFrom.append(shown == nil ? 0 : UInt32(display.utf8.count))
         titleBytes.append(contentsOf: display.utf8)
+        if let shown { titleBytes.append(contentsOf: " (\(shown))".utf8) }
         titleStarts.append(UInt32(titleBytes.count))
         ids.append(UInt32(clamping: row.id))
         runtimes.append(UInt16(clamping: row.runtime))
@@ -90,7 +95,7 @@ struct MovieRowsBuilder {
             .idRanks: CorpusLayout.bytes(idRanks), .runtimes: CorpusLayout.bytes(runtimes), .ratings: CorpusLayout.bytes(ratings),
             .genreIndexes: CorpusLayout.bytes(genreIndexes), .genreLists: MovieRows.joined(genreLists),
             .mpaaIndexes: CorpusLayout.bytes(mpaaIndexes), .mpaaValues: MovieRows.joined(mpaaValues),
-            .titleParts: CorpusLayout.bytes(TitleSegments.starts(titleBytes: titleBytes, titleStarts: titleStarts)),
+            .titleParts: CorpusLayout.bytes(TitleSegments.starts(titleBytes: titleBytes, titleStarts: titleStarts, shownFrom: shownFrom)),
         ]
     }
 }

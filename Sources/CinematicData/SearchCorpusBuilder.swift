@@ -110,8 +110,10 @@ struct TitleWordLists {
     /// (``ASCIITitleForms``), else as strings (``TitleForms``): the same words either way.
     mutating func append(_ row: CatalogRow) throws(MovieError) {
         let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle)
-        var catalog = row.catalogTitle, shown = parts.display
-        try display.append(row, display: shown)
+        // A film known by another name shows it too, "Shichinin no samurai (Seven Samurai)",
+        // whose words are then the title's own, that name a part of it (``TitleSegments``).
+        var catalog = row.catalogTitle, shown = row.shownTitle.map { "\(parts.display) (\($0))" } ?? parts.display
+        try display.append(row, display: parts.display, shown: row.shownTitle)
         let read = catalog.withUTF8 { catalog in
             shown.withUTF8 { shown in ascii.read(catalog: catalog, display: shown, articleMoved: parts.article != nil) }
         }
@@ -125,7 +127,7 @@ struct TitleWordLists {
             }
             try endTitle(row, plainCount: ascii.plain.count, coreCount: ascii.coreCount)
         } else {
-            let forms = TitleForms.read(catalogTitle: row.catalogTitle, parts: parts)
+            let forms = TitleForms.read(catalogTitle: row.catalogTitle, parts: parts, display: shown)
             for word in forms.plain { try note(word, as: Self.plain, adding: true) }
             for word in forms.variants { try note(word, as: 0, adding: true) }
             for word in forms.joined { try note(word, as: Self.pair, adding: false) }
@@ -134,12 +136,29 @@ struct TitleWordLists {
     }
 
     private mutating func endTitle(_ row: CatalogRow, plainCount: Int, coreCount: Int) throws(MovieError) {
+        try appendAlternateTitles(row)
         guard titleWords.count < Int(UInt32.max) else { throw .storage("the movie file has more title words than an index holds (4294967295)") }
         titleStarts.append(UInt32(titleWords.count))
         plainCounts.append(UInt16(clamping: plainCount))
         coreCounts.append(UInt16(clamping: coreCount))
         votes.append(UInt32(clamping: row.votes))
         years.append(UInt16(clamping: row.year))
+    }
+
+    /// The words of the film's other names (``AlternateTitles``), each of their forms once and
+    /// none already the title's: forms of the title (found as "another form", never plain
+    /// words, so the stored title's coverage and exactness are its own).
+    private mutating func appendAlternateTitles(_ row: CatalogRow) throws(MovieError) {
+        guard !row.alternateTitles.isEmpty else { return }
+        let start = Int(titleStarts[titleStarts.count - 1])
+        for name in row.alternateTitles {
+            let forms = TitleForms.read(catalogTitle: name, parts: TitleText.parts(ofCatalogTitle: name))
+            for word in forms.plain + forms.variants {
+                let id = try table.id(of: word)
+                if !titleWords[start...].contains(id) { noted(id, as: 0, adding: true) }
+            }
+            for word in forms.joined { try note(word, as: Self.pair, adding: false) }
+        }
     }
 
     /// Interns `word`, marks it `kind`, and with `adding` appends it to the title's words.
@@ -166,8 +185,8 @@ enum TitleForms {
     /// then adjacent words joined ("Ghost Busters" is also "ghostbusters"; not a one-letter
     /// word such as an elided "d'" of "d'une": that is no "dune"); those joined among them.
     /// Linear per title: a word is checked against the title's earlier words in a set.
-    static func read(catalogTitle: String, parts: TitleText.Parts) -> (plain: [String], variants: [String], joined: [String]) {
-        let shown = parts.display, plain = SearchText.words(shown)
+    static func read(catalogTitle: String, parts: TitleText.Parts, display: String? = nil) -> (plain: [String], variants: [String], joined: [String]) {
+        let shown = display ?? parts.display, plain = SearchText.words(shown)
         var seen = Set(plain), variants: [String] = [], joinedWords: [String] = []
         // A title without a moved article is its own catalog form: its forms are read once.
         let catalogForms = parts.article == nil ? [] : SearchText.indexWords(ofTitle: catalogTitle)

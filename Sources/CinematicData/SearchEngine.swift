@@ -34,6 +34,9 @@ final class SearchEngine {
     static let postingsPerWord = 400
     /// Prefix expansions of the word being typed, most frequent first.
     static let prefixWords = 40
+    /// A word being typed that begins fewer catalog words than this is also read as a
+    /// possible typo (SearchQueryReader.swift).
+    static let fewPrefixWords = 4
     /// Candidates read per prefix or typo expansion (an exact word reads `postingsPerWord`).
     static let postingsPerExpansion = 20
     /// A word being typed of up to this many letters draws its candidates from the

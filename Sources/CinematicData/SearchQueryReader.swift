@@ -43,12 +43,17 @@ extension SearchEngine {
                     prefixed = true
                 }
             }
-            // Typos only for a word the catalog does not know (nor continues, while typing):
-            // a known word is taken as meant, which keeps the lookups few. With a year in the
+            // Typos only for a word the catalog does not know (nor continues with more than a
+            // few words, while typing): a known word is taken as meant, which keeps the lookups
+            // few. A word being typed that begins only a few catalog words ("psyco": only
+            // "psycosissimo") may be a typo too: both kinds of match compete in the one score
+            // (a prefix 0.8, one edit 0.65), so a far more popular film with the word one edit
+            // away comes first (Psycho, 53,962 votes, over Psycosissimo, 7). With a year in the
             // query the film is a specific one, so spellings near a known word count too
             // ("solaris 1972" is "Solyaris").
             let edits = SearchRanking.allowedEdits(forLength: word.count)
-            if edits > 0 && (id == nil || namesYear) && !prefixed && !word.allSatisfy(\.isNumber) && !whole.contains(index) {
+            let fewContinue = !prefixed || prefixIDs.count < Self.fewPrefixWords
+            if edits > 0 && (id == nil || namesYear) && fewContinue && !word.allSatisfy(\.isNumber) && !whole.contains(index) {
                 for (candidate, quality) in typoAlternatives(of: word, scalars: scalars, edits: edits, alone: words.count == 1) {
                     alternatives[candidate] = max(alternatives[candidate] ?? 0, quality)
                 }

@@ -173,7 +173,7 @@ enum SearchRanking {
             let match = weights > 0 ? weighted / weights : 0
             // A joined word ("goodfellas" for "good fellas") covers what the query split; a
             // whole part of the title ("outfoxed" of "Outfoxed: Rupert Murdoch's ...") covers it.
-            let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: positions, corpus: corpus)
+            let whole = covered >= title.coreCount || query.partsCover && coversPart(title, plain: plain, matched: used, count: usedCount, corpus: corpus)
             let coverage = title.coreCount == 0 || whole ? 1 : min(1, Double(covered) / Double(title.coreCount))
             let exactTitle = allExact && whole ? 1.0 : 0
             return matchWeight * match + coverageWeight * coverage + exactTitleBonus * exactTitle
@@ -183,30 +183,31 @@ enum SearchRanking {
     }
 
     /// True when the query matched every word of one of the title's parts (stopwords aside),
-    /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II").
-    /// `matched`: the plain word each query word matched (its offset in the title), or -1.
-    private static func coversPart(_ title: Title, plain: CorpusSlice, matched: InlineArray<12, Int16>,
+    /// and only words of that part ("mission impossible" is no part of "Mission: Impossible II";
+    /// "seven samurai" is the part "(Seven Samurai)" of "Shichinin no samurai (Seven Samurai)").
+    /// `matched`: the title words the query's words matched (the first `count`); those that are
+    /// plain words must all lie in the part, so a word the title repeats ("samurai") counts
+    /// in whichever part holds the others.
+    private static func coversPart(_ title: Title, plain: CorpusSlice, matched: InlineArray<12, UInt32>, count: Int,
                                    corpus: SearchCorpus) -> Bool {
         guard title.segments != 0 else { return false }
-        var low = Int.max, high = -1
-        var mask: UInt64 = 0   // the matched offsets below 64
-        for index in matched.indices where matched[index] >= 0 {
-            let offset = Int(matched[index])
-            low = min(low, offset)
-            high = max(high, offset)
-            if offset < 64 { mask |= 1 << UInt64(offset) }
+        func isMatched(_ word: UInt32) -> Bool {
+            for index in 0..<count where matched[index] == word { return true }
+            return false
         }
-        guard high >= 0, high < 32 else { return false }
-        // The part holding the first match: it must hold the last one too.
-        var start = low
-        while start > 0 && title.segments & (1 << UInt32(start)) == 0 { start -= 1 }
-        var end = low + 1
-        while end < plain.count && (end >= 32 || title.segments & (1 << UInt32(end)) == 0) { end += 1 }
-        guard high < end else { return false }
-        for offset in start..<end where mask & (1 << UInt64(offset)) == 0 {
-            guard corpus.isStop(plain[plain.startIndex + offset]) else { return false }
+        var start = 0
+        while start < min(plain.count, 32) {
+            var end = start + 1
+            while end < plain.count && (end >= 32 || title.segments & (1 << UInt32(end)) == 0) { end += 1 }
+            let part = plain[(plain.startIndex + start)..<(plain.startIndex + end)]
+            var holdsOne = false, holdsAll = true
+            for index in 0..<count where plain.contains(matched[index]) {
+                if part.contains(matched[index]) { holdsOne = true } else { holdsAll = false }
+            }
+            if holdsOne && holdsAll && part.allSatisfy({ corpus.isStop($0) || isMatched($0) }) { return true }
+            start = end
         }
-        return true
+        return false
     }
 
     /// True when two words or more matched title words in the query's order, each at most

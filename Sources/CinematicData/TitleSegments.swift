@@ -6,13 +6,16 @@
 enum TitleSegments {
     /// Per title (rank - 1): bit `i` is set when plain word `i` (1...31) begins a part, after
     /// ": " or " - ".
-    static func starts(titleBytes: [UInt8], titleStarts: [UInt32]) -> [UInt32] {
+    /// `shownFrom`: per title, where the English name shown beside it begins in its display
+    /// title (the byte offset of " (Seven Samurai)"; 0 for none): that name is a part too.
+    static func starts(titleBytes: [UInt8], titleStarts: [UInt32], shownFrom: [UInt32] = []) -> [UInt32] {
         var starts = [UInt32](repeating: 0, count: titleStarts.count - 1)
         titleBytes.withUnsafeBufferPointer { bytes in
             for index in starts.indices {
                 let low = Int(titleStarts[index]), high = Int(titleStarts[index + 1])
-                // Most titles have no ":" nor "-": nothing to read word by word.
-                guard UnsafeBufferPointer(rebasing: bytes[low..<high]).contains(where: { $0 == 0x3A || $0 == 0x2D }) else { continue }
+                let shown = index < shownFrom.count && shownFrom[index] > 0 ? low + Int(shownFrom[index]) : -1
+                // Most titles have no ":" nor "-" nor a name shown beside: nothing to read word by word.
+                guard shown >= 0 || UnsafeBufferPointer(rebasing: bytes[low..<high]).contains(where: { $0 == 0x3A || $0 == 0x2D }) else { continue }
                 var mask: UInt32 = 0
                 var word = -1, length = 0
                 var separated = false
@@ -30,7 +33,7 @@ enum TitleSegments {
                         // An apostrophe joins ("Schindler's"), except after one letter ("d'une").
                     } else {
                         length = 0
-                        if byte == 0x3A { separated = true }
+                        if byte == 0x3A || position == shown { separated = true }
                         if byte == 0x2D, position > low, position + 1 < high, bytes[position - 1] == 0x20, bytes[position + 1] == 0x20 {
                             separated = true
                         }

@@ -49,6 +49,12 @@ public enum RelevanceSets {
         public var mrr: Double { count == 0 ? 0 : reciprocal / Double(count) }
     }
 
+    /// True when `movie` is the film titled `title`: its title, or its title with the English
+    /// name it is shown with ("Shichinin no samurai (Seven Samurai)" is "Shichinin no samurai").
+    public static func isTitled(_ movie: Movie, _ title: String) -> Bool {
+        movie.title == title || movie.title.hasPrefix(title + " (") && movie.title.hasSuffix(")")
+    }
+
     /// The rows of a suite file: `kind query title year k [split]` (hand-written) or
     /// `family query title year` (generated, whose split is `split`).
     public static func parse(_ text: String, split fixed: String? = nil) -> [Case] {
@@ -72,7 +78,7 @@ public enum RelevanceSets {
             if c.title == "-" {
                 position = results.isEmpty ? 0 : nil
             } else {
-                position = results.firstIndex { $0.title == c.title && $0.year == c.year }
+                position = results.firstIndex { Self.isTitled($0, c.title) && $0.year == c.year }
             }
             if let position {
                 if position == 0 { score.top1 += 1 }

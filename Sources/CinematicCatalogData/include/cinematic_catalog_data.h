@@ -9,6 +9,11 @@ const unsigned char *catalog_data_gz_bytes(void);
 /** Length in bytes of the buffer returned by catalog_data_gz_bytes(). */
 size_t catalog_data_gz_length(void);
 
+/** data/alternate-titles.tsv: the names people use for the catalog's films (a TSV, header
+    first). Static storage: never freed. */
+const unsigned char *catalog_alternates_bytes(void);
+/** Length in bytes of the buffer returned by catalog_alternates_bytes(). */
+size_t catalog_alternates_length(void);
 /** The catalog index `make lib` built from that TSV (a read-only SQLite image; see
     CatalogIndex.swift), or an empty buffer in builds without one (debug builds, tests).
     Static storage: never freed. */

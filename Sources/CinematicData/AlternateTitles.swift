@@ -1,0 +1,75 @@
+import CinematicDomain
+
+/// The names people use for a catalog's films besides their stored titles (data/alternate-
+/// titles.tsv: the English titles of foreign-language films, common short names), which the
+/// index searches as other forms of the film's title (``TitleWordLists``): "seven samurai"
+/// finds "Shichinin no samurai", shown as "Shichinin no samurai (Seven Samurai)".
+///
+/// The file is a TSV, a header line first, with at least the columns `id` (the catalog row)
+/// and `alternate` (the name); with `catalog_title`, `year` and `length` too, each line must
+/// name its row exactly (so no alias lands on the wrong film); `kind` says whether the name
+/// is shown beside the stored title (`title`: the English release title of a film stored
+/// under another language's; the default) or only found (`alias`: "Dr. Strangelove"); other
+/// columns (`source`) are provenance, not read. Hostile like any input: lines, names and names per film bounded, an
+/// unknown id or a row that differs is `.storage` naming the line.
+///
+/// ```text
+/// id      catalog_title           year  length  alternate      kind   source
+/// 46408   Shichinin no samurai    1954  206     Seven Samurai  title  Wikipedia: Seven Samurai
+/// ```
+package enum AlternateTitles {
+    /// At most this many names per film, of at most 200 UTF-8 bytes each, and 1 MiB of file.
+    static let perFilm = 8, nameBytes = 200, maximumBytes = 1 << 20
+
+    /// The rows with their alternate titles from `tsv` attached (in file order per film).
+    static func attach(_ tsv: UnsafeRawBufferPointer, to rows: [CatalogRow]) throws(MovieError) -> [CatalogRow] {
+        var byID: [Int: Int] = [:]
+        for (index, row) in rows.enumerated() { byID[row.id] = index }
+        var rows = rows
+        for (line, id, name, shown) in try read(tsv, rows: { id in byID[id].map { rows[$0] } }) {
+            guard let index = byID[id] else { throw fail(line, "id \(id) is no film of the catalog") }
+            guard rows[index].alternateTitles.count < perFilm else { throw fail(line, "film \(id) has more than \(perFilm) alternate titles") }
+            if !rows[index].alternateTitles.contains(name) { rows[index].alternateTitles.append(name) }
+            if shown && rows[index].shownTitle == nil { rows[index].shownTitle = name }
+        }
+        return rows
+    }
+
+    /// The lines of `tsv`: (line number, id, name, shown), each checked against its row (`row(id)`).
+    private static func read(_ tsv: UnsafeRawBufferPointer, rows row: (Int) -> CatalogRow?) throws(MovieError) -> [(Int, Int, String, Bool)] {
+        guard tsv.count <= maximumBytes else { throw .storage("alternate titles: the file is over \(maximumBytes) bytes") }
+        guard let text = String(validating: tsv, as: UTF8.self) else { throw .storage("alternate titles: not valid UTF-8") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let header = lines.first?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
+              let idColumn = header.firstIndex(of: "id"), let nameColumn = header.firstIndex(of: "alternate") else {
+            throw .storage("alternate titles: line 1: the header must name the columns id and alternate")
+        }
+        let title = header.firstIndex(of: "catalog_title"), year = header.firstIndex(of: "year"), length = header.firstIndex(of: "length")
+        let kind = header.firstIndex(of: "kind")
+        var found: [(Int, Int, String, Bool)] = []
+        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            let number = offset + 1
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == header.count else { throw fail(number, "expected \(header.count) tab-separated columns, found \(fields.count)") }
+            guard let id = Int(fields[idColumn]) else { throw fail(number, "id \"\(fields[idColumn].prefix(20))\" is not a number") }
+            let name = fields[nameColumn]
+            guard !name.isEmpty, name.utf8.count <= nameBytes, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw fail(number, "the alternate title must be 1 to \(nameBytes) UTF-8 bytes of text")
+            }
+            guard let film = row(id) else { throw fail(number, "id \(id) is no film of the catalog") }
+            if let title, fields[title] != film.catalogTitle { throw fail(number, mismatch(id, film, "title", fields[title])) }
+            if let year, Int(fields[year]) != film.year { throw fail(number, mismatch(id, film, "year", fields[year])) }
+            if let length, Int(fields[length]) != film.runtime { throw fail(number, mismatch(id, film, "length", fields[length])) }
+            let shown = kind.map { fields[$0] } ?? "title"
+            guard shown == "title" || shown == "alias" else { throw fail(number, "kind \"\(shown.prefix(20))\" is neither title nor alias") }
+            found.append((number, id, name, shown == "title"))
+        }
+        return found
+    }
+
+    private static func mismatch(_ id: Int, _ film: CatalogRow, _ column: String, _ value: String) -> String {
+        "film \(id) is \"\(film.catalogTitle)\" (\(film.year), \(film.runtime) min), not \(column) \"\(value.prefix(60))\""
+    }
+
+    private static func fail(_ line: Int, _ what: String) -> MovieError { .storage("alternate titles: line \(line): \(what)") }
+}
