@@ -35,6 +35,34 @@ package enum AlternateTitles {
         return rows
     }
 
+    /// The optional last column of a movie file (docs/catalog-index.md), after `genres`: a
+    /// film's other names separated by "|" ("Seven Samurai|The Magnificent Seven Samurai"),
+    /// the first shown beside its title unless the field begins with "|" (then each name is
+    /// only found: "|Dr. Strangelove").
+    static let column = "alternate_titles"
+
+    /// The names of a movie file's `alternate_titles` field, and the one shown (if any);
+    /// `.storage` naming line `line` for a name past the bounds.
+    static func names(_ field: UnsafeBufferPointer<UInt8>, line: Int) throws(MovieError) -> (names: [String], shown: String?) {
+        guard !field.isEmpty else { return ([], nil) }
+        guard field.count <= perFilm * (nameBytes + 1), let text = String(validating: field, as: UTF8.self) else {
+            throw .storage("line \(line): \(column) must be valid UTF-8 of at most \(perFilm) names of \(nameBytes) bytes")
+        }
+        let names = text.split(separator: "|").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        guard names.count <= perFilm else { throw .storage("line \(line): \(column) holds more than \(perFilm) names") }
+        for name in names where name.utf8.count > nameBytes || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw .storage("line \(line): \(column): each name must be 1 to \(nameBytes) UTF-8 bytes of text")
+        }
+        return (names, text.first == "|" ? nil : names.first)
+    }
+
+    /// Attaches the names of a movie file's `alternate_titles` field to `row`.
+    static func attach(_ field: UnsafeBufferPointer<UInt8>, to row: inout CatalogRow, line: Int) throws(MovieError) {
+        let (names, shown) = try names(field, line: line)
+        row.alternateTitles = names
+        row.shownTitle = shown
+    }
+
     /// The lines of `tsv`: (line number, id, name, shown), each checked against its row (`row(id)`).
     private static func read(_ tsv: UnsafeRawBufferPointer, rows row: (Int) -> CatalogRow?) throws(MovieError) -> [(Int, Int, String, Bool)] {
         guard tsv.count <= maximumBytes else { throw .storage("alternate titles: the file is over \(maximumBytes) bytes") }
@@ -72,4 +100,11 @@ package enum AlternateTitles {
     }
 
     private static func fail(_ line: Int, _ what: String) -> MovieError { .storage("alternate titles: line \(line): \(what)") }
+}
+
+private extension Substring {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
 }

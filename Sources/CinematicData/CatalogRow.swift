@@ -61,22 +61,31 @@ package struct CatalogRow {
     /// wrong with it rather than guessing (a malformed or out-of-range field, a repeated id);
     /// blank lines are skipped (but counted). Linear in the size of `bytes`.
     static func scan(_ bytes: [UInt8], _ each: (CatalogRow, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
-        try scan(bytes, reading: { (line, number) throws(MovieError) in try read(line, number: number) }, id: \.id, each)
+        try scan(bytes, reading: { (line, alternates, number) throws(MovieError) in
+            var row = try read(line, number: number)
+            if let alternates { try AlternateTitles.attach(alternates, to: &row, line: number) }
+            return row
+        }, id: \.id, each)
     }
 
     /// ``scan(_:_:)`` giving each film's id and votes only (every line checked the same way,
     /// a valid ASCII line without building its row: ``validASCIIKey(_:)``).
     static func scanKeys(_ bytes: [UInt8], _ each: ((id: Int, votes: Int), Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
-        try scan(bytes, reading: { (line, number) throws(MovieError) in
+        try scan(bytes, reading: { (line, alternates, number) throws(MovieError) in
+            // The alternate titles are checked now, so a fault names its line.
+            if let alternates { _ = try AlternateTitles.names(alternates, line: number) }
             if let key = validASCIIKey(line) { return key }
             let row = try read(line, number: number)
             return (row.id, row.votes)
         }, id: \.id, each)
     }
 
-    private static func scan<Line>(_ bytes: [UInt8], reading: (UnsafeBufferPointer<UInt8>, Int) throws(MovieError) -> Line, id: (Line) -> Int,
+    private static func scan<Line>(_ bytes: [UInt8], reading: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, Int) throws(MovieError) -> Line,
+                                   id: (Line) -> Int,
                                    _ each: (Line, Range<Int>) throws(MovieError) -> Void) throws(MovieError) {
         let header = Array(columns.joined(separator: "\t").utf8)
+        let extendedHeader = header + Array("\t\(AlternateTitles.column)".utf8)
+        var extended = false
         try bytes.withUnsafeBufferPointer { (text) throws(MovieError) in
             var lineNumber = 0, start = 0
             var sawHeader = false
@@ -90,13 +99,25 @@ package struct CatalogRow {
                 if line.last.map({ text[$0] }) == UInt8(ascii: "\r") { line = line.dropLast() }
                 if line.isEmpty { continue }
                 if !sawHeader {
-                    guard text[line].elementsEqual(header) else {
-                        throw .storage("line \(lineNumber): the header must be the \(columns.count) tab-separated columns \(columns.joined(separator: " "))")
+                    extended = text[line].elementsEqual(extendedHeader)
+                    guard extended || text[line].elementsEqual(header) else {
+                        throw .storage("line \(lineNumber): the header must be the \(columns.count) tab-separated columns \(columns.joined(separator: " ")), "
+                                       + "optionally followed by \(AlternateTitles.column)")
                     }
                     sawHeader = true
                     continue
                 }
-                let read = try reading(UnsafeBufferPointer(rebasing: text[line]), lineNumber)
+                // A file with alternate titles: the films' fields, then that last column
+                // (read by `reading` from the byte after the fields, AlternateTitles.field).
+                var alternates: UnsafeBufferPointer<UInt8>?
+                if extended {
+                    guard let tab = text[line].lastIndex(of: UInt8(ascii: "\t")) else {
+                        throw .storage("line \(lineNumber): expected \(columns.count + 1) tab-separated columns, found 1")
+                    }
+                    alternates = UnsafeBufferPointer(rebasing: text[(tab + 1)..<line.upperBound])
+                    line = line.lowerBound..<tab
+                }
+                let read = try reading(UnsafeBufferPointer(rebasing: text[line]), alternates, lineNumber)
                 if let first = lines.updateValue(UInt32(truncatingIfNeeded: lineNumber), forKey: UInt32(id(read))) {
                     throw .storage("line \(lineNumber): id \(id(read)) is already the film of line \(first)")
                 }
@@ -109,7 +130,15 @@ package struct CatalogRow {
     /// The row of line `range` of `text`, which ``scan(_:_:)`` read (so valid).
     static func parse(_ text: [UInt8], line range: Range<Int>) throws(MovieError) -> CatalogRow {
         try text.withUnsafeBufferPointer { (text) throws(MovieError) in
-            try CatalogRow.read(UnsafeBufferPointer(rebasing: text[range]), number: 0)
+            var row = try CatalogRow.read(UnsafeBufferPointer(rebasing: text[range]), number: 0)
+            // A line of a file with alternate titles: they follow its fields (``scan``).
+            if range.upperBound < text.count, text[range.upperBound] == UInt8(ascii: "\t") {
+                var end = range.upperBound + 1
+                while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+                if end > range.upperBound + 1 && text[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                try AlternateTitles.attach(UnsafeBufferPointer(rebasing: text[(range.upperBound + 1)..<end]), to: &row, line: 0)
+            }
+            return row
         }
     }
 

@@ -1,6 +1,7 @@
 @testable import CinematicData
 import CinematicDomain
 import CinematicTestSupport
+import Foundation
 import Testing
 
 /// A film known by every name people use (issue "Search that knows a film by every name"):
@@ -72,5 +73,44 @@ struct AlternateTitlesTests {
         let named = rows.filter { !$0.alternateTitles.isEmpty }
         #expect(named.count >= 3)
         #expect(named.contains { $0.id == 46408 && $0.alternateTitles.first == "Seven Samurai" })
+    }
+}
+
+/// A user's movie file may carry alternate titles in an optional last column.
+@Suite("Alternate titles in a movie file", .offThePool)
+struct MovieFileAlternateTitlesTests {
+    static let header = CatalogIndexTests.header.replacingOccurrences(of: "\n", with: "\t\(AlternateTitles.column)\n")
+
+    /// A film line of `CatalogIndexTests` with `names` as its last column.
+    static func film(_ id: Int, _ title: String, votes: Int, _ names: String) -> String {
+        CatalogIndexTests.film(id, title, votes: votes).replacingOccurrences(of: "\n", with: "\t\(names)\n")
+    }
+
+    @Test("the names are searched, the first shown, a field starting with | only found")
+    func theNamesOfAMovieFile() async throws {
+        let directory = TestCatalog.directory("alternates")
+        let source = directory.appendingPathComponent("movies.tsv").path, index = directory.appendingPathComponent("movies.idx").path
+        try (Self.header + Self.film(1, "Shichinin no samurai", votes: 900, "Seven Samurai | The Seven Samurai")
+             + Self.film(2, "Dr. Strangelove or: How I Learned to Stop Worrying and Love the Bomb", votes: 800, "|Dr. Strangelove")
+             + Self.film(3, "Zardoz", votes: 50, "")).write(toFile: source, atomically: true, encoding: .utf8)
+        try MovieFile.buildIndex(from: source, to: index, libraryVersion: "9.9.9")
+        let catalog = try SQLiteMovieCatalog.open(.index(path: index))
+        defer { catalog.close() }
+        #expect(try await catalog.searchMovies(matching: "seven samurai", page: 1).map(\.title) == ["Shichinin no samurai (Seven Samurai)"])
+        #expect(try await catalog.searchMovies(matching: "strangelove", page: 1).map(\.title)
+                == ["Dr. Strangelove or: How I Learned to Stop Worrying and Love the Bomb"])
+        #expect(try await catalog.movieDetail(id: 3).movie.title == "Zardoz")
+    }
+
+    @Test("a name past the bounds is refused, naming the line", arguments: [
+        (String(repeating: "Name|", count: 9), "line 2: alternate_titles holds more than 8 names"),
+        (String(repeating: "x", count: 201), "line 2: alternate_titles: each name must be 1 to 200"),
+    ])
+    func aBadFieldIsRefused(names: String, message: String) throws {
+        let directory = TestCatalog.directory("bad-alternates")
+        let source = directory.appendingPathComponent("movies.tsv").path, index = directory.appendingPathComponent("movies.idx").path
+        try (Self.header + Self.film(1, "Zardoz", votes: 50, names)).write(toFile: source, atomically: true, encoding: .utf8)
+        let error = #expect(throws: MovieError.self) { try MovieFile.buildIndex(from: source, to: index, libraryVersion: "9.9.9") }
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
     }
 }

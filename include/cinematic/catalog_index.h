@@ -58,6 +58,11 @@ extern "C" {
  * TSV's format (docs/catalog-index.md): a header line with the 19 columns id, title, year,
  * length, budget, rating, votes, r1..r10, mpaa, genres, then one film per line,
  * tab-separated, UTF-8, optionally gzip-compressed (every member of a gzip file is read).
+ * The header may add a 20th column, alternate_titles: other names of the film separated by
+ * "|" ("Seven Samurai|The Seven Samurai"), searched as forms of its title; the first is
+ * shown beside the title ("Shichinin no samurai (Seven Samurai)") unless the field begins
+ * with "|" (then each is only found: "|Dr. Strangelove"); at most 8 names of 1 to 200 UTF-8
+ * bytes (the embedded catalog's come from data/alternate-titles.tsv).
  * Open the index with {"catalog": {"path": index_path}}.
  *
  * Paths are bytes, passed to the system exactly as given and never re-encoded: a path that
@@ -74,7 +79,7 @@ extern "C" {
  *     256 MiB is about 2.8 million films; a build holds the text and about twice as much
  *     again (peak RSS 39 MB for the shipped 5.5 MB, 300 MB for 1,000,000 films in 100 MB,
  *     1.6x their index), so at most about 1 GB.
- *   - Each line: valid UTF-8, exactly 19 columns, no field over 4096 bytes; the title 1 to
+ *   - Each line: valid UTF-8, exactly 19 columns (20 with alternate_titles), no field over 4096 bytes; the title 1 to
  *     1024 characters and at most 4096 UTF-8 bytes (queries are bounded at 256 / 1024; the
  *     longest shipped title has 121 characters), so the work per title is bounded, and
  *     linear in its length; mpaa at most 32 bytes; genres at most 32 names of at most 64
