@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["Catalog", "LibrarySearch", "BadSearch", "Movie", "page_of", "display_title", "import_cinematic",
+__all__ = ["Catalog", "LibrarySearch", "BadSearch", "Movie", "page_of", "display_title", "shown_names", "import_cinematic",
            "PAGE_SIZE", "TOP_RATED_MIN_VOTES", "ARTICLES", "REPO", "DEFAULT_DATA", "SEARCH_TIMEOUT"]
 
 PAGE_SIZE = 20
@@ -18,6 +18,8 @@ TOP_RATED_MIN_VOTES = 1000
 ARTICLES = {"The", "A", "An", "La", "Le", "Les", "El", "Il", "L'", "Der", "Die", "Das", "Du", "Des", "De"}
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = REPO / "data" / "ggplot2movies.tsv.gz"
+#: The names shown beside the shipped films' titles (the library embeds the same file).
+ALTERNATE_TITLES = REPO / "data" / "alternate-titles.tsv"
 #: Seconds a search may take in the library before the request fails with 503.
 SEARCH_TIMEOUT = 30.0
 
@@ -29,6 +31,19 @@ def display_title(title: str) -> str:
     if sep and article in ARTICLES:
         return f"{article}{'' if article.endswith(chr(39)) else ' '}{head}"
     return title
+
+
+def shown_names(path: Path) -> Dict[int, str]:
+    """Per film id, the English name shown beside its title (data/alternate-titles.tsv: the
+    first line of kind "title"), as the library shows it: "Shichinin no samurai (Seven Samurai)"."""
+    names: Dict[int, str] = {}
+    with open(path, encoding="utf-8") as lines:
+        header = next(lines).rstrip("\n").split("\t")
+        for line in lines:
+            row = dict(zip(header, line.rstrip("\n").split("\t")))
+            if row.get("kind", "title") == "title":
+                names.setdefault(int(row["id"]), row["alternate"])
+    return names
 
 
 def import_cinematic() -> Any:
@@ -107,12 +122,14 @@ class Catalog:
         self.movies: Dict[int, Movie] = {}
         self.details: Dict[int, Movie] = {}
         self.searcher = searcher
+        shown = shown_names(ALTERNATE_TITLES) if path.resolve() == DEFAULT_DATA.resolve() else {}
         with gzip.open(path, "rt", encoding="utf-8") as lines:
             header = next(lines).rstrip("\n").split("\t")
             for line in lines:
                 row = dict(zip(header, line.rstrip("\n").split("\t")))
                 movie: Movie = {
-                    "id": int(row["id"]), "title": display_title(row["title"]),
+                    "id": int(row["id"]), "title": display_title(row["title"])
+                    + (f" ({shown[int(row['id'])]})" if int(row["id"]) in shown else ""),
                     "release_year": int(row["year"] or 0), "runtime": int(row["length"] or 0),
                     "vote_average": float(row["rating"] or 0), "vote_count": int(row["votes"] or 0),
                     "genres": [g for g in row["genres"].split(",") if g],

@@ -169,7 +169,7 @@ def test_search_open_favorite_and_list(app, tmp_path):
                  and app.screen.lines()[0].split() == ["Cinematic", "Search", "Discover", "Favorites"], "the Search tab")
 
     app.send("dune")
-    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "3 movies" in app.screen.lines()[2],
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and "4 movies" in app.screen.lines()[2],
                  "Dune (1984) in the results, and how many")
     # "Searching for “du…”…" was shown while pending (curses wrote only what changed from "Search").
     assert "ing for “du" in app.transcript.decode("utf-8", "replace")

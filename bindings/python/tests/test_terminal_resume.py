@@ -26,10 +26,10 @@ def test_dune_detail_with_the_search_behind_it_after_sigkill(resumable):
     app = resumable.start()
     app.wait_for(lambda s: "Search: _" in s, "the Search tab")
     app.send("dune")
-    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and counted(s, 3), "results for dune")
+    app.wait_for(lambda s: line_with(s, "Dune", "1984") is not None and counted(s, 4), "results for dune")
     app.send(PGDN)
     app.send(PGDN)     # past the last row of an exhausted list: it stays on the last row
-    app.send(UP * 2)   # back up to Dune
+    app.send(UP * 3)   # back up to Dune
     app.send("\r")
     app.wait_for(lambda s: "Dune (1984)" in s and "Budget" in s, "Dune's detail")
     identifier = dune_id()
@@ -41,7 +41,7 @@ def test_dune_detail_with_the_search_behind_it_after_sigkill(resumable):
     app = resumable.start()
     app.wait_for(lambda s: "Dune (1984)" in s and "Budget" in s and "190 min" in s, "Dune's detail again")
     app.send(ESC)
-    search = app.wait_for(lambda s: "Search: dune_" in s and counted(s, 3) and "Budget" not in s
+    search = app.wait_for(lambda s: "Search: dune_" in s and counted(s, 4) and "Budget" not in s
                           and "Dune" in app.screen.lines()[4] and "1984" in app.screen.lines()[4],
                           "the search for dune behind it")
     assert "Dune" in app.screen.lines()[4] and "1984" in app.screen.lines()[4], search
