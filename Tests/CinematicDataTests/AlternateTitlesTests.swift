@@ -11,9 +11,7 @@ import Testing
 struct AlternateTitlesTests {
     let catalog = TestCatalog.shared
 
-    private func first(_ query: String) throws -> String? {
-        try catalog.search(query).first.map { "\($0.title) (\($0.year))" }
-    }
+    private func first(_ query: String) throws -> String? { try TestCatalog.first(query) }
 
     @Test("the English name of a foreign-language film finds it first, shown beside its stored title", arguments: [
         ("seven samurai", "Shichinin no samurai (Seven Samurai) (1954)"),

@@ -27,6 +27,11 @@ enum TestCatalog {
         } catch { fatalError("catalog: \(error.message)") }
     }()
 
+    /// The first result of `query` as a person reads it: "Title (year)".
+    static func first(_ query: String) throws -> String? {
+        try shared.search(query).first.map { "\($0.title) (\($0.year))" }
+    }
+
     /// A scratch directory of this test process.
     static func directory(_ name: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinematic-data-tests-\(getpid())/\(name)-\(UUID())")

@@ -9,9 +9,7 @@ import Testing
 struct SearchGeneralizesTests {
     let catalog = TestCatalog.shared
 
-    private func first(_ query: String) throws -> String? {
-        try catalog.search(query).first.map { "\($0.title) (\($0.year))" }
-    }
+    private func first(_ query: String) throws -> String? { try TestCatalog.first(query) }
 
     /// "name N" is the Nth film of the series (the titles starting with the name, by year),
     /// whether or not its title carries the number; a number a title carries is that title's.

@@ -61,17 +61,32 @@ enum DomainJSON {
     // MARK: Decoding host answers (unknown members are ignored: forward compatibility)
 
     /// A movie from a host provider. `id` and `title` are required; the other fields default
-    /// to 0, [] and null.
+    /// to 0, [] and null. `alternateTitles` (at most 8 names of 1 to 200 UTF-8 bytes): the first
+    /// is shown beside the title, "Shichinin no samurai (Seven Samurai)", as the embedded
+    /// catalog shows it.
     static func decodeMovie(_ value: JSONValueReader) throws(APIError) -> Movie {
         let object = try value.object()
         func int(_ key: String) throws(APIError) -> Int { try object.optional(key).map { v throws(APIError) in try v.int() } ?? 0 }
         let genres = try object.optional("genres")?.array().map { v throws(APIError) in try v.string() } ?? []
         let mpaa = try object.optional("mpaa").flatMap { v throws(APIError) in v.isNull ? nil : try v.string() }
+        let names = try object.optional("alternateTitles").map { list throws(APIError) in try alternateTitles(list) } ?? []
+        let title = try object.required("title").string()
         return Movie(
-            id: try object.required("id").int(), title: try object.required("title").string(),
+            id: try object.required("id").int(), title: names.first.map { "\(title) (\($0))" } ?? title,
             year: try int("year"), runtime: try int("runtime"),
             rating: try object.optional("rating")?.double() ?? 0, votes: try int("votes"),
             genres: genres, mpaa: mpaa)
+    }
+
+    /// A host movie's `alternateTitles`: at most 8 names of 1 to 200 UTF-8 bytes.
+    private static func alternateTitles(_ list: JSONValueReader) throws(APIError) -> [String] {
+        let names = try list.array()
+        guard names.count <= 8 else { throw .invalid("alternateTitles holds more than 8 names", at: list.path) }
+        return try names.map { name throws(APIError) in
+            let text = try name.text(maxCharacters: 200, maxBytes: 200)
+            guard !text.isEmpty else { throw .invalid("an alternate title is empty", at: name.path) }
+            return text
+        }
     }
 
     /// A detail from a host provider: a movie plus optional `budget` and `ratingDistribution`.

@@ -274,7 +274,7 @@ ProviderRequest = Union[SearchRequest, DiscoverRequest, MovieRequest, CancelRequ
 
 
 class HostMovie(TypedDict):
-    """A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored."""
+    """A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored. alternateTitles: other names of the film (at most 8 of 1 to 200 UTF-8 bytes), the first shown beside its title, as the embedded catalog shows the English name of a foreign-language film: "Shichinin no samurai (Seven Samurai)"."""
     id: int
     title: str
     year: NotRequired[int]
@@ -283,6 +283,7 @@ class HostMovie(TypedDict):
     votes: NotRequired[int]
     genres: NotRequired[List[str]]
     mpaa: NotRequired[Optional[str]]
+    alternateTitles: NotRequired[List[str]]
 
 
 class HostMovieDetail(TypedDict):
@@ -295,6 +296,7 @@ class HostMovieDetail(TypedDict):
     votes: NotRequired[int]
     genres: NotRequired[List[str]]
     mpaa: NotRequired[Optional[str]]
+    alternateTitles: NotRequired[List[str]]
     budget: NotRequired[Optional[int]]
     ratingDistribution: NotRequired[List[float]]
 

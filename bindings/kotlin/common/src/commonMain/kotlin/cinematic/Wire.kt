@@ -457,30 +457,30 @@ sealed class ProviderRequest {
     }
 }
 
-/** A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored. */
-data class HostMovie(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null) {
+/** A movie from a host: id and title required, other fields default to 0, [] and null; unknown members are ignored. alternateTitles: other names of the film (at most 8 of 1 to 200 UTF-8 bytes), the first shown beside its title, as the embedded catalog shows the English name of a foreign-language film: "Shichinin no samurai (Seven Samurai)". */
+data class HostMovie(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null, val alternateTitles: List<String>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa); if (alternateTitles != null) put("alternateTitles", alternateTitles) }
 
     companion object {
         /** Reads a HostMovie from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): HostMovie {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return HostMovie(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = map["year"]?.let { (it as Number).toInt() }, runtime = map["runtime"]?.let { (it as Number).toInt() }, rating = map["rating"]?.let { (it as Number).toDouble() }, votes = map["votes"]?.let { (it as Number).toLong() }, genres = map["genres"]?.let { (it as List<*>).map { (it as String) } }, mpaa = map["mpaa"]?.let { (it as String) })
+            return HostMovie(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = map["year"]?.let { (it as Number).toInt() }, runtime = map["runtime"]?.let { (it as Number).toInt() }, rating = map["rating"]?.let { (it as Number).toDouble() }, votes = map["votes"]?.let { (it as Number).toLong() }, genres = map["genres"]?.let { (it as List<*>).map { (it as String) } }, mpaa = map["mpaa"]?.let { (it as String) }, alternateTitles = map["alternateTitles"]?.let { (it as List<*>).map { (it as String) } })
         }
     }
 }
 
 /** The wire object HostMovieDetail. */
-data class HostMovieDetail(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null, val budget: Long? = null, val ratingDistribution: List<Double>? = null) {
+data class HostMovieDetail(val id: Long = 0, val title: String, val year: Int? = null, val runtime: Int? = null, val rating: Double? = null, val votes: Long? = null, val genres: List<String>? = null, val mpaa: String? = null, val alternateTitles: List<String>? = null, val budget: Long? = null, val ratingDistribution: List<Double>? = null) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa); if (budget != null) put("budget", budget); if (ratingDistribution != null) put("ratingDistribution", ratingDistribution) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("id" to id, "title" to title).apply { if (year != null) put("year", year); if (runtime != null) put("runtime", runtime); if (rating != null) put("rating", rating); if (votes != null) put("votes", votes); if (genres != null) put("genres", genres); if (mpaa != null) put("mpaa", mpaa); if (alternateTitles != null) put("alternateTitles", alternateTitles); if (budget != null) put("budget", budget); if (ratingDistribution != null) put("ratingDistribution", ratingDistribution) }
 
     companion object {
         /** Reads a HostMovieDetail from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): HostMovieDetail {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return HostMovieDetail(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = map["year"]?.let { (it as Number).toInt() }, runtime = map["runtime"]?.let { (it as Number).toInt() }, rating = map["rating"]?.let { (it as Number).toDouble() }, votes = map["votes"]?.let { (it as Number).toLong() }, genres = map["genres"]?.let { (it as List<*>).map { (it as String) } }, mpaa = map["mpaa"]?.let { (it as String) }, budget = map["budget"]?.let { (it as Number).toLong() }, ratingDistribution = map["ratingDistribution"]?.let { (it as List<*>).map { (it as Number).toDouble() } })
+            return HostMovieDetail(id = (map["id"] as Number).toLong(), title = (map["title"] as String), year = map["year"]?.let { (it as Number).toInt() }, runtime = map["runtime"]?.let { (it as Number).toInt() }, rating = map["rating"]?.let { (it as Number).toDouble() }, votes = map["votes"]?.let { (it as Number).toLong() }, genres = map["genres"]?.let { (it as List<*>).map { (it as String) } }, mpaa = map["mpaa"]?.let { (it as String) }, alternateTitles = map["alternateTitles"]?.let { (it as List<*>).map { (it as String) } }, budget = map["budget"]?.let { (it as Number).toLong() }, ratingDistribution = map["ratingDistribution"]?.let { (it as List<*>).map { (it as Number).toDouble() } })
         }
     }
 }
