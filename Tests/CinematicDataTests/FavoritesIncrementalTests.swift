@@ -1,7 +1,6 @@
 import CinematicData
 import CinematicDomain
 import Foundation
-import CinematicTestSupport
 import Testing
 
 /// A write updates the observed favorites by what it changed (one row in, one row out)
@@ -110,4 +109,17 @@ private func temporaryPath() throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("favorites-incremental-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent("favorites.sqlite").path
+}
+
+/// A small deterministic generator (SplitMix64), so a failing seed replays.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
 }

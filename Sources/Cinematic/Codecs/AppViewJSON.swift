@@ -18,29 +18,33 @@ import Synchronization
 /// sections, the Detail, the actions): a keystroke describes the query, the list's status and
 /// nothing else, and its patch skips every cached part in constant time.
 final class AppViewJSON: Sendable {
-    /// The parts of the last view, reused by the next one where their inputs are the same.
-    let memo = AppViewMemo()
     private let rowNodes = RowNodes()
     private let tabs = NodeCache<[AppChoice]>()
     private let sections = NodeCache<[AppChoice]>()
-    private let detail = NodeCache<AppDetailView>()
+    private let detail = NodeCache<AppDetailView?>()
     private let actions = NodeCache<AppActions>()
     private let message = NodeCache<AppMessage?>()
+    private let window = Mutex<(movies: ArraySlice<Movie>, rows: [AppRowView])?>(nil)
     private let rowList = NodeCache<[AppRowView]>()
-    /// The view's and the list's text members, each the same node while its text stays.
-    private let screen = NodeCache<String>(), title = NodeCache<String>(), source = NodeCache<String>()
-    private let sort = NodeCache<String>(), sortLabel = NodeCache<String>(), query = NodeCache<String>()
-    private let listName = NodeCache<String>(), status = NodeCache<String>(), hint = NodeCache<String>()
+
+    /// The rows of `movies` (``AppRowView/init(movie:)`` each), worded again only when the
+    /// films shown changed (for ``AppState/view(limits:rows:)``: a keystroke words no row).
+    func rows(_ movies: ArraySlice<Movie>) -> [AppRowView] {
+        // The same films: the same storage (one comparison) while the list stays loaded.
+        if let rows = window.withLock({ $0.flatMap { $0.movies == movies ? $0.rows : nil } }) { return rows }
+        let rows = movies.map(AppRowView.init(movie:))
+        window.withLock { $0 = (movies, rows) }
+        return rows
+    }
 
     /// The view's node, its unchanged parts the nodes of the last view.
     func node(_ view: AppView) -> StateNode {
         Self.object([
-            ("screen", screen.node(for: view.screen.rawValue, StateNode.string)), ("title", title.node(for: view.title, StateNode.string)),
+            ("screen", .string(view.screen.rawValue)), ("title", .string(view.title)),
             ("list", view.list.map(list) ?? .null),
-            ("detail", view.detail.map { detail.node(for: $0, Self.detail) } ?? .null),
-            ("source", source.node(for: view.source, StateNode.string)), ("sort", sort.node(for: view.sort.rawValue, StateNode.string)),
-            ("sortLabel", sortLabel.node(for: view.sortLabel, StateNode.string)),
-            ("query", query.node(for: view.query, StateNode.string)), ("tabs", tabs.node(for: view.tabs) { .list($0.map(Self.choice)) }),
+            ("detail", detail.node(for: view.detail) { $0.map(Self.detail) ?? .null }),
+            ("source", .string(view.source)), ("sort", .string(view.sort.rawValue)), ("sortLabel", .string(view.sortLabel)),
+            ("query", .string(view.query)), ("tabs", tabs.node(for: view.tabs) { .list($0.map(Self.choice)) }),
             ("sections", sections.node(for: view.sections) { .list($0.map(Self.choice)) }),
             ("actions", actions.node(for: view.actions, Self.actions)),
         ])
@@ -48,10 +52,9 @@ final class AppViewJSON: Sendable {
 
     private func list(_ list: AppListView) -> StateNode {
         Self.object([
-            ("list", listName.node(for: list.list.wireName, StateNode.string)), ("count", .int(list.count)),
-            ("selection", list.selection.map(StateNode.int) ?? .null), ("firstVisible", .int(list.firstVisible)),
-            ("rows", rowList.node(for: list.rows) { .list(rowNodes.nodes($0)) }), ("status", status.node(for: list.status, StateNode.string)),
-            ("message", message.node(for: list.message) { $0.map(Self.message) ?? .null }), ("hint", hint.node(for: list.hint, StateNode.string)),
+            ("list", .string(list.list.wireName)), ("count", .int(list.count)), ("selection", list.selection.map(StateNode.int) ?? .null),
+            ("firstVisible", .int(list.firstVisible)), ("rows", rowList.node(for: list.rows) { .list(rowNodes.nodes($0)) }), ("status", .string(list.status)),
+            ("message", message.node(for: list.message) { $0.map(Self.message) ?? .null }), ("hint", .string(list.hint)),
             ("visibleRows", .int(list.visibleRows)),
         ])
     }

@@ -20,7 +20,6 @@ struct StatePatch {
 
     /// The patch that turns `old` into `new`.
     init(from old: StateNode, to new: StateNode) {
-        operations.reserveCapacity(4)
         diff(old, new, at: "")
     }
 

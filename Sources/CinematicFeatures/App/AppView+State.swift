@@ -2,17 +2,19 @@ import CinematicDomain
 import MVIKit
 
 extension AppState {
-    /// What the person sees now (``AppView``), for lists bounded at `limits`. With a `memo`
-    /// (``AppViewMemo``), the parts whose inputs did not change since the memo's last view are
-    /// that view's (the same arrays); the view is the same either way.
-    public func view(limits: AppLimits = AppLimits(), memo: AppViewMemo? = nil) -> AppView {
-        let list = details.isEmpty ? listView(currentList, limits: limits, memo: memo) : nil
+    /// What the person sees now (``AppView``), for lists bounded at `limits`, the rows shown
+    /// worded by `wording` (``AppRowView/init(movie:)`` each; a codec passes one that remembers
+    /// the rows it worded last).
+    public func view(limits: AppLimits = AppLimits(),
+                     rows wording: (ArraySlice<Movie>) -> [AppRowView] = { $0.map(AppRowView.init(movie:)) }) -> AppView {
+        let list = details.isEmpty ? listView(currentList, limits: limits, wording: wording) : nil
         let shown = details.last.map { detailView($0.detail) }
         let screen: AppView.Screen = details.isEmpty ? (tab == .search ? .search : tab == .discover ? .discover : .favorites) : .detail
-        let sections = memo?.choices(discover.sections, chosen: section) ?? AppViewMemo.choices(discover.sections, chosen: section)
+        let tabs = AppTab.allCases.map { AppChoice(id: $0.id, title: AppWording.tab($0), chosen: $0 == tab) }
+        let sections = discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == section) }
         return AppView(screen: screen, title: shown?.heading ?? title, list: list, detail: shown, source: source,
-                       sort: sort, sortLabel: AppWording.sort(sort), query: search.query, tabs: AppViewMemo.tabs(tab),
-                       sections: sections, actions: actions(list, limits: limits))
+                       sort: sort, sortLabel: AppWording.sort(sort), query: search.query, tabs: tabs, sections: sections,
+                       actions: actions(list, limits: limits))
     }
 
     private var title: String {
@@ -33,14 +35,13 @@ extension AppState {
         }
     }
 
-    private func listView(_ list: AppList, limits: AppLimits, memo: AppViewMemo?) -> AppListView {
-        let shown = memo?.rows(movies(of: list), sortedBy: sort) ?? rows(of: list)
+    private func listView(_ list: AppList, limits: AppLimits, wording: (ArraySlice<Movie>) -> [AppRowView]) -> AppListView {
+        let shown = rows(of: list)
         let position = self.position(in: list)
         let selection = shown.isEmpty ? nil : min(position.selection, shown.count - 1)
         let first = min(position.firstVisible, max(0, shown.count - 1))
-        let window = shown.isEmpty ? [] : shown[first..<min(shown.count, first + visibleRows)]
-        let rows = memo?.worded(window, selected: selection.map { $0 - first })
-            ?? AppViewMemo.worded(window, selected: selection.map { $0 - first })
+        var rows = wording(shown.isEmpty ? [] : shown[first..<min(shown.count, first + visibleRows)])
+        for index in rows.indices { rows[index].selected = first + index == selection }
         let (status, message) = words(of: list, count: shown.count, full: shown.count >= limits.rowsPerList)
         let hint = list == .search && message == nil ? search.hint?.text ?? "" : ""
         return AppListView(list: list, count: shown.count, selection: selection, firstVisible: first, rows: rows,
