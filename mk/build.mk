@@ -42,7 +42,7 @@ lib: deps
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin $(INDEX_DIR) $(BUILD)/link
 	@$(if $(STATIC_LIBSTDCXX),echo 'INPUT ( $(STATIC_LIBSTDCXX) )' > $(BUILD)/link/libstdc++.so.new && \
 	  $(call replace_if_changed,$(BUILD)/link/libstdc++.so,:),:)
-	@# The movie file's data hash (CatalogIndex.dataHash), compiled in beside it: written only when it changed.
+	@# The data hash of the movie file and its alternate titles (CatalogIndex.dataHash each, joined by "+": EmbeddedCatalog.dataHash), compiled in beside them: written only when it changed.
 	@python3 -c 'import sys, zlib; h = lambda p: (lambda d: f"crc32-{zlib.crc32(d):x}-{len(d)}")(open(p, "rb").read()); print(f"#define CATALOG_DATA_HASH \"{h(sys.argv[1])}+{h(sys.argv[2])}\"")' \
 	  data/ggplot2movies.tsv.gz data/alternate-titles.tsv > $(INDEX_DIR)/catalog_data_hash.h.new && \
 	  $(call replace_if_changed,$(INDEX_DIR)/catalog_data_hash.h,touch Sources/CinematicCatalogData/catalog_data.c)

@@ -18,17 +18,30 @@ import CinematicDomain
 /// 46408   Shichinin no samurai    1954  206     Seven Samurai  title  Wikipedia: Seven Samurai
 /// ```
 package enum AlternateTitles {
-    /// At most this many names per film, of at most 200 UTF-8 bytes each, and 1 MiB of file.
-    static let perFilm = 8, nameBytes = 200, maximumBytes = 1 << 20
+    /// At most this many names per film (a movie file's, a host's), of at most 200 UTF-8 bytes
+    /// each, and 1 MiB of file.
+    package static let perFilm = 8, nameBytes = 200
+    static let maximumBytes = 1 << 20
+
+    /// `title` as shown with the name `shown` beside it: "Shichinin no samurai (Seven Samurai)".
+    package static func display(_ title: String, shown: String?) -> String {
+        shown.map { "\(title) (\($0))" } ?? title
+    }
+
+    /// True for a name within the bounds: 1 to ``nameBytes`` UTF-8 bytes, no control character.
+    private static func isName(_ name: some StringProtocol) -> Bool {
+        !name.isEmpty && name.utf8.count <= nameBytes && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
 
     /// The rows with their alternate titles from `tsv` attached (in file order per film).
     static func attach(_ tsv: UnsafeRawBufferPointer, to rows: [CatalogRow]) throws(MovieError) -> [CatalogRow] {
         var byID: [Int: Int] = [:]
         for (index, row) in rows.enumerated() { byID[row.id] = index }
         var rows = rows
-        for (line, id, name, shown) in try read(tsv, rows: { id in byID[id].map { rows[$0] } }) {
-            guard let index = byID[id] else { throw fail(line, "id \(id) is no film of the catalog") }
-            guard rows[index].alternateTitles.count < perFilm else { throw fail(line, "film \(id) has more than \(perFilm) alternate titles") }
+        for (line, index, name, shown) in try read(tsv, rows: rows, byID: byID) {
+            guard rows[index].alternateTitles.count < perFilm else {
+                throw fail(line, "film \(rows[index].id) has more than \(perFilm) alternate titles")
+            }
             if !rows[index].alternateTitles.contains(name) { rows[index].alternateTitles.append(name) }
             if shown && rows[index].shownTitle == nil { rows[index].shownTitle = name }
         }
@@ -50,7 +63,7 @@ package enum AlternateTitles {
         }
         let names = text.split(separator: "|").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
         guard names.count <= perFilm else { throw .storage("line \(line): \(column) holds more than \(perFilm) names") }
-        for name in names where name.utf8.count > nameBytes || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        for name in names where !isName(name) {
             throw .storage("line \(line): \(column): each name must be 1 to \(nameBytes) UTF-8 bytes of text")
         }
         return (names, text.first == "|" ? nil : names.first)
@@ -63,8 +76,9 @@ package enum AlternateTitles {
         row.shownTitle = shown
     }
 
-    /// The lines of `tsv`: (line number, id, name, shown), each checked against its row (`row(id)`).
-    private static func read(_ tsv: UnsafeRawBufferPointer, rows row: (Int) -> CatalogRow?) throws(MovieError) -> [(Int, Int, String, Bool)] {
+    /// The lines of `tsv`: (line number, the row's index in `rows`, name, shown), each checked
+    /// against its row (found by id in `byID`).
+    private static func read(_ tsv: UnsafeRawBufferPointer, rows: [CatalogRow], byID: [Int: Int]) throws(MovieError) -> [(Int, Int, String, Bool)] {
         guard tsv.count <= maximumBytes else { throw .storage("alternate titles: the file is over \(maximumBytes) bytes") }
         guard let text = String(validating: tsv, as: UTF8.self) else { throw .storage("alternate titles: not valid UTF-8") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -81,16 +95,15 @@ package enum AlternateTitles {
             guard fields.count == header.count else { throw fail(number, "expected \(header.count) tab-separated columns, found \(fields.count)") }
             guard let id = Int(fields[idColumn]) else { throw fail(number, "id \"\(fields[idColumn].prefix(20))\" is not a number") }
             let name = fields[nameColumn]
-            guard !name.isEmpty, name.utf8.count <= nameBytes, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw fail(number, "the alternate title must be 1 to \(nameBytes) UTF-8 bytes of text")
-            }
-            guard let film = row(id) else { throw fail(number, "id \(id) is no film of the catalog") }
+            guard isName(name) else { throw fail(number, "the alternate title must be 1 to \(nameBytes) UTF-8 bytes of text") }
+            guard let index = byID[id] else { throw fail(number, "id \(id) is no film of the catalog") }
+            let film = rows[index]
             if let title, fields[title] != film.catalogTitle { throw fail(number, mismatch(id, film, "title", fields[title])) }
             if let year, Int(fields[year]) != film.year { throw fail(number, mismatch(id, film, "year", fields[year])) }
             if let length, Int(fields[length]) != film.runtime { throw fail(number, mismatch(id, film, "length", fields[length])) }
             let shown = kind.map { fields[$0] } ?? "title"
             guard shown == "title" || shown == "alias" else { throw fail(number, "kind \"\(shown.prefix(20))\" is neither title nor alias") }
-            found.append((number, id, name, shown == "title"))
+            found.append((number, index, name, shown == "title"))
         }
         return found
     }

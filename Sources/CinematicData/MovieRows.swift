@@ -67,8 +67,7 @@ struct MovieRowsBuilder {
     /// it, if any: "Shichinin no samurai (Seven Samurai)", a part of the title of its own.
     mutating func append(_ row: CatalogRow, display: String, shown: String? = nil) throws(MovieError) {
         shownFrom.append(shown == nil ? 0 : UInt32(display.utf8.count))
-        titleBytes.append(contentsOf: display.utf8)
-        if let shown { titleBytes.append(contentsOf: " (\(shown))".utf8) }
+        titleBytes.append(contentsOf: AlternateTitles.display(display, shown: shown).utf8)
         titleStarts.append(UInt32(titleBytes.count))
         ids.append(UInt32(clamping: row.id))
         runtimes.append(UInt16(clamping: row.runtime))

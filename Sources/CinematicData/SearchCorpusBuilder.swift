@@ -112,7 +112,7 @@ struct TitleWordLists {
         let parts = TitleText.parts(ofCatalogTitle: row.catalogTitle)
         // A film known by another name shows it too, "Shichinin no samurai (Seven Samurai)",
         // whose words are then the title's own, that name a part of it (``TitleSegments``).
-        var catalog = row.catalogTitle, shown = row.shownTitle.map { "\(parts.display) (\($0))" } ?? parts.display
+        var catalog = row.catalogTitle, shown = AlternateTitles.display(parts.display, shown: row.shownTitle)
         try display.append(row, display: parts.display, shown: row.shownTitle)
         let read = catalog.withUTF8 { catalog in
             shown.withUTF8 { shown in ascii.read(catalog: catalog, display: shown, articleMoved: parts.article != nil) }

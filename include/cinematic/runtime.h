@@ -167,9 +167,12 @@ int cinematic_runtime_set_provider(cinematic_runtime *rt, cinematic_request_fn f
 
 /**
  * Answers provider request request_id with response_json (borrowed): {"movies":[...]},
- * {"movie":{...}} or {"error":{"code":...,"message":...}}. Any thread, any time, including
- * from inside the provider callback. Like cinematic_runtime_advance_clock, it returns once
- * the effect it woke reached its next suspension, with the resulting state delivered on the
+ * {"movie":{...}} or {"error":{"code":...,"message":...}} (schema "providerAnswer": a movie
+ * needs "id" and "title"; its optional "alternateTitles", at most 8 names of 1 to 200 UTF-8
+ * bytes, puts the first beside the title: "Shichinin no samurai (Seven Samurai)"). Any
+ * thread, any time, including from inside the provider callback. Like
+ * cinematic_runtime_advance_clock, it returns once the effect it woke reached its next
+ * suspension, with the resulting state delivered on the
  * calling thread ("immediate" delivery; from inside a callback, right after it). An answer
  * to a request that was cancelled, expired or already answered is accepted and dropped. An
  * answer that cannot be decoded fails the request with "invalidResponse" (so nothing waits

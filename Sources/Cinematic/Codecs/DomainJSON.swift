@@ -1,4 +1,5 @@
 import CJansson
+import CinematicData
 import CinematicDomain
 import MVIKit
 
@@ -72,18 +73,19 @@ enum DomainJSON {
         let names = try object.optional("alternateTitles").map { list throws(APIError) in try alternateTitles(list) } ?? []
         let title = try object.required("title").string()
         return Movie(
-            id: try object.required("id").int(), title: names.first.map { "\(title) (\($0))" } ?? title,
+            id: try object.required("id").int(), title: AlternateTitles.display(title, shown: names.first),
             year: try int("year"), runtime: try int("runtime"),
             rating: try object.optional("rating")?.double() ?? 0, votes: try int("votes"),
             genres: genres, mpaa: mpaa)
     }
 
-    /// A host movie's `alternateTitles`: at most 8 names of 1 to 200 UTF-8 bytes.
+    /// A host movie's `alternateTitles`: at most 8 names of 1 to 200 UTF-8 bytes (the bounds of
+    /// a movie file's, ``AlternateTitles``).
     private static func alternateTitles(_ list: JSONValueReader) throws(APIError) -> [String] {
-        let names = try list.array()
-        guard names.count <= 8 else { throw .invalid("alternateTitles holds more than 8 names", at: list.path) }
+        let names = try list.array(), most = AlternateTitles.perFilm, bytes = AlternateTitles.nameBytes
+        guard names.count <= most else { throw .invalid("alternateTitles holds more than \(most) names", at: list.path) }
         return try names.map { name throws(APIError) in
-            let text = try name.text(maxCharacters: 200, maxBytes: 200)
+            let text = try name.text(maxCharacters: bytes, maxBytes: bytes)
             guard !text.isEmpty else { throw .invalid("an alternate title is empty", at: name.path) }
             return text
         }
