@@ -227,11 +227,11 @@ extern "C" {
 /* BEGIN GENERATED: version and statuses (tools/wiregen.py from schema/cinematic.schema.json) */
 /** The version this header describes. Compare with cinematic_version() at run time. */
 #define CINEMATIC_VERSION_MAJOR 0
-#define CINEMATIC_VERSION_MINOR 3
+#define CINEMATIC_VERSION_MINOR 4
 #define CINEMATIC_VERSION_PATCH 0
-#define CINEMATIC_VERSION "0.3.0"
+#define CINEMATIC_VERSION "0.4.0"
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
-#define CINEMATIC_VERSION_NUMBER 300
+#define CINEMATIC_VERSION_NUMBER 400
 
 /** Statuses: every function returns one (as int). Values never change; new ones may be
  *  added. cinematic_status_name gives the name in parentheses. */

@@ -25,6 +25,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 import abi_probe  # noqa: E402
 
 SCHEMA = json.loads((ROOT / "schema/cinematic.schema.json").read_text())
+#: Today's version (the schema's), a patch release after it (no breaking change allowed) and
+#: the next minor one (a breaking release before 1.0).
+TODAY = SCHEMA["x-cinematic"]["version"]
+_MAJOR, _MINOR, _PATCH = map(int, TODAY.split("."))
+PATCH, MINOR = f"{_MAJOR}.{_MINOR}.{_PATCH + 1}", f"{_MAJOR}.{_MINOR + 1}.0"
 SCRATCH = Path(tempfile.mkdtemp(prefix="release-checks-"))
 
 
@@ -58,26 +63,26 @@ def rename_query(defs: dict) -> None:
 
 
 def test_a_renamed_member_is_breaking_unless_the_version_says_so() -> None:
-    status, out = wire_check(mutated(rename_query), "0.3.1")
+    status, out = wire_check(mutated(rename_query), PATCH)
     assert status == 1 and "member 'query' renamed 'text'" in out and "breaking" in out, out
-    status, out = wire_check(mutated(rename_query), "0.4.0")
+    status, out = wire_check(mutated(rename_query), MINOR)
     assert status == 0 and "breaking changes allowed" in out, out
 
 
 def test_a_removed_output_member_is_breaking() -> None:
-    status, out = wire_check(mutated(lambda d: d["searchState"]["properties"].pop("pagesLoaded")), "0.3.1")
+    status, out = wire_check(mutated(lambda d: d["searchState"]["properties"].pop("pagesLoaded")), PATCH)
     assert status == 1 and "member 'pagesLoaded' removed" in out, out
 
 
 def test_a_removed_intent_is_breaking() -> None:
-    status, out = wire_check(mutated(lambda d: d["searchIntent"]["oneOf"].pop()), "0.3.1")
+    status, out = wire_check(mutated(lambda d: d["searchIntent"]["oneOf"].pop()), PATCH)
     assert status == 1 and "search.intent: alternative type=loadMore removed" in out, out
 
 
 def test_a_narrowed_type_or_enum_is_breaking() -> None:
-    status, out = wire_check(mutated(lambda d: d["sectionId"]["enum"].remove("short")), "0.3.1")
+    status, out = wire_check(mutated(lambda d: d["sectionId"]["enum"].remove("short")), PATCH)
     assert status == 1 and "values removed: ['short']" in out, out
-    status, out = wire_check(mutated(lambda d: d["queryChanged"]["properties"]["query"].update(maxLength=100)), "0.3.1")
+    status, out = wire_check(mutated(lambda d: d["queryChanged"]["properties"]["query"].update(maxLength=100)), PATCH)
     assert status == 1 and "maxLength 256 -> 100 (narrowed)" in out, out
 
 
@@ -87,7 +92,7 @@ def test_a_new_optional_member_and_a_new_intent_are_compatible() -> None:
         defs["cleared"] = {"type": "object", "properties": {"type": {"const": "cleared"}},
                            "required": ["type"], "additionalProperties": False}
         defs["searchIntent"]["oneOf"].append({"$ref": "#/$defs/cleared"})
-    status, out = wire_check(mutated(grow), "0.3.1")
+    status, out = wire_check(mutated(grow), PATCH)
     assert status == 0 and "0 breaking" in out, out
     assert "new optional member 'source'" in out and "new alternative type=cleared (a new intent)" in out, out
 
@@ -96,7 +101,7 @@ def test_a_new_required_input_member_is_breaking() -> None:
     def require(defs: dict) -> None:
         defs["submitted"]["properties"]["source"] = {"type": "string"}
         defs["submitted"]["required"].append("source")
-    status, out = wire_check(mutated(require), "0.3.1")
+    status, out = wire_check(mutated(require), PATCH)
     assert status == 1 and "new required member 'source'" in out, out
 
 
@@ -106,13 +111,13 @@ def test_the_last_releases_golden_answers_must_hold() -> None:
     lines = (golden / "intents.jsonl").read_text().splitlines()
     (golden / "intents.jsonl").write_text("\n".join(line.replace('"status":"invalid"', '"status":"ok"', 1)
                                                     if i == 4 else line for i, line in enumerate(lines)) + "\n")
-    status, out = wire_check(SCHEMA, "0.4.0", golden)
+    status, out = wire_check(SCHEMA, MINOR, golden)
     assert status == 1 and "answered invalid, today ok" in out, out
     states = json.loads((ROOT / "schema/golden/initial-states.json").read_text())
     states["search"]["query"] = "dune"
     (golden / "intents.jsonl").write_text("\n".join(lines) + "\n")
     (golden / "initial-states.json").write_text(json.dumps(states))
-    status, out = wire_check(SCHEMA, "0.4.0", golden)
+    status, out = wire_check(SCHEMA, MINOR, golden)
     assert status == 1 and "initial state of search.query was" in out, out
 
 

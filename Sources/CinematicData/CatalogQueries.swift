@@ -11,16 +11,31 @@ final class CatalogQueries: @unchecked Sendable {
     private let engine: SearchEngine
     private var byRankStatement: SQLiteStatement?
     private var discoverPages: DiscoverPages?
+    /// Where the catalog's data comes from, in words (``CatalogCoverage/provenance``).
+    private let provenance: String
+    private var knownCoverage: CatalogCoverage?
 
     /// Closes the connection, if one was made, and its statements.
     func close() { connection?.close() }
 
-    /// The queries of `image`, on `connection` when one is open already (a user's index, whose
-    /// stamp was read through it), else on one made at the first detail or Discover page.
-    init(_ connection: SQLiteConnection? = nil, image: IndexImage) {
+    /// The queries of `image` (whose data comes from `provenance`), on `connection` when one
+    /// is open already (a user's index, whose stamp was read through it), else on one made at
+    /// the first detail or Discover page.
+    init(_ connection: SQLiteConnection? = nil, image: IndexImage, provenance: String) {
         self.connection = connection
         self.image = image
+        self.provenance = provenance
         engine = SearchEngine(image.corpus)
+    }
+
+    /// What the catalog holds: its films, their years and ``provenance`` (read once, at the
+    /// first search, from the films' years).
+    var coverage: CatalogCoverage {
+        if let knownCoverage { return knownCoverage }
+        let corpus = engine.corpus
+        let made = CatalogCoverage(films: corpus.count, years: corpus.years.lazy.map(Int.init), provenance: provenance)
+        knownCoverage = made
+        return made
     }
 
     /// The connection to the index's database, made on first use.
@@ -50,10 +65,16 @@ final class CatalogQueries: @unchecked Sendable {
     /// One page of the ranked matches of `query` (see ``SearchEngine``): the ranked list is
     /// kept for recent queries, so a later page is a slice, whatever its depth.
     func search(_ query: String, page: Int) throws(MovieError) -> [Movie] {
-        guard page >= 1 else { return [] }
-        let ranks = engine.ranks(for: query, needed: page * MovieCatalog.pageSize)
-            .dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
-        return ranks.map { engine.corpus.display.movie(rank: $0) }
+        try searchNoting(query, page: page).movies
+    }
+
+    /// ``search(_:page:)`` with the query's words the first film leaves out when no title
+    /// matches every word (``SearchEngine/Ranked/unmatched``).
+    func searchNoting(_ query: String, page: Int) throws(MovieError) -> (movies: [Movie], unmatched: [String]) {
+        guard page >= 1 else { return ([], []) }
+        let ranked = engine.ranked(for: query, needed: page * MovieCatalog.pageSize)
+        let ranks = ranked.ranks.dropFirst((page - 1) * MovieCatalog.pageSize).prefix(MovieCatalog.pageSize)
+        return (ranks.map { engine.corpus.display.movie(rank: $0) }, ranked.unmatched)
     }
 
     func movies(in section: DiscoverSection, page: Int) throws(MovieError) -> [Movie] {

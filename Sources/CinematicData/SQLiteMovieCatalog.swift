@@ -66,7 +66,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
                     guard stamp.format == CatalogIndex.formatVersion else {
                         throw .storage("\(path) is a catalog index of format \(stamp.format); this library reads format \(CatalogIndex.formatVersion)")
                     }
-                    return CatalogQueries(connection, image: image)
+                    return CatalogQueries(connection, image: image, provenance: CatalogCoverage.file(path))
                 } catch {
                     connection.close()
                     throw error
@@ -78,7 +78,7 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
             if let image = EmbeddedCatalog.index { try Self.checkEmbedded(image, version: version) }
             catalog.load { report throws(MovieError) in
                 let shared = try SharedCatalog.embedded(version: version, progress: report)
-                return CatalogQueries(image: shared)
+                return CatalogQueries(image: shared, provenance: CatalogCoverage.embeddedProvenance)
             }
         }
         return catalog
@@ -145,9 +145,11 @@ public final class SQLiteMovieCatalog: MovieCatalogRepository {
         worker.shutDown { [queries] in queries.close() }
     }
 
-    /// A search of the embedded catalog (`.local`).
+    /// A search of the embedded catalog (`.local`), with what the catalog holds and, when no
+    /// title matches every word, the words the first film leaves out.
     public func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
-        Sourced(try await onWorker { queries throws(MovieError) in try queries.search(query, page: page) }, source: .local)
+        let (found, coverage) = try await onWorker { queries throws(MovieError) in (try queries.searchNoting(query, page: page), queries.coverage) }
+        return Sourced(found.movies, source: .local, coverage: coverage, unmatched: found.unmatched)
     }
 
     /// A Discover page of the embedded catalog (`.local`).

@@ -49,11 +49,7 @@ extension SearchEngine {
             for rank32 in ranks {
                 let rank = Int(rank32)
                 guard seen.insert(rank).inserted else { continue }
-                let index = rank - 1
-                let title = SearchRanking.Title(
-                    words: corpus.titleWords(ofRank: rank), plainCount: Int(corpus.plainCounts[index]),
-                    coreCount: Int(corpus.coreCounts[index]), votes: Int(corpus.votes[index]), year: Int(corpus.years[index]),
-                    genres: listBits[Int(genreLists[index])], segments: corpus.titleParts[index])
+                let title = self.title(ofRank: rank, genreLists: genreLists, listBits: listBits)
                 if let score = SearchRanking.score(query, title, corpus: corpus, missing: allowance) {
                     scored.append((rank, score))
                 }
@@ -80,6 +76,21 @@ extension SearchEngine {
             if postings.count >= wordLimit { isComplete = false }
         }
         return (scored, isComplete)
+    }
+
+    /// The title of `rank` as ``SearchRanking`` scores it.
+    func title(ofRank rank: Int) -> SearchRanking.Title {
+        title(ofRank: rank, genreLists: corpus.display.genreIndexes, listBits: filters.listBits)
+    }
+
+    /// ``title(ofRank:)`` with the genre tables passed in (read once per query, not per title).
+    @inline(__always)
+    private func title(ofRank rank: Int, genreLists: UnsafeBufferPointer<UInt16>, listBits: [UInt64]) -> SearchRanking.Title {
+        let index = rank - 1
+        return SearchRanking.Title(
+            words: corpus.titleWords(ofRank: rank), plainCount: Int(corpus.plainCounts[index]),
+            coreCount: Int(corpus.coreCounts[index]), votes: Int(corpus.votes[index]), year: Int(corpus.years[index]),
+            genres: listBits[Int(genreLists[index])], segments: corpus.titleParts[index])
     }
 
     /// The words of `pool` a title must match one of to cover ``SearchRanking/mostShare`` of

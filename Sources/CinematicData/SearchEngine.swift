@@ -14,6 +14,9 @@ final class SearchEngine {
         var ranks: [Int]
         var limit: Int
         var isComplete: Bool
+        /// When no title matches every word: the query's words the first title leaves out
+        /// (``SearchRanking/unmatched(_:_:corpus:)``), as the query reads them.
+        var unmatched: [String] = []
     }
 
     private var recent: [(key: String, ranked: Ranked)] = []
@@ -65,9 +68,15 @@ final class SearchEngine {
     /// a page deeper than the list reads further (4 times as many postings per word), so the
     /// cost of paging stays flat.
     func ranks(for text: String, needed: Int = MovieCatalog.pageSize) -> [Int] {
+        ranked(for: text, needed: needed).ranks
+    }
+
+    /// ``ranks(for:needed:)`` with what the first title leaves out when no title matches
+    /// every word (``Ranked/unmatched``).
+    func ranked(for text: String, needed: Int = MovieCatalog.pageSize) -> Ranked {
         let read = Array(SearchText.queryWords(text).prefix(Self.maximumWords))
         let words = read.map(\.word)
-        guard !words.isEmpty else { return [] }
+        guard !words.isEmpty else { return Ranked(ranks: [], limit: 0, isComplete: true) }
         let typing = text.last.map { $0.isLetter || $0.isNumber } ?? false
         // A word that lost most of its letters to folding ("üñí" → "uni") is matched only whole.
         let whole = Set(read.indices.filter { read[$0].isMostlyFolded })
@@ -83,7 +92,7 @@ final class SearchEngine {
         if let hit = recent.firstIndex(where: { $0.key == key }) {
             let entry = recent.remove(at: hit)
             recent.append(entry)
-            if entry.ranked.isComplete || entry.ranked.ranks.count >= needed { return entry.ranked.ranks }
+            if entry.ranked.isComplete || entry.ranked.ranks.count >= needed { return entry.ranked }
             previous = entry.ranked
             recent.removeLast()
         }
@@ -91,7 +100,7 @@ final class SearchEngine {
         let ranked = search(words, typing: typing, whole: whole, limit: limit, needed: needed)
         recent.append((key, ranked))
         if recent.count > Self.cachedQueries { recent.removeFirst() }
-        return ranked.ranks
+        return ranked
     }
 
     /// The ranked matches of a query's words (see ``ranks(for:needed:)`` and docs/catalog-index.md):
@@ -156,8 +165,12 @@ final class SearchEngine {
             }
         }
         if ranked.ranks.isEmpty && query.terms.filter({ !$0.isStop }).count >= 2 {
-            // Nothing matched: the titles covering most of the query (see SearchQuery.Missing.most).
+            // Nothing matched: the titles covering most of the query (see SearchQuery.Missing.most),
+            // and what the first of them leaves out.
             ranked = rank(query, limit: limit, missing: .most)
+            if let top = ranked.ranks.first {
+                ranked.unmatched = SearchRanking.unmatched(query, title(ofRank: top), corpus: corpus).map { query.terms[$0].text }
+            }
         }
         return ranked
     }

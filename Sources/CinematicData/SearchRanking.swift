@@ -84,35 +84,10 @@ enum SearchRanking {
             var positions = InlineArray<12, Int16>(repeating: -1)
             // The title's plain words come first, then the other forms it is found by.
             let plain = title.words.prefix(title.plainCount)
-            let words = title.words
             for index in query.order.isEmpty ? Array(query.terms.indices) : query.order {
                 let term = terms.baseAddress! + index
-                var best = 0.0
-                var bestWord: UInt32?
-                for word in words {
-                    if let quality = term.pointee.lookup[word], quality > best {
-                        best = quality
-                        bestWord = word
-                    } else if term.pointee.isPrefix, best < SearchQuery.prefix, term.pointee.prefixIDs.contains(Int(word)), word != term.pointee.id {
-                        best = SearchQuery.prefix
-                        bestWord = word
-                    }
-                }
-                if best < SearchQuery.exact, let wanted = term.pointee.years, wanted.contains(title.year) {
-                    best = SearchQuery.exact
-                    bestWord = nil
-                    yearMatched = true
-                }
-                if best < SearchQuery.exact, term.pointee.genres & title.genres != 0 {
-                    best = SearchQuery.exact
-                    bestWord = nil
-                }
-                if best < SearchQuery.joinedWords, let pair = query.joined.first(where: { pair in
-                    (pair.first == term.pointee.index || pair.second == term.pointee.index) && words.contains(pair.id)
-                }) {
-                    best = SearchQuery.joinedWords
-                    bestWord = pair.id
-                }
+                let (best, bestWord, isYear) = match(term, title, joined: query.joined)
+                if isYear { yearMatched = true }
                 let weight = allowance == .most ? term.pointee.weight : term.pointee.isStop ? stopWeight : 1.0
                 if best == 0 && !term.pointee.isStop {
                     switch allowance {

@@ -43,11 +43,22 @@ public struct Sourced<Value> {
     public var value: Value
     /// Where it came from.
     public var source: AnswerSource
+    /// What the catalog that answered holds, when it says (the embedded catalog and a user's
+    /// index do, with each search's answer; a host's catalog does not): a search's hint
+    /// words the catalog's limits from it (``SearchHint``).
+    public var coverage: CatalogCoverage?
+    /// For a search that no title matches whole: the query's words the first film listed
+    /// leaves out, as the catalog read them ("dark" for "the dark knight" → First Knight);
+    /// empty otherwise. The search's hint names them (``SearchHint``).
+    public var unmatched: [String]
 
-    /// Pairs a value with its source.
-    public init(_ value: Value, source: AnswerSource) {
+    /// Pairs a value with its source (and, for a search, the answering catalog's coverage
+    /// and the words its films leave out).
+    public init(_ value: Value, source: AnswerSource, coverage: CatalogCoverage? = nil, unmatched: [String] = []) {
         self.value = value
         self.source = source
+        self.coverage = coverage
+        self.unmatched = unmatched
     }
 }
 

@@ -42,6 +42,19 @@ enum DomainJSON {
         ["version": JSONBuilder.int(Int(clamping: snapshot.version)), "movies": encode(snapshot.movies)]
     }
 
+    /// `{"films":58788,"firstYear":1893,"lastYear":2005,"provenance":"…"}`
+    static func encode(_ coverage: CatalogCoverage) -> Node {
+        JSONBuilder.object(["films": JSONBuilder.int(coverage.films), "firstYear": JSONBuilder.int(coverage.firstYear),
+                            "lastYear": JSONBuilder.int(coverage.lastYear), "provenance": JSONBuilder.string(coverage.provenance)])
+    }
+
+    /// What a search answer says beyond its films, as members present only when there is
+    /// something to say: `"coverage": {…}`, `"unmatched": ["dark"]` (new references).
+    static func notes(coverage: CatalogCoverage?, unmatched: [String]) -> [(String, Node)] {
+        (coverage.map { [("coverage", encode($0))] } ?? [])
+            + (unmatched.isEmpty ? [] : [("unmatched", JSONBuilder.array(unmatched, JSONBuilder.string))])
+    }
+
     /// `{"code":"notFound","message":"movie not found"}`
     static func encode(_ error: MovieError) -> Node {
         JSONBuilder.object(["code": JSONBuilder.string(WireNames.code(of: error)), "message": JSONBuilder.string(error.message)])

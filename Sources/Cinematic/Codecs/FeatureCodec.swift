@@ -116,15 +116,16 @@ struct EncodedIntent: Sendable {
     static var revert: EncodedIntent { .internal("revert") }
 
     fileprivate static func `internal`(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
-                           source: AnswerSource? = nil) -> EncodedIntent {
-        EncodedIntent(type: type, json: node(type, members, source: source), isHost: false)
+                           source: AnswerSource? = nil, notes: [(String, UnsafeMutablePointer<json_t>)] = []) -> EncodedIntent {
+        EncodedIntent(type: type, json: node(type, members, source: source, notes: notes), isHost: false)
     }
 
     private static func node(_ type: String, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>>,
-                             source: AnswerSource? = nil) -> JSONFragment {
+                             source: AnswerSource? = nil, notes: [(String, UnsafeMutablePointer<json_t>)] = []) -> JSONFragment {
         let object = JSONBuilder.object(["type": JSONBuilder.string(type)])
         for (key, value) in members { JSONBuilder.set(object, key, value) }
         if let source { DomainJSON.set(source, on: object) }
+        for (key, value) in notes { JSONBuilder.set(object, key, value) }
         return JSONFragment(consuming: object)
     }
 }
@@ -143,10 +144,11 @@ extension FeatureCodec {
     static var internalIntents: [String] { InternalKind.allCases.map(\.rawValue) }
 
     /// An internal intent: `{"type": kind, members…}` (members stolen), with where its answer
-    /// came from (`"source"`, `"cachedAt"`; nothing for `.local`) when given.
+    /// came from (`"source"`, `"cachedAt"`; nothing for `.local`) when given, then `notes`
+    /// (members that are there only sometimes, stolen).
     static func result(_ kind: InternalKind, _ members: KeyValuePairs<String, UnsafeMutablePointer<json_t>> = [:],
-                       source: AnswerSource? = nil) -> EncodedIntent {
-        .internal(kind.rawValue, members, source: source)
+                       source: AnswerSource? = nil, notes: [(String, UnsafeMutablePointer<json_t>)] = []) -> EncodedIntent {
+        .internal(kind.rawValue, members, source: source, notes: notes)
     }
 
     /// Decodes a host intent document; anything else (an internal intent, an unknown type)

@@ -28,9 +28,9 @@ package struct SearchCodec: FeatureCodec {
         switch intent {
         case let .host(host): encodeHost(host)
         case .searchNow: result(.searchNow)
-        case let .resultsLoaded(query, page, movies, source):
+        case let .resultsLoaded(query, page, movies, source, coverage, unmatched):
             result(.resultsLoaded, ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "movies": DomainJSON.encode(movies)],
-                      source: source)
+                   source: source, notes: DomainJSON.notes(coverage: coverage, unmatched: unmatched))
         case let .searchFailed(query, page, error):
             result(.searchFailed, ["query": JSONBuilder.string(query), "page": JSONBuilder.int(page), "error": DomainJSON.encode(error)])
         case let .restored(query, pages): result(.restored, ["query": JSONBuilder.string(query), "pages": JSONBuilder.int(pages)])

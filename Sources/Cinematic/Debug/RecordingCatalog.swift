@@ -12,14 +12,14 @@ struct RecordingCatalog: MovieCatalogRepository {
     func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.search(query: query, page: page)) { () async throws(MovieError) in
             let answer = try await inner.search(matching: query, page: page)
-            return Sourced(.movies(answer.value), source: answer.source)
+            return Sourced(.movies(answer.value), source: answer.source, coverage: answer.coverage, unmatched: answer.unmatched)
         }.map(\.movies)
     }
 
     func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.discover(section: section, page: page)) { () async throws(MovieError) in
             let answer = try await inner.discover(section: section, page: page)
-            return Sourced(.movies(answer.value), source: answer.source)
+            return Sourced(.movies(answer.value), source: answer.source, coverage: answer.coverage)
         }.map(\.movies)
     }
 
@@ -33,23 +33,41 @@ struct RecordingCatalog: MovieCatalogRepository {
     private func record(_ request: HostCatalogRequest, _ body: () async throws(MovieError) -> Sourced<HostCatalogAnswer>)
         async throws(MovieError) -> Sourced<HostCatalogAnswer> {
         try await recorder.recordRequest({ JSONFragment(consuming: HostRequestJSON.node(request)) }, answer: { result in
-            [("answer", HostRequestJSON.encode(result.map(\.value)))] + RecordedSource.members(of: (try? result.get())?.source ?? .local)
+            let answered = try? result.get()
+            return [("answer", HostRequestJSON.encode(result.map(\.value)))]
+                + RecordedSource.members(of: answered?.source ?? .local, coverage: answered?.coverage, unmatched: answered?.unmatched ?? [])
         }, body)
     }
 }
 
 /// Where a recorded catalog answer came from, as members of its `answer` line: none for
-/// `.local`, `"source":"live"`, or `"source":"cache","cachedAt":n`.
+/// `.local`, `"source":"live"`, or `"source":"cache","cachedAt":n`; and what a search answer
+/// says beyond its films, when it says something (``DomainJSON/notes(coverage:unmatched:)``:
+/// `"coverage":{…}`, `"unmatched":[…]`), so a replayed search words the same hint.
 enum RecordedSource {
-    static func members(of source: AnswerSource) -> [(key: String, value: JSONFragment)] {
+    static func members(of source: AnswerSource, coverage: CatalogCoverage? = nil, unmatched: [String] = []) -> [(key: String, value: JSONFragment)] {
+        let covered = DomainJSON.notes(coverage: coverage, unmatched: unmatched).map { (key: $0.0, value: JSONFragment(consuming: $0.1)) }
         switch source {
-        case .local: []
-        case .live: [("source", .string("live"))]
-        case let .cache(cachedAt): [("source", .string("cache")), ("cachedAt", .int(Int(cachedAt)))]
+        case .local: return covered
+        case .live: return [("source", .string("live"))] + covered
+        case let .cache(cachedAt): return [("source", .string("cache")), ("cachedAt", .int(Int(cachedAt)))] + covered
         }
     }
 
-    /// Reads the members back (absent: `.local`).
+    /// The unmatched words read back (absent: none).
+    static func unmatched(_ line: JSONObjectReader) throws(APIError) -> [String] {
+        try line.optional("unmatched")?.array().map { word throws(APIError) in try word.string() } ?? []
+    }
+
+    /// The coverage member read back (absent: nil).
+    static func coverage(_ line: JSONObjectReader) throws(APIError) -> CatalogCoverage? {
+        guard let value = line.optional("coverage") else { return nil }
+        let object = try value.object()
+        return CatalogCoverage(films: try object.required("films").int(), firstYear: try object.required("firstYear").int(),
+                               lastYear: try object.required("lastYear").int(), provenance: try object.required("provenance").string())
+    }
+
+    /// Reads the source members back (absent: `.local`).
     static func decode(_ line: JSONObjectReader) throws(APIError) -> AnswerSource {
         guard let source = line.optional("source") else { return .local }
         switch try source.string() {
@@ -62,7 +80,7 @@ enum RecordedSource {
 
 extension Sourced {
     /// The same source with the value transformed.
-    func map<Other>(_ transform: (Value) -> Other) -> Sourced<Other> { Sourced<Other>(transform(value), source: source) }
+    func map<Other>(_ transform: (Value) -> Other) -> Sourced<Other> { Sourced<Other>(transform(value), source: source, coverage: coverage, unmatched: unmatched) }
 }
 
 extension HostCatalogAnswer {

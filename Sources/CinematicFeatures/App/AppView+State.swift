@@ -65,7 +65,7 @@ extension AppState {
                 return ("", AppMessage(kind: .loading, heading: "Searching for \u{201C}\(query)\u{201D}\u{2026}", body: ""))
             case let .failed(error): return ("", AppWording.failure("Search failed", error))
             case .loaded:
-                if count == 0 { return ("", AppMessage(kind: .empty, heading: "Nothing found", body: AppWording.searchEmpty(search.resultsQuery))) }
+                if count == 0 { return ("", AppMessage(kind: .empty, heading: "Nothing found", body: AppWording.searchEmpty(search.resultsQuery, hint: search.hint))) }
                 let counted = AppWording.count(count, exhausted: search.isExhausted, full: full, loadingMore: search.isLoadingMore,
                                                loadMoreError: search.loadMoreError)
                 // Typed since these results: they stay until the new ones come, and say whose they are.

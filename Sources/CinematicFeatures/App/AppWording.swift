@@ -22,8 +22,17 @@ public enum AppWording {
 
     /// A search that found nothing.
     public static func searchEmpty(_ query: String) -> String {
-        "No film in the catalog matches \u{201C}\(SearchMoviesUseCase.trimmed(query))\u{201D}. Try fewer words, another spelling, "
-            + "or part of the title; the catalog knows titles, years and genres."
+        "No film in the catalog matches \u{201C}\(SearchMoviesUseCase.trimmed(query))\u{201D}. " + searchAdvice
+    }
+
+    /// What to try when a search finds nothing.
+    public static let searchAdvice = "Try fewer words, another spelling, or part of the title; the catalog knows titles, years and genres."
+
+    /// A search that found nothing, with the catalog's `hint` when it says what the catalog
+    /// holds (``SearchHint/Kind/years``, ``SearchHint/Kind/nothing``).
+    public static func searchEmpty(_ query: String, hint: SearchHint?) -> String {
+        guard let hint, hint.kind == .years || hint.kind == .nothing else { return searchEmpty(query) }
+        return hint.text + " " + searchAdvice
     }
 
     /// The Favorites list with none yet.
@@ -84,17 +93,8 @@ public enum AppWording {
         }
     }
 
-    /// 63400 → "63,400".
-    public static func grouped(_ value: Int) -> String {
-        if (0..<1000).contains(value) { return String(value) }
-        let digits = String(value.magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return value < 0 ? "-" + text : text
-    }
+    /// 63400 → "63,400" (``NumberText/grouped(_:)``).
+    public static func grouped(_ value: Int) -> String { NumberText.grouped(value) }
 
     /// 8.25 → "8.3" (one decimal); "unknown" for what no film's figure is (not finite, or
     /// beyond ±10^15: a hostile row must not trap the conversion to an integer).

@@ -57,8 +57,11 @@ public enum SearchIntent: Equatable, Sendable, HostIntents {
     case host(Host)
     /// Internal: the debounce elapsed.
     case searchNow
-    /// Internal: page `page` of the results for `query` arrived, from `source`.
-    case resultsLoaded(query: String, page: Int, movies: [Movie], source: AnswerSource = .local)
+    /// Internal: page `page` of the results for `query` arrived, from `source`, from a
+    /// catalog that holds `coverage` (nil: it does not say); `unmatched`: the query's words
+    /// the first film leaves out when no title matches every word.
+    case resultsLoaded(query: String, page: Int, movies: [Movie], source: AnswerSource = .local, coverage: CatalogCoverage? = nil,
+                       unmatched: [String] = [])
     /// Internal: page `page` of the search for `query` failed.
     case searchFailed(query: String, page: Int, error: MovieError)
     /// Internal: the store was restored from a snapshot: search `query` at once (no debounce)
@@ -127,14 +130,14 @@ public struct SearchReducer: Reducer {
             state.isLoadingMore = true
             state.loadMoreError = nil
             return search(state.resultsQuery, page: state.pagesLoaded + 1)
-        case let .resultsLoaded(query, page, movies, source):
+        case let .resultsLoaded(query, page, movies, source, coverage, unmatched):
             // Only the page the state waits for, of the query it shows (the effect id already
             // drops replaced searches; this also holds for a store fed by hand).
             guard query == state.resultsQuery, page == state.pagesLoaded + 1 else { return .none }
             if page == 1 {
                 state.results = .loaded(movies)
                 state.resultsSource = source
-                state.hint = SearchHint.of(query: query, results: movies)
+                state.hint = SearchHint.of(query: query, results: movies, coverage: coverage, unmatched: unmatched)
             } else {
                 state.resultsSource = state.resultsSource.combined(with: source)
                 state.results = .loaded((state.results.value ?? []).appendingPage(movies))
@@ -194,7 +197,8 @@ public struct SearchReducer: Reducer {
         .run(id: Self.searchEffect) { [searchMovies] send in
             do throws(MovieError) {
                 let answer = try await searchMovies.execute(query: query, page: page)
-                await send(.resultsLoaded(query: query, page: page, movies: answer.value, source: answer.source))
+                await send(.resultsLoaded(query: query, page: page, movies: answer.value, source: answer.source, coverage: answer.coverage,
+                                         unmatched: answer.unmatched))
             } catch {
                 await send(.searchFailed(query: query, page: page, error: error))
             }

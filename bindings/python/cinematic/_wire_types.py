@@ -179,6 +179,14 @@ class HistoryEntry(TypedDict):
 History = List[HistoryEntry]
 
 
+class RecordingLineCoverage(TypedDict):
+    """answer: what the catalog that answered a search holds, when it says (the embedded catalog and a user's index do): a replayed search words the same hint from it."""
+    films: int
+    firstYear: int
+    lastYear: int
+    provenance: str
+
+
 class RecordingLine(TypedDict):
     """One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event."""
     event: Literal["session", "open", "close", "intent", "state", "revert", "advance", "request", "answer", "observe", "snapshot", "providerRequest", "providerAnswer", "providerCancel", "end"]
@@ -199,6 +207,8 @@ class RecordingLine(TypedDict):
     cancelled: NotRequired[bool]
     source: NotRequired[Literal["live", "cache"]]
     cachedAt: NotRequired[int]
+    coverage: NotRequired[RecordingLineCoverage]
+    unmatched: NotRequired[List[str]]
     requestId: NotRequired[int]
     dropped: NotRequired[bool]
     stream: NotRequired[int]
@@ -413,8 +423,8 @@ SearchResults = Union[IdlePhase, ResultsLoading, ResultsLoaded, ResultsFailed]
 
 
 class SearchHint(TypedDict):
-    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host."""
-    kind: Literal["person", "genre"]
+    """What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them), genre (it names a genre the catalog lacks), years (it names a year outside the catalog's), nothing (no title matched; both say the catalog's films, years and provenance, from the catalog that answered) or partial (no title holds every word: the films listed match the others, and the text names the words the first leaves out); text: the words to show, the same in every host."""
+    kind: Literal["person", "genre", "years", "nothing", "partial"]
     text: str
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 #: The library version this binding was generated for.
-VERSION = "0.3.0"
+VERSION = "0.4.0"
 #: MAJOR * 10000 + MINOR * 100 + PATCH.
-VERSION_NUMBER = 300
+VERSION_NUMBER = 400
 
 #: Success. ("ok")
 OK = 0
@@ -79,6 +79,7 @@ TYPE_NAMES: Tuple[str, ...] = (
     "PatchedDelivery",
     "HistoryEntry",
     "History",
+    "RecordingLineCoverage",
     "RecordingLine",
     "ReplayDivergence",
     "ReplayReport",
@@ -220,6 +221,7 @@ if TYPE_CHECKING:
         PatchedDelivery as PatchedDelivery,
         HistoryEntry as HistoryEntry,
         History as History,
+        RecordingLineCoverage as RecordingLineCoverage,
         RecordingLine as RecordingLine,
         ReplayDivergence as ReplayDivergence,
         ReplayReport as ReplayReport,

@@ -54,10 +54,19 @@ def test_a_failed_section_says_what_failed_and_what_to_do_not_how_many_are_shown
 def test_an_empty_search_says_what_to_try_and_the_hint_is_shown(app):
     app.wait_for(lambda s: "Search:" in s and "Type at least 2 characters to search" in s, "the idle sentence")
     app.send("qqzzqqzz")
-    app.wait_for(lambda s: "No film in the catalog matches" in s and "Try fewer words" in s, "the empty sentence")
+    # The catalog's limits, as the catalog says them (issue "Search that knows a film by every name").
+    app.wait_for(lambda s: "No film in the catalog matches “qqzzqqzz”: it holds 58,788 films from 1893 to 2005 (IMDb's"
+                 in words(s) and "Try fewer words" in words(s), "the empty sentence with what the catalog holds")
     app.send(CTRL_U + "tom hanks")
     app.wait_for(lambda s: "looks like a person" in app.screen.lines()[3] and line_with(s, "▶") is not None,
                  "the search's hint over the rows")
+    app.send(CTRL_U + "casino royale 2006\r")
+    app.wait_for(lambda s: "No film from 2006 is in the catalog: it holds 58,788 films" in words("\n".join(app.screen.lines()[3:6]))
+                 and line_with(s, "Casino Royale", "1967") is not None, "the catalog's last year over the rows")
+    app.send(CTRL_U + "the dark knight\r")
+    app.wait_for(lambda s: "No title holds every word: these leave out “dark”. The catalog holds 58,788 films from 1893 to 2005 "
+                 "(IMDb's figures as of 2005, via R's ggplot2movies; ASCII titles only)." in words("\n".join(app.screen.lines()[3:6]))
+                 and line_with(s, "First Knight", "1995") is not None, "the word left out, whole, over the rows")
     app.send(CTRL_Q)
     assert app.wait_exit() == 0
 

@@ -53,12 +53,18 @@ def test_an_empty_search_says_what_to_try(qtbot: Any, make_window: WindowFactory
     qtbot.keyClicks(window.search_field, "qqzzqqzz")
     qtbot.waitUntil(lambda: "Nothing found" in says(window), timeout=WAIT)
     assert "Try fewer words" in says(window) and "Try again" not in says(window)
+    # What the catalog holds, as the catalog says it (issue "Search that knows a film by every name").
+    assert "No film in the catalog matches “qqzzqqzz”: it holds 58,788 films from 1893 to 2005" in says(window)
 
 
 def test_the_search_hint_is_shown(qtbot: Any, make_window: WindowFactory) -> None:
     window = make_window()
     qtbot.keyClicks(window.search_field, "tom hanks")
     qtbot.waitUntil(lambda: "looks like a person" in says(window), timeout=WAIT)
+    window.search_field.clear()
+    qtbot.keyClicks(window.search_field, "the dark knight")
+    qtbot.waitUntil(lambda: "No title holds every word: these leave out “dark”. The catalog holds 58,788 films" in says(window),
+                    timeout=WAIT)
 
 
 def test_a_failure_says_what_failed_what_to_do_and_the_retry_key(qtbot: Any, make_window: WindowFactory) -> None:

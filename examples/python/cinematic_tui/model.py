@@ -54,10 +54,10 @@ class Model:
 
     def hint_lines(self, cols: int) -> List[str]:
         """The search's hint (what the catalog cannot answer: "Tom Hanks looks like a
-        person…"), wrapped to at most 2 lines."""
+        person…"), wrapped to at most 3 lines."""
         listed = self.view["list"]
         hint = listed["hint"] if listed is not None else ""
-        return textwrap.wrap(hint, max(10, cols - 4))[:2] if hint else []
+        return textwrap.wrap(hint, max(10, cols - 4))[:3] if hint else []
 
     def list_top(self, cols: int) -> int:
         """The first row of the list: under the header, the source note and the hint."""

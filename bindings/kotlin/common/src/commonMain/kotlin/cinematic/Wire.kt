@@ -6,8 +6,8 @@ package cinematic
 
 /** The library version this binding was generated for, and its number. */
 object WireVersion {
-    const val VERSION = "0.3.0"
-    const val NUMBER = 300
+    const val VERSION = "0.4.0"
+    const val NUMBER = 400
 }
 
 /** The statuses of the C API (`cinematic_status_name` gives the same names). */
@@ -319,16 +319,30 @@ data class HistoryEntry(val seq: Int = 0, val intent: Map<String, Any?> = emptyM
     }
 }
 
-/** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
-data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+/** answer: what the catalog that answered a search holds, when it says (the embedded catalog and a user's index do): a replayed search words the same hint from it. */
+data class RecordingLineCoverage(val films: Int = 0, val firstYear: Int = 0, val lastYear: Int = 0, val provenance: String) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
-    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies.map { it.toJson() }) }
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("films" to films, "firstYear" to firstYear, "lastYear" to lastYear, "provenance" to provenance)
+
+    companion object {
+        /** Reads a RecordingLineCoverage from JSON text or from [Json.parse]'s result. */
+        fun fromJson(value: Any?): RecordingLineCoverage {
+            val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
+            return RecordingLineCoverage(films = (map["films"] as Number).toInt(), firstYear = (map["firstYear"] as Number).toInt(), lastYear = (map["lastYear"] as Number).toInt(), provenance = (map["provenance"] as String))
+        }
+    }
+}
+
+/** One line of a recording (runtime config "record"; docs/wire.md, Recordings). Which members a line has depends on its event. */
+data class RecordingLine(val event: String, val t: Double = 0.0, val library: String? = null, val config: Map<String, Any?>? = null, val store: Int? = null, val feature: String? = null, val args: Map<String, Any?>? = null, val sequence: Int? = null, val host: Boolean? = null, val intent: Map<String, Any?>? = null, val state: Map<String, Any?>? = null, val ms: Int? = null, val id: Int? = null, val request: Map<String, Any?>? = null, val answer: Map<String, Any?>? = null, val cancelled: Boolean? = null, val source: String? = null, val cachedAt: Int? = null, val coverage: RecordingLineCoverage? = null, val unmatched: List<String>? = null, val requestId: Int? = null, val dropped: Boolean? = null, val stream: Int? = null, val version: Int? = null, val movies: List<Movie>? = null) {
+    /** This value as JSON-ready maps and lists (write it with [Json.write]). */
+    fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("event" to event, "t" to t).apply { if (library != null) put("library", library); if (config != null) put("config", config); if (store != null) put("store", store); if (feature != null) put("feature", feature); if (args != null) put("args", args); if (sequence != null) put("sequence", sequence); if (host != null) put("host", host); if (intent != null) put("intent", intent); if (state != null) put("state", state); if (ms != null) put("ms", ms); if (id != null) put("id", id); if (request != null) put("request", request); if (answer != null) put("answer", answer); if (cancelled != null) put("cancelled", cancelled); if (source != null) put("source", source); if (cachedAt != null) put("cachedAt", cachedAt); if (coverage != null) put("coverage", coverage.toJson()); if (unmatched != null) put("unmatched", unmatched); if (requestId != null) put("requestId", requestId); if (dropped != null) put("dropped", dropped); if (stream != null) put("stream", stream); if (version != null) put("version", version); if (movies != null) put("movies", movies.map { it.toJson() }) }
 
     companion object {
         /** Reads a RecordingLine from JSON text or from [Json.parse]'s result. */
         fun fromJson(value: Any?): RecordingLine {
             val map = (if (value is String) Json.parse(value) else value) as Map<*, *>
-            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toInt() }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
+            return RecordingLine(event = (map["event"] as String), t = (map["t"] as Number).toDouble(), library = map["library"]?.let { (it as String) }, config = map["config"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, store = map["store"]?.let { (it as Number).toInt() }, feature = map["feature"]?.let { (it as String) }, args = map["args"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, sequence = map["sequence"]?.let { (it as Number).toInt() }, host = map["host"]?.let { (it as Boolean) }, intent = map["intent"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, state = map["state"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, ms = map["ms"]?.let { (it as Number).toInt() }, id = map["id"]?.let { (it as Number).toInt() }, request = map["request"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, answer = map["answer"]?.let { ((it as Map<*, *>).entries.associate { it.key as String to it.value }) }, cancelled = map["cancelled"]?.let { (it as Boolean) }, source = map["source"]?.let { (it as String) }, cachedAt = map["cachedAt"]?.let { (it as Number).toInt() }, coverage = map["coverage"]?.let { RecordingLineCoverage.fromJson(it) }, unmatched = map["unmatched"]?.let { (it as List<*>).map { (it as String) } }, requestId = map["requestId"]?.let { (it as Number).toInt() }, dropped = map["dropped"]?.let { (it as Boolean) }, stream = map["stream"]?.let { (it as Number).toInt() }, version = map["version"]?.let { (it as Number).toInt() }, movies = map["movies"]?.let { (it as List<*>).map { Movie.fromJson(it) } })
         }
     }
 }
@@ -786,7 +800,7 @@ sealed class SearchResults {
     }
 }
 
-/** What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them) or genre (it names a genre the catalog lacks); text: the words to show, the same in every host. */
+/** What the catalog cannot answer in the query the results answer, read when their first page arrives (null otherwise); the results still list the titles that match. kind: person (the query looks like a person's name: the catalog knows films by title, year and genre, not who is in them or made them), genre (it names a genre the catalog lacks), years (it names a year outside the catalog's), nothing (no title matched; both say the catalog's films, years and provenance, from the catalog that answered) or partial (no title holds every word: the films listed match the others, and the text names the words the first leaves out); text: the words to show, the same in every host. */
 data class SearchHint(val kind: String, val text: String) {
     /** This value as JSON-ready maps and lists (write it with [Json.write]). */
     fun toJson(): Map<String, Any?> = linkedMapOf<String, Any?>("kind" to kind, "text" to text)
