@@ -73,11 +73,13 @@ enum SearchLatency {
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
         big.close()
-        print("\nsearch index, side by side (\(typed.count) keystrokes: every prefix of every suite query, searched from memory)")
+        print("\nsearch index, side by side (\(typed.count) keystrokes: every prefix of every suite query, searched from memory,")
+        print("each typed once into a catalog just opened: the first pass, no query or typo lookup cached)")
         print("  films       build      size       load into memory  keystroke p50  p99        max        (targets: p99 < 1 ms / < 10 ms, size <= 12 MB)")
         print("  58,788      \(pad(Report.format(buildTime)))\(pad(megabytes(path)))\(pad(Report.format(loadTime), 18))\(pad(Report.format(Report.percentile(samples, 0.50)), 15))\(pad(Report.format(Report.percentile(samples, 0.99))))\(Report.format(samples.max()!))")
         print("  1,000,000   \(pad(Report.format(bigBuild)))\(pad(megabytes(bigPath)))\(pad(Report.format(bigLoad), 18))\(pad(Report.format(Report.percentile(bigSamples, 0.50)), 15))\(pad(Report.format(Report.percentile(bigSamples, 0.99))))\(Report.format(bigSamples.max()!))")
         if vocabulary > 0 { print("  (synthetic: \(vocabulary) distinct title words; invented words, typos and continuations grow it with the catalog)") }
+        try FirstPass.run(index: bigPath, films: "1,000,000")
 
         try await paging(catalogPath: path)
     }

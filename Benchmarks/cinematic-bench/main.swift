@@ -21,8 +21,9 @@ if CommandLine.arguments.dropFirst().first == "type", CommandLine.arguments.coun
     try typed.get()
     exit(0)
 }
-// Child modes of `build` (IndexBuildCost): one build in a process of its own.
+// Child modes of `build` (IndexBuildCost) and of `search` (FirstPass): in a process of their own.
 if try IndexBuildCost.child(Array(CommandLine.arguments.dropFirst())) { exit(0) }
+if try FirstPass.child(Array(CommandLine.arguments.dropFirst())) { exit(0) }
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 do {

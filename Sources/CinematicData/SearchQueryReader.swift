@@ -121,8 +121,9 @@ extension SearchEngine {
         return info
     }
 
-    /// The typo index's words for `word` (``TypoWalk``): those within `edits` edits that the
-    /// typo index holds, and that deleting letters from each meets (up to `edits` from the
+    /// The typo index's words for `word` (``TypoWalk/wordsKeepingStart(near:limit:in:)``: a
+    /// cost of one first letter's words; two edits keep the first letter): those within
+    /// `edits` edits that the typo index holds, and that deleting letters from each meets (up to `edits` from the
     /// query word, up to the word's own allowance from it: what the former deletion index
     /// matched), with their match quality. When some are one edit away, only those. A word
     /// of 5 to 7 letters with none one edit away may be two edits from a word of its first
@@ -132,7 +133,7 @@ extension SearchEngine {
         if let cached = typos[word] {
             found = cached
         } else {
-            var near = typoWords(near: scalars, edits: edits, own: nil, in: 0..<corpus.wordCount)
+            var near = typoWords(near: scalars, edits: edits, own: nil)
             if near.contains(where: { $0.distance == 1 }) { near.removeAll { $0.distance > 1 } }
             if near.isEmpty && edits == 1 && scalars.count >= 5 {
                 near = typoWords(near: scalars, edits: 2, own: 2, in: corpus.range(ofPrefix: [scalars[0]]))
@@ -151,8 +152,11 @@ extension SearchEngine {
     /// The typo-index words of `range` within `edits` of `scalars` that deleting letters meets
     /// (at most `edits` from the query word; from the word, at most `own`, or its own
     /// allowance when nil).
-    private func typoWords(near scalars: [UInt32], edits: Int, own: Int?, in range: Range<Int>) -> [(id: Int, distance: Int)] {
-        TypoWalk.words(near: scalars, limit: edits, in: corpus, range: range).filter { id, _ in
+    private func typoWords(near scalars: [UInt32], edits: Int, own: Int?, in range: Range<Int>? = nil) -> [(id: Int, distance: Int)] {
+        // The whole vocabulary: its first letter's words walked, other first letters looked up.
+        let near = range.map { TypoWalk.words(near: scalars, limit: edits, in: corpus, range: $0) }
+            ?? TypoWalk.wordsKeepingStart(near: scalars, limit: edits, in: corpus)
+        return near.filter { id, _ in
             guard corpus.flags[id] & SearchCorpus.typoFlag != 0 else { return false }
             let candidate = corpus.scalars(of: id)
             let common = TypoWalk.commonSubsequence(scalars, candidate)
