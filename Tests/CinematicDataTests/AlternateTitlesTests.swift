@@ -25,6 +25,10 @@ struct AlternateTitlesTests {
         ("the 400 blows", "Les Quatre cents coups (The 400 Blows) (1959)"),
         ("the good the bad and the ugly", "Il Buono, il brutto, il cattivo (The Good, the Bad and the Ugly) (1966)"),
         ("x men 2", "X2 (2003)"),
+        // Common short names (aliases: found, not shown).
+        ("lotr fellowship", "The Lord of the Rings: The Fellowship of the Ring (2001)"),
+        ("lotr two towers", "The Lord of the Rings: The Two Towers (2002)"),
+        ("t2", "Terminator 2: Judgment Day (1991)"),
     ])
     func theEnglishNameFindsTheFilm(query: String, expected: String) throws {
         #expect(try first(query) == expected)
