@@ -70,7 +70,7 @@ public struct SearchHint: Equatable, Hashable, Sendable {
             return SearchHint(kind: .person, text: "“\(shown)” looks like a person: the catalog knows films by title, "
                                   + "year and genre, not who is in them or made them. These titles hold the words you typed.")
         }
-        if let coverage, let year = outside(words, coverage) {
+        if let coverage, let year = outside(words, coverage, titled: results) {
             let rest = results.isEmpty ? "" : " These titles hold your other words."
             return SearchHint(kind: .years, text: "No film from \(year) is in the catalog: it holds \(coverage.range).\(rest)")
         }
@@ -86,10 +86,11 @@ public struct SearchHint: Equatable, Hashable, Sendable {
         return nil
     }
 
-    /// The first year of `words` ("2006", or a decade's "2010s") outside the catalog's years.
-    private static func outside(_ words: [String], _ coverage: CatalogCoverage) -> Int? {
+    /// The first year of `words` ("2006", or a decade's "2010s") outside the catalog's years
+    /// that no title of `results` holds as a word ("2010" is a film of 1984, "2046" one of 2004).
+    private static func outside(_ words: [String], _ coverage: CatalogCoverage, titled results: [Movie]) -> Int? {
         guard coverage.lastYear > 0 else { return nil }
-        for word in words {
+        for word in words where !results.contains(where: { CatalogWords.words(of: $0.title).contains(word) }) {
             let digits = word.hasSuffix("s") ? word.dropLast() : Substring(word)
             guard digits.count == 4, digits.utf8.allSatisfy({ (48...57).contains($0) }), let year = Int(digits),
                   (1800...2999).contains(year) else { continue }

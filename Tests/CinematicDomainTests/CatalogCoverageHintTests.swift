@@ -26,6 +26,15 @@ struct CatalogCoverageHintTests {
         #expect(SearchHint.of(query: query, results: [Self.casinoRoyale], coverage: Self.embedded) == nil)
     }
 
+    /// A number that is a film's title is no year the catalog lacks.
+    @Test func aTitleThatIsAYear() {
+        let films = [Movie(id: 3, title: "2010", year: 1984, runtime: 116, rating: 6.5, votes: 7300, genres: [], mpaa: nil),
+                     Movie(id: 4, title: "2046", year: 2004, runtime: 129, rating: 7.6, votes: 2663, genres: ["Drama"], mpaa: nil)]
+        #expect(SearchHint.of(query: "2010", results: films, coverage: Self.embedded) == nil)
+        #expect(SearchHint.of(query: "2046", results: Array(films.suffix(1)), coverage: Self.embedded) == nil)
+        #expect(SearchHint.of(query: "casino royale 2006", results: films, coverage: Self.embedded)?.kind == .years)
+    }
+
     @Test func nothingMatched() {
         #expect(SearchHint.of(query: "zzqx wvvy", results: [], coverage: Self.embedded)
             == SearchHint(kind: .nothing, text: "No film in the catalog matches “zzqx wvvy”: it holds 58,788 films from 1893 to 2005 (IMDb as of 2005)."))
