@@ -53,6 +53,9 @@ final class SearchEngine {
 
     /// The catalog's genre words, for queries made of periods and genres.
     let filters: SearchFilters
+    /// The first letters of the vocabulary's words (``SearchCorpus/firstLetters()``), read
+    /// at the first typo lookup.
+    private(set) lazy var firstLetters = corpus.firstLetters()
 
     init(_ corpus: SearchCorpus) {
         self.corpus = corpus

@@ -155,7 +155,7 @@ extension SearchEngine {
     private func typoWords(near scalars: [UInt32], edits: Int, own: Int?, in range: Range<Int>? = nil) -> [(id: Int, distance: Int)] {
         // The whole vocabulary: its first letter's words walked, other first letters looked up.
         let near = range.map { TypoWalk.words(near: scalars, limit: edits, in: corpus, range: $0) }
-            ?? TypoWalk.wordsKeepingStart(near: scalars, limit: edits, in: corpus)
+            ?? TypoWalk.wordsKeepingStart(near: scalars, limit: edits, in: corpus, letters: firstLetters)
         return near.filter { id, _ in
             guard corpus.flags[id] & SearchCorpus.typoFlag != 0 else { return false }
             let candidate = corpus.scalars(of: id)

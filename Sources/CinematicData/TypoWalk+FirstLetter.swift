@@ -7,13 +7,15 @@ extension TypoWalk {
     /// (``words(near:limit:in:range:)``), and those one edit away whose first letter differs
     /// by lookup, not by walking: an edit at the start is a first letter replaced, one added
     /// or one dropped, or the first two letters swapped, so each is one word to look up per
-    /// first letter of the vocabulary (a few dozen binary searches).
+    /// first letter of the vocabulary, `letters` (``SearchCorpus/firstLetters()``, read once
+    /// by the caller: a few dozen for the shipped catalog, so a few dozen binary searches).
     ///
     /// With `limit` 1 this is exactly what walking the whole vocabulary finds. With `limit`
     /// 2, the words two edits away are those of the same first letter: a word whose first
     /// letter is wrong and that holds a second typo is not found (people rarely miss a first
     /// letter; a title's other words still find the film).
-    static func wordsKeepingStart(near query: [UInt32], limit: Int, in corpus: SearchCorpus) -> [(id: Int, distance: Int)] {
+    static func wordsKeepingStart(near query: [UInt32], limit: Int, in corpus: SearchCorpus,
+                                  letters: [UInt32]) -> [(id: Int, distance: Int)] {
         guard let first = query.first, limit >= 1, corpus.wordCount > 0 else { return words(near: query, limit: limit, in: corpus) }
         var found = words(near: query, limit: limit, in: corpus, range: corpus.range(ofPrefix: [first]))
         var seen = Set(found.map(\.id))
@@ -24,7 +26,7 @@ extension TypoWalk {
         let rest = Array(query.dropFirst())
         note(rest)                                                              // the first letter dropped
         if query.count >= 2 { note([query[1], query[0]] + query.dropFirst(2)) } // the first two swapped
-        for letter in corpus.firstLetters() where letter != first {
+        for letter in letters where letter != first {
             note([letter] + rest)                                               // the first letter replaced
             note([letter] + query)                                              // a letter added before
         }

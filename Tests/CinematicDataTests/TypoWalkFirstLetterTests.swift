@@ -32,11 +32,13 @@ struct TypoWalkFirstLetterTests {
 
     @Test func oneEditIsExactlyTheWholeWalkAndTwoKeepTheFirstLetter() throws {
         let corpus = try SharedCatalog.embedded(version: TestCatalog.version, progress: { _ in }).corpus
+        let letters = corpus.firstLetters()
+        #expect(letters == letters.sorted() && letters.count == Set(letters).count && letters.count > 26)
         for word in Self.typed(corpus) {
             let whole1 = TypoWalk.words(near: word, limit: 1, in: corpus)
-            #expect(TypoWalk.wordsKeepingStart(near: word, limit: 1, in: corpus).map(\.id) == whole1.map(\.id), "\(word)")
+            #expect(TypoWalk.wordsKeepingStart(near: word, limit: 1, in: corpus, letters: letters).map(\.id) == whole1.map(\.id), "\(word)")
             let whole2 = TypoWalk.words(near: word, limit: 2, in: corpus)
-            let kept = TypoWalk.wordsKeepingStart(near: word, limit: 2, in: corpus)
+            let kept = TypoWalk.wordsKeepingStart(near: word, limit: 2, in: corpus, letters: letters)
             let expected = whole2.filter { $0.distance == 1 || corpus.scalar(at: Int(corpus.scalarStarts[$0.id])) == word.first }
             #expect(kept.map(\.id) == expected.map(\.id), "\(word)")
             #expect(kept.map(\.distance) == expected.map(\.distance))
