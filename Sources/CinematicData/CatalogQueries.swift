@@ -11,9 +11,9 @@ final class CatalogQueries: @unchecked Sendable {
     private let engine: SearchEngine
     private var byRankStatement: SQLiteStatement?
     private var discoverPages: DiscoverPages?
-    /// Where the catalog's data comes from, in words (``CatalogCoverage/provenance``).
-    private let provenance: String
-    private var knownCoverage: CatalogCoverage?
+    /// What the catalog holds: its films, their years and where its data comes from (read
+    /// as the catalog loads, on its thread: a search pays nothing for it).
+    let coverage: CatalogCoverage
 
     /// Closes the connection, if one was made, and its statements.
     func close() { connection?.close() }
@@ -24,18 +24,8 @@ final class CatalogQueries: @unchecked Sendable {
     init(_ connection: SQLiteConnection? = nil, image: IndexImage, provenance: String) {
         self.connection = connection
         self.image = image
-        self.provenance = provenance
         engine = SearchEngine(image.corpus)
-    }
-
-    /// What the catalog holds: its films, their years and ``provenance`` (read once, at the
-    /// first search, from the films' years).
-    var coverage: CatalogCoverage {
-        if let knownCoverage { return knownCoverage }
-        let corpus = engine.corpus
-        let made = CatalogCoverage(films: corpus.count, years: corpus.years.lazy.map(Int.init), provenance: provenance)
-        knownCoverage = made
-        return made
+        coverage = CatalogCoverage(films: image.corpus.count, years: image.corpus.years.lazy.map(Int.init), provenance: provenance)
     }
 
     /// The connection to the index's database, made on first use.
