@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """`make test-migration-doc`: every example of a migration guide compiles and runs.
 
-  tools/check-migration-doc.py docs/migrating-0.2-to-0.3.md [...]
+  tools/check-migration-doc.py docs/migrating-0.2-to-0.3.md docs/migrating-0.3-to-0.4.md
 
 A fenced block whose info string is `c example=NAME.c` is compiled with the C tests' flags
-(-std=c11 -Wall -Wextra -Werror) against include/ and build/lib, and run; one marked
+(-std=c11 -Wall -Wextra -Werror) against include/ and build/lib (and jansson, which hosts
+use to read the JSON), and run; one marked
 `python example=NAME.py` runs with the package from bindings/python and the built library.
 Each runs in a scratch directory of its own and must exit 0. A guide without examples fails.
 """
@@ -28,8 +29,9 @@ def run(language: str, name: str, code: str, scratch: Path) -> subprocess.Comple
     source.write_text(code)
     if language == "c":
         program = scratch / Path(name).stem
+        jansson = subprocess.run(["pkg-config", "--cflags", "--libs", "jansson"], check=True, capture_output=True, text=True).stdout.split()
         subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{ROOT / 'include'}", str(source),
-                        f"-L{LIBRARY.parent}", "-lcinematic", f"-Wl,-rpath,{LIBRARY.parent}", "-o", str(program)],
+                        f"-L{LIBRARY.parent}", "-lcinematic", *jansson, f"-Wl,-rpath,{LIBRARY.parent}", "-o", str(program)],
                        check=True)
         command = [str(program)]
     else:

@@ -41,10 +41,10 @@ test-releases:
 test-release-checks: abi-deps
 	python3 tools/test-release-checks.py
 
-## test-migration-doc: each example of docs/migrating-0.2-to-0.3.md (a C program, a Python
-## script) compiles and runs against the built library (tools/check-migration-doc.py).
+## test-migration-doc: each example of the migration guides (docs/migrating-*.md: a C program,
+## a Python script) compiles and runs against the built library (tools/check-migration-doc.py).
 test-migration-doc: lib
-	python3 tools/check-migration-doc.py docs/migrating-0.2-to-0.3.md
+	python3 tools/check-migration-doc.py docs/migrating-0.2-to-0.3.md docs/migrating-0.3-to-0.4.md
 
 ## release-record: writes release/$(VERSION)/ (ABI descriptions, schema, goldens) from this
 ## tree and its built library: the baseline of the next release (docs/releasing.md).
