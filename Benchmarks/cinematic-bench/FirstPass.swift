@@ -23,22 +23,9 @@ enum FirstPass {
 
     /// Runs the child over `index` and prints its line, with the goal's verdict.
     static func run(index: String, films: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["first-pass", index]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var values: [String: Double] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
-        }
-        guard let p50 = values["p50"], let p99 = values["p99"], let max = values["max"] else {
-            throw BenchError("first-pass child printed no figures (status \(process.terminationStatus))")
-        }
+        let run = try CatalogCost.once(["first-pass", index], library: nil, program: CommandLine.arguments[0])
+        let p50 = run.number("p50"), p99 = run.number("p99"), max = run.number("max")
+        guard !p50.isNaN, !p99.isNaN, !max.isNaN else { throw BenchError("first-pass child printed no figures") }
         let met = p99 <= Report.microseconds(goal)
         print("  \(films) a fresh process, first pass: p50 \(Report.format(.microseconds(p50))), p99 \(Report.format(.microseconds(p99))), "
               + "max \(Report.format(.microseconds(max)))  (goal p99 <= 2 ms: \(met ? "met" : "not met"))")

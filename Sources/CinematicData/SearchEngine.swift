@@ -67,15 +67,10 @@ final class SearchEngine {
     }
 
     /// The ranks of the films matching `text`, best first: at least `needed` of them when
-    /// there are that many. The list is kept for recent queries, so the next page is a slice;
-    /// a page deeper than the list reads further (4 times as many postings per word), so the
-    /// cost of paging stays flat.
-    func ranks(for text: String, needed: Int = MovieCatalog.pageSize) -> [Int] {
-        ranked(for: text, needed: needed).ranks
-    }
-
-    /// ``ranks(for:needed:)`` with what the first title leaves out when no title matches
-    /// every word (``Ranked/unmatched``).
+    /// there are that many, and what the first title leaves out when no title matches every
+    /// word (``Ranked/unmatched``). The list is kept for recent queries, so the next page is a
+    /// slice; a page deeper than the list reads further (4 times as many postings per word), so
+    /// the cost of paging stays flat.
     func ranked(for text: String, needed: Int = MovieCatalog.pageSize) -> Ranked {
         let read = Array(SearchText.queryWords(text).prefix(Self.maximumWords))
         let words = read.map(\.word)
@@ -106,7 +101,7 @@ final class SearchEngine {
         return ranked
     }
 
-    /// The ranked matches of a query's words (see ``ranks(for:needed:)`` and docs/catalog-index.md):
+    /// The ranked matches of a query's words (see ``ranked(for:needed:)`` and docs/catalog-index.md):
     ///
     /// 1. A query made only of years, decades and genres ("1994", "90s comedy", "comedy 1994";
     ///    ``SearchFilters``): the films of that period and genre, most popular first, among the

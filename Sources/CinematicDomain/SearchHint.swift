@@ -60,8 +60,7 @@ public struct SearchHint: Equatable, Hashable, Sendable {
         let words = CatalogWords.words(of: query)
         guard !words.isEmpty, words.count <= 8 else { return nil }
         if let genre = CatalogWords.missingGenre(in: words) {
-            let names = Genre.all.dropLast().joined(separator: ", ") + " and " + (Genre.all.last ?? "")
-            return SearchHint(kind: .genre, text: "The catalog has no \(genre) genre: its genres are \(names). "
+            return SearchHint(kind: .genre, text: "The catalog has no \(genre) genre: its genres are \(listed(Genre.all)). "
                                   + "These titles hold the words you typed.")
         }
         if let name = CatalogWords.personName(in: words),
@@ -78,10 +77,9 @@ public struct SearchHint: Equatable, Hashable, Sendable {
             return SearchHint(kind: .nothing, text: "No film in the catalog matches \u{201C}\(query)\u{201D}: it holds \(coverage.range).")
         }
         if !results.isEmpty, !unmatched.isEmpty {
-            let named = unmatched.prefix(3).map { "\u{201C}\($0)\u{201D}" }
-            let list = named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1]
+            let named = listed(unmatched.prefix(3).map { "\u{201C}\($0)\u{201D}" })
             let holds = coverage.map { " The catalog holds \($0.range)." } ?? ""
-            return SearchHint(kind: .partial, text: "No title holds every word: these leave out \(list).\(holds)")
+            return SearchHint(kind: .partial, text: "No title holds every word: these leave out \(named).\(holds)")
         }
         return nil
     }
@@ -90,14 +88,20 @@ public struct SearchHint: Equatable, Hashable, Sendable {
     /// that no title of `results` holds as a word ("2010" is a film of 1984, "2046" one of 2004).
     private static func outside(_ words: [String], _ coverage: CatalogCoverage, titled results: [Movie]) -> Int? {
         guard coverage.lastYear > 0 else { return nil }
-        for word in words where !results.contains(where: { CatalogWords.words(of: $0.title).contains(word) }) {
+        for word in words {
             let digits = word.hasSuffix("s") ? word.dropLast() : Substring(word)
             guard digits.count == 4, digits.utf8.allSatisfy({ (48...57).contains($0) }), let year = Int(digits),
                   (1800...2999).contains(year) else { continue }
             // A decade lies outside when none of its years is inside.
             let last = word.hasSuffix("s") ? year + 9 : year
-            if year > coverage.lastYear || last < coverage.firstYear { return year }
+            guard year > coverage.lastYear || last < coverage.firstYear else { continue }
+            if !results.contains(where: { CatalogWords.words(of: $0.title).contains(word) }) { return year }
         }
         return nil
+    }
+
+    /// "a", "a and b", "a, b and c".
+    private static func listed(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }
 }

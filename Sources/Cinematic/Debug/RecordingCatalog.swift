@@ -11,31 +11,26 @@ struct RecordingCatalog: MovieCatalogRepository {
 
     func search(matching query: String, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.search(query: query, page: page)) { () async throws(MovieError) in
-            let answer = try await inner.search(matching: query, page: page)
-            return Sourced(.movies(answer.value), source: answer.source, coverage: answer.coverage, unmatched: answer.unmatched)
+            try await inner.search(matching: query, page: page).map { .movies($0) }
         }.map(\.movies)
     }
 
     func discover(section: DiscoverSection, page: Int) async throws(MovieError) -> Sourced<[Movie]> {
         try await record(.discover(section: section, page: page)) { () async throws(MovieError) in
-            let answer = try await inner.discover(section: section, page: page)
-            return Sourced(.movies(answer.value), source: answer.source, coverage: answer.coverage)
+            try await inner.discover(section: section, page: page).map { .movies($0) }
         }.map(\.movies)
     }
 
     func detail(id: Int) async throws(MovieError) -> Sourced<MovieDetail> {
         try await record(.movie(id: id)) { () async throws(MovieError) in
-            let answer = try await inner.detail(id: id)
-            return Sourced(.movie(answer.value), source: answer.source)
+            try await inner.detail(id: id).map { .movie($0) }
         }.map(\.detail)
     }
 
     private func record(_ request: HostCatalogRequest, _ body: () async throws(MovieError) -> Sourced<HostCatalogAnswer>)
         async throws(MovieError) -> Sourced<HostCatalogAnswer> {
         try await recorder.recordRequest({ JSONFragment(consuming: HostRequestJSON.node(request)) }, answer: { result in
-            let answered = try? result.get()
-            return [("answer", HostRequestJSON.encode(result.map(\.value)))]
-                + RecordedSource.members(of: answered?.source ?? .local, coverage: answered?.coverage, unmatched: answered?.unmatched ?? [])
+            [("answer", HostRequestJSON.encode(result.map(\.value)))] + RecordedSource.members(of: try? result.get())
         }, body)
     }
 }
@@ -45,30 +40,32 @@ struct RecordingCatalog: MovieCatalogRepository {
 /// says beyond its films, when it says something (``DomainJSON/notes(coverage:unmatched:)``:
 /// `"coverage":{…}`, `"unmatched":[…]`), so a replayed search words the same hint.
 enum RecordedSource {
-    static func members(of source: AnswerSource, coverage: CatalogCoverage? = nil, unmatched: [String] = []) -> [(key: String, value: JSONFragment)] {
-        let covered = DomainJSON.notes(coverage: coverage, unmatched: unmatched).map { (key: $0.0, value: JSONFragment(consuming: $0.1)) }
-        switch source {
-        case .local: return covered
-        case .live: return [("source", .string("live"))] + covered
-        case let .cache(cachedAt): return [("source", .string("cache")), ("cachedAt", .int(Int(cachedAt)))] + covered
+    /// The members of `answer` beside its value (none for a failed request).
+    static func members<Value>(of answer: Sourced<Value>?) -> [(key: String, value: JSONFragment)] {
+        guard let answer else { return [] }
+        let notes = DomainJSON.notes(coverage: answer.coverage, unmatched: answer.unmatched).map { (key: $0.0, value: JSONFragment(consuming: $0.1)) }
+        switch answer.source {
+        case .local: return notes
+        case .live: return [("source", .string("live"))] + notes
+        case let .cache(cachedAt): return [("source", .string("cache")), ("cachedAt", .int(Int(cachedAt)))] + notes
         }
     }
 
-    /// The unmatched words read back (absent: none).
-    static func unmatched(_ line: JSONObjectReader) throws(APIError) -> [String] {
-        try line.optional("unmatched")?.array().map { word throws(APIError) in try word.string() } ?? []
+    /// The members read back, around no value yet (absent: `.local`, no coverage, no words):
+    /// `decode(line).map { _ in value }` is the recorded answer.
+    static func decode(_ line: JSONObjectReader) throws(APIError) -> Sourced<Void> {
+        let unmatched = try line.optional("unmatched")?.array().map { word throws(APIError) in try word.string() } ?? []
+        return Sourced((), source: try source(line), coverage: try coverage(line), unmatched: unmatched)
     }
 
-    /// The coverage member read back (absent: nil).
-    static func coverage(_ line: JSONObjectReader) throws(APIError) -> CatalogCoverage? {
+    private static func coverage(_ line: JSONObjectReader) throws(APIError) -> CatalogCoverage? {
         guard let value = line.optional("coverage") else { return nil }
         let object = try value.object()
         return CatalogCoverage(films: try object.required("films").int(), firstYear: try object.required("firstYear").int(),
                                lastYear: try object.required("lastYear").int(), provenance: try object.required("provenance").string())
     }
 
-    /// Reads the source members back (absent: `.local`).
-    static func decode(_ line: JSONObjectReader) throws(APIError) -> AnswerSource {
+    private static func source(_ line: JSONObjectReader) throws(APIError) -> AnswerSource {
         guard let source = line.optional("source") else { return .local }
         switch try source.string() {
         case "live": return .live
@@ -79,7 +76,7 @@ enum RecordedSource {
 }
 
 extension Sourced {
-    /// The same source with the value transformed.
+    /// The same answer (source, coverage, words left out) with the value transformed.
     func map<Other>(_ transform: (Value) -> Other) -> Sourced<Other> { Sourced<Other>(transform(value), source: source, coverage: coverage, unmatched: unmatched) }
 }
 

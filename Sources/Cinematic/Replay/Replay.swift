@@ -169,11 +169,8 @@ struct Replay {
             let id = try line.uint("id")
             let answer = try line.object.required("answer")
             if let request = catalog.answers.request(id) {
-                let source = try RecordedSource.decode(line.object), coverage = try RecordedSource.coverage(line.object)
-                let unmatched = try RecordedSource.unmatched(line.object)
-                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(answer, for: request).map {
-                    Sourced($0, source: source, coverage: coverage, unmatched: unmatched)
-                })
+                let recorded = try RecordedSource.decode(line.object)
+                catalog.answers.answer(id, with: try HostRequestJSON.decodeAnswer(answer, for: request).map { value in recorded.map { value } })
             } else if let request = favorites.answers.request(id) {
                 favorites.answers.answer(id, with: try FavoritesAnswer.decode(answer, for: request))
             } else {
