@@ -88,7 +88,7 @@ struct AppCodec: FeatureCodec {
             (StateKey.notice, notice.node(for: state.notice) { notice in
                 notice.map { .fragment(JSONFragment(consuming: Self.encode($0))) } ?? .null
             }),
-            (StateKey.view, view.node(state.view(limits: limits, rows: view.rows))),
+            (StateKey.view, view.node(state.view(limits: limits, rows: view.rows(_:selected:)))),
         ]
     }
 

@@ -14,65 +14,41 @@ import Synchronization
 ///  "actions":{"back":false,"undo":false,"retry":false,"loadMore":true,"activate":true,"removeSelected":false}}
 /// ```
 ///
-/// Each part is described once per distinct value (the rows one by one, the tabs, the
-/// sections, the Detail, the actions): a keystroke describes the query, the list's status and
-/// nothing else, and its patch skips every cached part in constant time.
+/// The view is a ``TypedStatePart``: a keystroke compares its fields with the last view's and
+/// patches the two that changed (the query, the list's status); nothing else is described.
+/// Each part that is described is described once per distinct value (the rows one by one, the
+/// tabs, the sections, the Detail, the actions), so a patch skips it in constant time.
 final class AppViewJSON: Sendable {
-    private let rowNodes = RowNodes()
-    private let tabs = NodeCache<[AppChoice]>()
-    private let sections = NodeCache<[AppChoice]>()
-    private let detail = NodeCache<AppDetailView?>()
-    private let actions = NodeCache<AppActions>()
-    private let message = NodeCache<AppMessage?>()
-    private let window = Mutex<(movies: ArraySlice<Movie>, rows: [AppRowView])?>(nil)
-    private let rowList = NodeCache<[AppRowView]>()
-
-    /// The rows of `movies` (``AppRowView/init(movie:)`` each), worded again only when the
-    /// films shown changed (for ``AppState/view(limits:rows:)``: a keystroke words no row).
-    func rows(_ movies: ArraySlice<Movie>) -> [AppRowView] {
+    private let parts = AppViewParts()
+    private let window = Mutex<(movies: ArraySlice<Movie>, selected: Int?, rows: [AppRowView])?>(nil)
+    /// The rows of `movies` (``AppRowView/init(movie:)`` each, the one at `selected` selected),
+    /// worded again only when the films shown or the selection changed (for
+    /// ``AppState/view(limits:rows:)``: a keystroke words no row).
+    func rows(_ movies: ArraySlice<Movie>, selected: Int?) -> [AppRowView] {
         // The same films: the same storage (one comparison) while the list stays loaded.
-        if let rows = window.withLock({ $0.flatMap { $0.movies == movies ? $0.rows : nil } }) { return rows }
-        let rows = movies.map(AppRowView.init(movie:))
-        window.withLock { $0 = (movies, rows) }
+        if let rows = window.withLock({ $0.flatMap { $0.movies == movies && $0.selected == selected ? $0.rows : nil } }) { return rows }
+        let rows = AppRowView.rows(movies, selected: selected)
+        window.withLock { $0 = (movies, selected, rows) }
         return rows
     }
 
-    /// The view's node, its unchanged parts the nodes of the last view.
-    func node(_ view: AppView) -> StateNode {
-        Self.object([
-            ("screen", .string(view.screen.rawValue)), ("title", .string(view.title)),
-            ("list", view.list.map(list) ?? .null),
-            ("detail", detail.node(for: view.detail) { $0.map(Self.detail) ?? .null }),
-            ("source", .string(view.source)), ("sort", .string(view.sort.rawValue)), ("sortLabel", .string(view.sortLabel)),
-            ("query", .string(view.query)), ("tabs", tabs.node(for: view.tabs) { .list($0.map(Self.choice)) }),
-            ("sections", sections.node(for: view.sections) { .list($0.map(Self.choice)) }),
-            ("actions", actions.node(for: view.actions, Self.actions)),
-        ])
-    }
+    /// The view's node: a part that patches itself from the last view's.
+    func node(_ view: AppView) -> StateNode { .typed(AppViewPart(view, parts: parts)) }
 
-    private func list(_ list: AppListView) -> StateNode {
-        Self.object([
-            ("list", .string(list.list.wireName)), ("count", .int(list.count)), ("selection", list.selection.map(StateNode.int) ?? .null),
-            ("firstVisible", .int(list.firstVisible)), ("rows", rowList.node(for: list.rows) { .list(rowNodes.nodes($0)) }), ("status", .string(list.status)),
-            ("message", message.node(for: list.message) { $0.map(Self.message) ?? .null }), ("hint", .string(list.hint)),
-            ("visibleRows", .int(list.visibleRows)),
-        ])
-    }
-
-    private static func choice(_ choice: AppChoice) -> StateNode {
+    static func choice(_ choice: AppChoice) -> StateNode {
         object([("id", .string(choice.id)), ("title", .string(choice.title)), ("chosen", .bool(choice.chosen))])
     }
 
-    fileprivate static func row(_ row: AppRowView) -> StateNode {
+    static func row(_ row: AppRowView) -> StateNode {
         object([("id", .int(row.id)), ("title", .string(row.title)), ("year", .string(row.year)), ("rating", .string(row.rating)),
                  ("genres", .string(row.genres)), ("selected", .bool(row.selected))])
     }
 
-    private static func message(_ message: AppMessage) -> StateNode {
+    static func message(_ message: AppMessage) -> StateNode {
         object([("kind", .string(message.kind.rawValue)), ("heading", .string(message.heading)), ("body", .string(message.body))])
     }
 
-    private static func detail(_ detail: AppDetailView) -> StateNode {
+    static func detail(_ detail: AppDetailView) -> StateNode {
         object([
             ("heading", .string(detail.heading)),
             ("facts", .list(detail.facts.map { object([("label", .string($0.label)), ("value", .string($0.value))]) })),
@@ -94,17 +70,28 @@ final class AppViewJSON: Sendable {
     /// An object node of `members` (typed, so mixed member literals infer).
     private static func object(_ members: [StateMember]) -> StateNode { .object(members) }
 
-    private static func actions(_ actions: AppActions) -> StateNode {
+    static func actions(_ actions: AppActions) -> StateNode {
         object([("back", .bool(actions.back)), ("undo", .bool(actions.undo)), ("retried", .bool(actions.retried)),
                  ("loadMore", .bool(actions.loadMore)), ("activate", .bool(actions.activate)),
                  ("removeSelected", .bool(actions.removeSelected)), ("dismissNotice", .bool(actions.dismissNotice))])
     }
 }
 
+/// The caches of the view's parts that are described (each once per distinct value).
+final class AppViewParts: Sendable {
+    let rowNodes = RowNodes()
+    let rowList = NodeCache<[AppRowView]>()
+    let tabs = NodeCache<[AppChoice]>()
+    let sections = NodeCache<[AppChoice]>()
+    let detail = NodeCache<AppDetailView?>()
+    let actions = NodeCache<AppActions>()
+    let message = NodeCache<AppMessage?>()
+}
+
 /// The rows of the last view, each a cached node: a row that stays the same (scrolled, or
 /// still there after a keystroke) keeps its node, so only rows that came or changed (the two
 /// whose `selected` moved) are described and serialized.
-private final class RowNodes: Sendable {
+final class RowNodes: Sendable {
     private let last = Mutex<[Int: (row: AppRowView, node: StateNode)]>([:])
 
     func nodes(_ rows: [AppRowView]) -> [StateNode] {

@@ -21,6 +21,9 @@ enum StateNode: Sendable, Equatable {
     /// the value stays the same, so a patch skips it in constant time, and serialized at most
     /// once, when first needed.
     case cached(SerializedNode)
+    /// A part that compares itself with the part it follows (``TypedStatePart``): described
+    /// only when read whole, patched member by member from its typed value.
+    case typed(TypedStatePart)
 
     /// A JSON string.
     static func string(_ value: String) -> StateNode { .fragment(.string(value)) }
@@ -36,6 +39,7 @@ enum StateNode: Sendable, Equatable {
         switch self {
         case let .fragment(fragment): return fragment
         case let .cached(box): return box.json
+        case let .typed(part): return part.node.json
         case .object, .list:
             var writer = JSONTextWriter()
             write(into: &writer)
@@ -51,18 +55,25 @@ enum StateNode: Sendable, Equatable {
         case let .object(members): writer.object(members, key: \.key) { member, writer in member.value.write(into: &writer) }
         case let .list(elements): writer.array(elements) { element, writer in element.write(into: &writer) }
         case let .cached(box): writer.append(box.json)
+        case let .typed(part): part.node.write(into: &writer)
         }
     }
 
     /// The node without its cache box.
     var uncached: StateNode {
-        if case let .cached(box) = self { return box.node.uncached }
-        return self
+        switch self {
+        case let .cached(box): return box.node.uncached
+        case let .typed(part): return part.node.uncached
+        default: return self
+        }
     }
 
     static func == (lhs: StateNode, rhs: StateNode) -> Bool {
         switch (lhs, rhs) {
         case let (.cached(a), .cached(b)) where a === b: true
+        case let (.typed(a), .typed(b)) where a === b: true
+        case let (.typed(a), _): a.node == rhs
+        case let (_, .typed(b)): lhs == b.node
         case let (.cached(a), _): a.node == rhs
         case let (_, .cached(b)): lhs == b.node
         case let (.fragment(a), .fragment(b)): a == b

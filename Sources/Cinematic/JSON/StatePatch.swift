@@ -68,6 +68,13 @@ struct StatePatch {
 
     private mutating func diff(_ old: StateNode, _ new: StateNode, at path: String) {
         switch (old, new) {
+        case let (.typed(a), .typed(b)):
+            // The same part, or one that patches itself from the last; else node by node.
+            if a !== b, !b.patch(from: a, at: path, into: &self) { diff(a.node, b.node, at: path) }
+        case let (.typed(a), _):
+            diff(a.node, new, at: path)
+        case let (_, .typed(b)):
+            diff(old, b.node, at: path)
         case let (.cached(a), .cached(b)) where a === b:
             return  // the same value: nothing changed below
         case let (.cached(a), .cached(b)) where b.appended?.to === a:
@@ -147,6 +154,13 @@ struct StatePatch {
 
     private mutating func replace(_ path: String, _ value: JSONFragment) { operation(.replace, path, value) }
 
+    /// A member of a ``TypedStatePart`` that changed, at `path`: a leaf is replaced (the old
+    /// one is not described), an object or list is compared node by node.
+    mutating func member(_ old: @autoclosure () -> StateNode, _ new: StateNode, at path: String) {
+        if case let .fragment(fragment) = new { return replace(path, fragment) }
+        diff(old(), new, at: path)
+    }
+
     private mutating func operation(_ kind: Operation.Kind, _ path: String, _ value: JSONFragment?) {
         operations.append(Operation(kind: kind, path: path, value: value))
     }
@@ -162,6 +176,7 @@ struct StatePatch {
     /// equal leaves.
     private static func isSame(_ a: StateNode, _ b: StateNode) -> Bool {
         if case let .cached(x) = a, case let .cached(y) = b { return x === y }
+        if case let .typed(x) = a, case let .typed(y) = b { return x === y }
         if case let .fragment(x) = a, case let .fragment(y) = b { return x.text == y.text }
         return false
     }

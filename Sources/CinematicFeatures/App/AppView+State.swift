@@ -3,15 +3,15 @@ import MVIKit
 
 extension AppState {
     /// What the person sees now (``AppView``), for lists bounded at `limits`, the rows shown
-    /// worded by `wording` (``AppRowView/init(movie:)`` each; a codec passes one that remembers
-    /// the rows it worded last).
+    /// worded by `wording` (``AppRowView/init(movie:)`` each, the row at the offset given
+    /// selected; a codec passes one that remembers the rows it worded last).
     public func view(limits: AppLimits = AppLimits(),
-                     rows wording: (ArraySlice<Movie>) -> [AppRowView] = { $0.map(AppRowView.init(movie:)) }) -> AppView {
+                     rows wording: (ArraySlice<Movie>, Int?) -> [AppRowView] = AppRowView.rows) -> AppView {
         let list = details.isEmpty ? listView(currentList, limits: limits, wording: wording) : nil
         let shown = details.last.map { detailView($0.detail) }
         let screen: AppView.Screen = details.isEmpty ? (tab == .search ? .search : tab == .discover ? .discover : .favorites) : .detail
-        let tabs = AppTab.allCases.map { AppChoice(id: $0.id, title: AppWording.tab($0), chosen: $0 == tab) }
-        let sections = discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == section) }
+        let tabs = AppChoice.tabs[tab] ?? []
+        let sections = AppChoice.sections(of: discover, chosen: section)
         return AppView(screen: screen, title: shown?.heading ?? title, list: list, detail: shown, source: source,
                        sort: sort, sortLabel: AppWording.sort(sort), query: search.query, tabs: tabs, sections: sections,
                        actions: actions(list, limits: limits))
@@ -35,13 +35,12 @@ extension AppState {
         }
     }
 
-    private func listView(_ list: AppList, limits: AppLimits, wording: (ArraySlice<Movie>) -> [AppRowView]) -> AppListView {
+    private func listView(_ list: AppList, limits: AppLimits, wording: (ArraySlice<Movie>, Int?) -> [AppRowView]) -> AppListView {
         let shown = rows(of: list)
         let position = self.position(in: list)
         let selection = shown.isEmpty ? nil : min(position.selection, shown.count - 1)
         let first = min(position.firstVisible, max(0, shown.count - 1))
-        var rows = wording(shown.isEmpty ? [] : shown[first..<min(shown.count, first + visibleRows)])
-        for index in rows.indices { rows[index].selected = first + index == selection }
+        let rows = wording(shown.isEmpty ? [] : shown[first..<min(shown.count, first + visibleRows)], selection.map { $0 - first })
         let (status, message) = words(of: list, count: shown.count, full: shown.count >= limits.rowsPerList)
         let hint = list == .search && message == nil ? search.hint?.text ?? "" : ""
         return AppListView(list: list, count: shown.count, selection: selection, firstVisible: first, rows: rows,

@@ -49,6 +49,28 @@ public struct AppChoice: Equatable, Sendable {
     public var chosen: Bool
 }
 
+extension AppChoice {
+    /// The tabs, in order, each with the given one chosen (made once: a view shares them).
+    static let tabs = Dictionary(uniqueKeysWithValues: AppTab.allCases.map { shown in
+        (shown, AppTab.allCases.map { AppChoice(id: $0.id, title: AppWording.tab($0), chosen: $0 == shown) })
+    })
+
+    /// Discover's sections in `discover`'s order, `chosen` chosen (the catalog's usual
+    /// sections: made once per chosen section, shared by every view).
+    static func sections(of discover: DiscoverState, chosen: DiscoverSection) -> [AppChoice] {
+        let usual = DiscoverSection.all
+        if discover.sections.count == usual.count, zip(discover.sections, usual).allSatisfy({ $0.section == $1 }),
+           let made = usualSections[chosen] {
+            return made
+        }
+        return discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == chosen) }
+    }
+
+    private static let usualSections = Dictionary(uniqueKeysWithValues: DiscoverSection.all.map { shown in
+        (shown, DiscoverSection.all.map { AppChoice(id: $0.id, title: $0.title, chosen: $0 == shown) })
+    })
+}
+
 /// A list as shown: the rows in view, where the selection is, and what to say about it.
 public struct AppListView: Equatable, Sendable {
     /// Which list.
@@ -91,6 +113,14 @@ public struct AppRowView: Equatable, Sendable {
     public init(movie: Movie) {
         self.init(id: movie.id, title: movie.title, year: movie.year > 0 ? String(movie.year) : "",
                   rating: AppWording.oneDecimal(movie.rating), genres: movie.genres.joined(separator: ", "), selected: false)
+    }
+
+    /// The rows of `movies`, the one at offset `selected` selected (what
+    /// ``AppState/view(limits:rows:)`` words the rows in view with by default).
+    public static func rows(_ movies: ArraySlice<Movie>, selected: Int?) -> [AppRowView] {
+        var rows = movies.map(AppRowView.init(movie:))
+        if let selected, rows.indices.contains(selected) { rows[selected].selected = true }
+        return rows
     }
 
     /// A row of the given words.
