@@ -59,11 +59,20 @@ extension AppChoice {
     /// sections: made once per chosen section, shared by every view).
     static func sections(of discover: DiscoverState, chosen: DiscoverSection) -> [AppChoice] {
         let usual = DiscoverSection.all
-        if discover.sections.count == usual.count, zip(discover.sections, usual).allSatisfy({ $0.section == $1 }),
+        if discover.sections.count == usual.count, discover.sections.indices.allSatisfy({ same(discover.sections[$0].section, usual[$0]) }),
            let made = usualSections[chosen] {
             return made
         }
         return discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == chosen) }
+    }
+
+    /// True for the same section (compared in place: the genre's name by its storage first).
+    private static func same(_ a: DiscoverSection, _ b: DiscoverSection) -> Bool {
+        switch (a, b) {
+        case (.popular, .popular), (.topRated, .topRated): true
+        case let (.genre(x), .genre(y)): x == y
+        default: false
+        }
     }
 
     private static let usualSections = Dictionary(uniqueKeysWithValues: DiscoverSection.all.map { shown in
