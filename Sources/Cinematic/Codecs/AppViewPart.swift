@@ -38,7 +38,9 @@ final class AppViewPart: TypedStatePart, @unchecked Sendable {
             switch self {
             case .screen: a.screen == b.screen
             case .title: a.title == b.title
-            case .list: a.list == b.list
+            // Two lists: compared member by member by their own parts (comparing them whole first
+            // would compare every member twice).
+            case .list: a.list == nil && b.list == nil
             case .detail: a.detail == b.detail
             case .source: a.source == b.source
             case .sort: a.sort == b.sort
