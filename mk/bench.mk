@@ -17,9 +17,9 @@ bench: deps lib $(EXAMPLE) $(CATALOG_HOST) $(FTS5_HOST)
 
 ## catalog-host: the C host `make bench` times and weighs a catalog with; fts5-host: the same
 ## films in SQLite FTS5, its baseline (Benchmarks/c).
-$(CATALOG_HOST): Benchmarks/c/catalog_host.c Benchmarks/c/memory.h $(HEADERS) lib
+$(CATALOG_HOST): Benchmarks/c/catalog_host.c Benchmarks/c/memory.h Benchmarks/c/spawn_clock.h $(HEADERS) lib
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude $< -L$(BUILD)/lib -lcinematic -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -o $@
-$(FTS5_HOST): Benchmarks/c/fts5_host.c Benchmarks/c/memory.h
+$(FTS5_HOST): Benchmarks/c/fts5_host.c Benchmarks/c/memory.h Benchmarks/c/spawn_clock.h
 	@mkdir -p $(BUILD)/bin
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< $$(pkg-config --cflags --libs sqlite3 zlib) -o $@

@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "memory.h"
+#include "spawn_clock.h"
 #include <cinematic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,7 @@ int main(int argc, char **argv) {
     }
     cinematic_free(state);
     printf("first_result_us %.0f\nfirst_title %s\n", took, first);
+    print_since_spawn();
     print_memory();
     long before = rss_kib();
     cinematic_runtime *second = NULL;

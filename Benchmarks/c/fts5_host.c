@@ -16,6 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "memory.h"
+#include "spawn_clock.h"
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,7 @@ static int query(const char *path, const char *text) {
     if (status == SQLITE_ROW) snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(select, 0));
     double took = now_us() - started;
     printf("first_result_us %.0f\nfirst_title %s\n", took, first);
+    print_since_spawn();
     print_memory();
     sqlite3_finalize(select);
     sqlite3_close(db);
