@@ -77,6 +77,12 @@ def shown_texts(root: QWidget) -> List[str]:
     return [text for text in texts if text]
 
 
+def row_titles(table: QTableWidget) -> List[str]:
+    """What a table of rows shows in its title column, top to bottom."""
+    items = (table.item(i, 0) for i in range(table.rowCount()))
+    return [item.text() for item in items if item is not None]
+
+
 def shown_text(root: QWidget) -> str:
     """:func:`shown_texts`, one per line."""
     return "\n".join(shown_texts(root))

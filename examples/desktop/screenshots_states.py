@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QWidget
 import cinematic
 from cinematic.http_provider import HttpCatalogProvider, catalog_config
 
-from drive import press, wait_until
+from drive import press, row_titles, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 SIZES: Dict[str, QSize] = {"large": QSize(960, 600), "small": QSize(640, 480)}
@@ -105,8 +105,7 @@ class Session:
             "offlineCache": {"path": str(scratch / "cache.sqlite")}, "favorites": str(scratch / f"{name}.sqlite")})
         self.provider = HttpCatalogProvider(self.runtime, server.url, timeout=3.0)
         self.runtime.set_provider(self.provider)
-        self.window = MainWindow(self.runtime, server.url,
-                                 settings=QSettings(str(scratch / f"{name}.ini"), QSettings.Format.IniFormat))
+        self.window = MainWindow(self.runtime, settings=QSettings(str(scratch / f"{name}.ini"), QSettings.Format.IniFormat))
         self.size = size
         self.window.resize(size)
         self.window.show()
@@ -192,13 +191,13 @@ def visit(session: Session, server: Server, size_name: str, out: Path) -> List[S
     shot("search", "failed", lambda t: "Search failed:" in t and "F5 tries again" in t, "Search failed: … F5 tries again")
     server.control(fail=False)                               # a live visit: the cache keeps it
     search("dune")
-    wait_until(lambda: window.rows.titles()[:1] == ["Dune"], "Dune, live", 15_000)
+    wait_until(lambda: row_titles(window.rows)[:1] == ["Dune"], "Dune, live", 15_000)
     press(window, "Enter")
     wait_until(lambda: window.view is not None and window.view["detail"] is not None
                and window.view["detail"]["histogram"] is not None, "Dune's detail, live", 15_000)
     press(window, "Escape", "Tab", "F5")                     # Discover, tried again
     wait_until(lambda: window.view is not None and window.view["screen"] == "discover"
-               and bool(window.rows.titles()), "Popular, live", 15_000)
+               and bool(row_titles(window.rows)), "Popular, live", 15_000)
     press(window, "Shift+Tab")
     server.control(latencyMs=600_000)
     press(window, "Down", "Enter")                           # the second film: nothing saved of its detail

@@ -1,12 +1,16 @@
 """The app's keymap: the ```json keymap``` block of Sources/CinematicFeatures/App/app.wire.md,
 checked against the app's intents and written for the hosts that draw the app:
 
-    bindings/python/cinematic/keymap.py     KEYMAP, binding_for(key, screen), help_lines(), action_for(kind)
-    examples/web/static/keymap.js           the same table and lookups for the browser app
+    bindings/python/cinematic/keymap.py     KEYMAP, binding_for(key, screen), help_lines(), action_for(kind),
+                                            curses_key_name(key), qt_key_name(key, modifiers)
+    examples/web/static/keymap.js           the same table and lookups for the browser app, keyName(event)
 
 A binding: `keys` (key names), `help` (what it does, for help screens), `screens` (where it
-acts; all when absent), and either `action` (an app intent, sent as it is) or `host` ("help",
-"debug", "quit": a host's own screens); `platforms` gives a platform's keys in place of `keys`.
+acts: the app's screens, all when absent, or the host's debug panel, "debug"), and either
+`action` (an app intent, sent as it is) or `host` ("help", "debug", "quit": a host's own
+screens; "stepBack", "stepForward", "oldest", "latest": the debug panel's steps); `platforms`
+gives a platform's keys in place of `keys`.
+Key names, and how each platform spells them: key_spellings.py.
 """
 from __future__ import annotations
 
@@ -15,14 +19,14 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List
 
+from .key_spellings import KEY_NAME, javascript_names, python_spellings
 from .schema import ROOT
 
 APP_WIRE = ROOT / "Sources" / "CinematicFeatures" / "App" / "app.wire.md"
 BLOCK = re.compile(r"^```json keymap\n(.*?)^```\n?", re.S | re.M)
 SCREENS = ("search", "discover", "favorites", "detail")
-HOST_ACTIONS = ("help", "debug", "quit")
-KEY_NAME = re.compile(r"^((Ctrl|Alt|Shift|Cmd)\+)*([A-Z]|[0-9]|F[1-9]|F1[0-2]|Up|Down|Left|Right|PageUp|PageDown|Home|End|Enter|Escape|"
-                      r"Delete|Backspace|Tab|Space)$")
+#: The host's debug panel: a screen of the keymap (its keys while it holds them), not the app's.
+DEBUG_SCREEN = "debug"
 
 
 class KeymapError(SystemExit):
@@ -40,6 +44,8 @@ def keymap(defs: Dict[str, Any]) -> List[Dict[str, Any]]:
     except ValueError as error:
         raise KeymapError(f"{APP_WIRE.relative_to(ROOT)}: the keymap block is not JSON: {error}")
     intents = {ref["$ref"].rsplit("/", 1)[1] for ref in defs["appIntent"]["oneOf"]}
+    members = defs["keymap"]["items"]["properties"]     # schema/core/keymap.json: the screens and hosts there are
+    known_screens, hosts = members["screens"]["items"]["enum"], members["host"]["enum"]
     seen: Dict[tuple, int] = {}
     for number, binding in enumerate(bindings, 1):
         where = f"{APP_WIRE.relative_to(ROOT)}: keymap binding {number} ({binding.get('keys')})"
@@ -51,16 +57,18 @@ def keymap(defs: Dict[str, Any]) -> List[Dict[str, Any]]:
             if not KEY_NAME.match(key):
                 raise KeymapError(f"{where}: {key!r} is not a key name")
         screens = binding.get("screens", list(SCREENS))
-        if not set(screens) <= set(SCREENS):
-            raise KeymapError(f"{where}: screens are {SCREENS}")
+        if not set(screens) <= set(known_screens):
+            raise KeymapError(f"{where}: screens are {known_screens}")
+        if DEBUG_SCREEN in screens and "action" in binding:
+            raise KeymapError(f"{where}: the debug panel's keys are the host's (host), never an app intent")
         for platform in ["", *binding.get("platforms", {})]:
             for key in binding.get("platforms", {}).get(platform, binding["keys"]):
                 for screen in screens:
                     if (platform, key, screen) in seen:
                         raise KeymapError(f"{where}: {key} on {screen} is binding {seen[(platform, key, screen)]}'s already")
                     seen[(platform, key, screen)] = number
-        if "host" in binding and binding["host"] not in HOST_ACTIONS:
-            raise KeymapError(f"{where}: host is one of {HOST_ACTIONS}")
+        if "host" in binding and binding["host"] not in hosts:
+            raise KeymapError(f"{where}: host is one of {hosts}")
         if "action" in binding:
             check_action(binding["action"], defs, intents, where)
     return bindings
@@ -87,22 +95,30 @@ Sources/CinematicFeatures/App/app.wire.md; do not edit): what each key does on e
     binding = keymap.binding_for("Down", view["screen"])   # the view's screen
     if binding and binding.action: app.send(binding.action)
 
-Text typed in Search's field is the query, never a key of this table.
+A host names its platform's key with ``curses_key_name(key)`` or ``qt_key_name(key, modifiers)``
+(the browser's keymap.js has ``keyName(event)``). Text typed in Search's field is the query,
+never a key of this table.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
-__all__ = ["Binding", "KEYMAP", "SCREENS", "action_for", "binding_for", "help_lines", "keys_for"]
+__all__ = ["Binding", "DEBUG_SCREEN", "KEYMAP", "SCREENS", "action_for", "binding_for", "curses_key_name", "help_lines",
+           "keys_for", "qt_key_name"]
 
-#: The screens a binding may act on (an app view's ``screen``).
+#: The app's screens a binding may act on (an app view's ``screen``).
 SCREENS = {SCREENS!r}
+#: The host's debug panel, a screen of the keymap's own: its keys while the panel holds them
+#: (host bindings: "stepBack", "stepForward", "oldest", "latest", and "debug" closes it).
+DEBUG_SCREEN = {DEBUG_SCREEN!r}
 
 
 class Binding(NamedTuple):
     """Keys, what they do (``help``), where (``screens``), and the app intent they send
-    (``action``) or the host's own screen they open (``host``: "help", "debug", "quit")."""
+    (``action``) or what the host does itself (``host``: "help", "debug", "quit", or a step of
+    the debug panel: "stepBack", "stepForward", "oldest", "latest")."""
 
     keys: Tuple[str, ...]
     help: str
@@ -122,21 +138,21 @@ KEYMAP: Tuple[Binding, ...] = (
 )
 
 
-def binding_for(key: str, screen: str, platform: str = "") -> Optional[Binding]:
-    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F") on ``screen`` and
-    ``platform`` ("mac", "browser": its keys in place of the keymap's); None when the key does
-    nothing there."""
+def binding_for(key: Optional[str], screen: str, platform: str = "") -> Optional[Binding]:
+    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F"; None, a key no name fits,
+    binds nothing) on ``screen`` and ``platform`` ("mac", "browser": its keys in place of the
+    keymap's); None when the key does nothing there."""
     for binding in KEYMAP:
         if screen in binding.screens and key in binding.keys_on(platform):
             return binding
     return None
 
 
-def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Tuple[str, ...] = ("help", "debug", "quit")) -> List[Tuple[str, str]]:
+def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Optional[Tuple[str, ...]] = None) -> List[Tuple[str, str]]:
     """(keys, what they do) for a help screen: every binding (or those acting on ``screen``)
-    on ``platform``, host bindings only for the ``hosts`` screens this host has."""
+    on ``platform``, host bindings only for the ``hosts`` this host has (None: all of them)."""
     return [(", ".join(b.keys_on(platform)), b.help) for b in KEYMAP
-            if (screen is None or screen in b.screens) and (b.host is None or b.host in hosts)]
+            if (screen is None or screen in b.screens) and (b.host is None or hosts is None or b.host in hosts)]
 
 
 def action_for(kind: str) -> Dict[str, Any]:
@@ -146,19 +162,22 @@ def action_for(kind: str) -> Dict[str, Any]:
 
 
 def keys_for(action: Union[str, Dict[str, Any]], platform: str = "") -> str:
-    """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo") or
-    a whole action (every member equal: ``{{"type": "pageBy", "delta": 1}}``), for a tooltip
-    ("Ctrl+Z"); KeyError when no key sends it."""
+    """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo"), a
+    whole action (every member equal: ``{{"type": "pageBy", "delta": 1}}``) or a host's
+    ("stepBack"), for a tooltip ("Ctrl+Z"); KeyError when no key does it."""
     return ", ".join(_sending(action).keys_on(platform))
 
 
 def _sending(action: Union[str, Dict[str, Any]]) -> Binding:
-    """The first binding whose action is ``action`` (a whole action, or its intent type)."""
+    """The first binding whose action is ``action`` (a whole action, or its intent type), or
+    whose host is ``action``."""
     for binding in KEYMAP:
         if binding.action is not None and (binding.action == action or binding.action["type"] == action):
             return binding
+        if binding.host is not None and binding.host == action:
+            return binding
     raise KeyError(f"the keymap has no action {{action}}")
-'''
+''' + python_spellings() + "\n"
 
 
 def javascript_keymap(bindings: List[Dict[str, Any]]) -> str:
@@ -188,7 +207,7 @@ function bindingFor(key, screen, platform) {{
 
 /** A keyboard event's key name as the keymap spells it ("Ctrl+Z", "Down", "F"). */
 function keyName(event) {{
-  const names = {{ArrowDown: "Down", ArrowUp: "Up", ArrowLeft: "Left", ArrowRight: "Right", " ": "Space"}};
+  const names = {javascript_names()};
   let key = names[event.key] || (event.key.length === 1 ? event.key.toUpperCase() : event.key);
   if (event.shiftKey && key.length > 1) key = "Shift+" + key;
   if (event.altKey) key = "Alt+" + key;

@@ -244,13 +244,13 @@ class KeymapItem(TypedDict):
     """The wire object KeymapItem."""
     keys: List[str]
     help: str
-    screens: NotRequired[List[Literal["search", "discover", "favorites", "detail"]]]
+    screens: NotRequired[List[Literal["search", "discover", "favorites", "detail", "debug"]]]
     action: NotRequired[AppIntent]
-    host: NotRequired[Literal["help", "debug", "quit"]]
+    host: NotRequired[Literal["help", "debug", "quit", "stepBack", "stepForward", "oldest", "latest"]]
     platforms: NotRequired[Dict[str, object]]
 
 
-#: The app's keymap (docs/wire.md, "app"; generated into the Python package's cinematic.keymap and the browser app's keymap.js): bindings in order, each the keys it takes, what it does (help), the screens it acts on (all when absent), and either (never both) the app intent it sends (action) or the host's own screen it opens (host). platforms: a platform's keys in place of keys (browser, mac).
+#: The app's keymap (docs/wire.md, "app"; generated into the Python package's cinematic.keymap and the browser app's keymap.js): bindings in order, each the keys it takes, what it does (help), the screens it acts on (all the app's when absent; debug: the host's debug panel, while it holds the keys), and either (never both) the app intent it sends (action) or what the host does itself (host: its own screen, help, debug or quit, or a step of the debug panel through the app store's history, stepBack, stepForward, oldest or latest). platforms: a platform's keys in place of keys (browser, mac).
 Keymap = List[KeymapItem]
 
 

@@ -1,18 +1,15 @@
 """What every host of the movie app does the same way before it draws anything: the same
 options (``--favorites``, ``--catalog``, ``--record``, ``--live``, ``--state-file``,
 ``--fresh``), the runtime they describe, the movie API behind ``--live`` and the app store
-with its state file. A host adds its own options, then::
+with its state file, and what a person must read once the UI is gone. A host adds its own
+options (:func:`add_app_options`; a host with none of its own: :func:`parse_app_args`), then::
 
-    parser = argparse.ArgumentParser(prog="cinematic-desktop")
-    add_app_options(parser, "desktop")
-    args = parser.parse_args()
-    try:
-        opened = open_app(args, "desktop")
-    except HostStartError as error:
-        print(f"cinematic-desktop: {error}", file=sys.stderr)
-        return error.status
-    with opened:                                 # closes the provider and the runtime
-        draw(opened.app)
+    args = parse_app_args("cinematic-desktop", "A desktop movie app.", "desktop")
+    return run_app("cinematic-desktop", args, "desktop", {"delivery": "queued"}, draw)
+
+where ``draw(opened)`` shows ``opened.app`` until the person quits and returns the exit status.
+:func:`open_app` and :class:`OpenedApp` are the steps ``run_app`` takes, for a host that needs
+them apart.
 
 Files: the default folders of the state file and the favorites are made (0700); a path the
 person named (``--favorites``, ``--state-file``, ``--record``, ``--catalog``) must already have
@@ -22,8 +19,9 @@ its folder: nothing is created for it, and the error says which directory does n
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from . import places
 from ._native import LibraryNotFoundError
@@ -31,7 +29,7 @@ from .errors import CinematicError
 from .features import AppStore
 from .runtime import Runtime
 
-__all__ = ["HostStartError", "OpenedApp", "add_app_options", "missing_folder", "open_app"]
+__all__ = ["HostStartError", "OpenedApp", "add_app_options", "missing_folder", "open_app", "parse_app_args", "run_app"]
 
 
 class HostStartError(Exception):
@@ -56,6 +54,14 @@ def add_app_options(parser: argparse.ArgumentParser, app: str) -> None:
                         help=f"where the app resumes from and saves to (default: $XDG_STATE_HOME/cinematic/{app}.json)")
     parser.add_argument("--fresh", action="store_true",
                         help="start anew instead of where the state file left off (the next save replaces it)")
+
+
+def parse_app_args(prog: str, description: str, app: str, argv: Optional[List[str]] = None) -> argparse.Namespace:
+    """The options every host of the app takes (:func:`add_app_options`), read from ``argv``
+    (the command line's when None); ``--help`` and a bad option end the program as argparse does."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    add_app_options(parser, app)
+    return parser.parse_args(argv)
 
 
 class OpenedApp:
@@ -138,3 +144,24 @@ def open_app(args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]
         OpenedApp(runtime, None, provider).close()  # type: ignore[arg-type]
         raise
     return OpenedApp(runtime, store, provider)
+
+
+def run_app(prog: str, args: argparse.Namespace, app: str, config: Optional[Dict[str, Any]],
+            run: Callable[[OpenedApp], int]) -> int:
+    """Opens the app ``args`` describe (:func:`open_app`), runs the host's UI on it (``run``
+    returns the exit status) and closes it however ``run`` ends. What a person must read once
+    the UI is gone goes to stderr as ``prog: ...``: why the app cannot start (then the
+    :class:`HostStartError`'s status is returned), and a state-file notice still shown at the
+    end (the file could not be read or written: the next start will not resume from it)."""
+    try:
+        opened = open_app(args, app, config)
+    except HostStartError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return error.status
+    with opened:
+        try:
+            return run(opened)
+        finally:
+            notice = opened.app.state["notice"]
+            if notice is not None and notice["kind"] == "stateFile":
+                print(f"{prog}: {notice['text']}", file=sys.stderr)

@@ -5,22 +5,30 @@ Sources/CinematicFeatures/App/app.wire.md; do not edit): what each key does on e
     binding = keymap.binding_for("Down", view["screen"])   # the view's screen
     if binding and binding.action: app.send(binding.action)
 
-Text typed in Search's field is the query, never a key of this table.
+A host names its platform's key with ``curses_key_name(key)`` or ``qt_key_name(key, modifiers)``
+(the browser's keymap.js has ``keyName(event)``). Text typed in Search's field is the query,
+never a key of this table.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
-__all__ = ["Binding", "KEYMAP", "SCREENS", "action_for", "binding_for", "help_lines", "keys_for"]
+__all__ = ["Binding", "DEBUG_SCREEN", "KEYMAP", "SCREENS", "action_for", "binding_for", "curses_key_name", "help_lines",
+           "keys_for", "qt_key_name"]
 
-#: The screens a binding may act on (an app view's ``screen``).
+#: The app's screens a binding may act on (an app view's ``screen``).
 SCREENS = ('search', 'discover', 'favorites', 'detail')
+#: The host's debug panel, a screen of the keymap's own: its keys while the panel holds them
+#: (host bindings: "stepBack", "stepForward", "oldest", "latest", and "debug" closes it).
+DEBUG_SCREEN = 'debug'
 
 
 class Binding(NamedTuple):
     """Keys, what they do (``help``), where (``screens``), and the app intent they send
-    (``action``) or the host's own screen they open (``host``: "help", "debug", "quit")."""
+    (``action``) or what the host does itself (``host``: "help", "debug", "quit", or a step of
+    the debug panel: "stepBack", "stepForward", "oldest", "latest")."""
 
     keys: Tuple[str, ...]
     help: str
@@ -55,27 +63,32 @@ KEYMAP: Tuple[Binding, ...] = (
     Binding(('Left',), 'Previous Discover section', ('discover',), {'type': 'sectionBy', 'delta': -1}, None, {}),
     Binding(('F2',), "Sort rows: the list's order, title, year, rating", ('search', 'discover', 'favorites', 'detail'), {'type': 'sortNext'}, None, {}),
     Binding(('Ctrl+L',), 'Load the next page', ('search', 'discover'), {'type': 'loadMore'}, None, {'browser': ['Alt+L']}),
-    Binding(('F1',), 'This help', ('search', 'discover', 'favorites', 'detail'), None, 'help', {}),
-    Binding(('F12',), 'The debug panel (time travel)', ('search', 'discover', 'favorites', 'detail'), None, 'debug', {}),
-    Binding(('Ctrl+Q',), 'Quit', ('search', 'discover', 'favorites', 'detail'), None, 'quit', {}),
+    Binding(('[', 'Up', 'Left'), 'Step back', ('debug',), None, 'stepBack', {}),
+    Binding((']', 'Down', 'Right'), 'Step forward', ('debug',), None, 'stepForward', {}),
+    Binding(('Home',), 'Oldest', ('debug',), None, 'oldest', {}),
+    Binding(('End',), 'Latest', ('debug',), None, 'latest', {}),
+    Binding(('Escape',), 'Close the panel', ('debug',), None, 'debug', {}),
+    Binding(('F1',), 'This help', ('search', 'discover', 'favorites', 'detail', 'debug'), None, 'help', {}),
+    Binding(('F12',), 'The debug panel (time travel)', ('search', 'discover', 'favorites', 'detail', 'debug'), None, 'debug', {}),
+    Binding(('Ctrl+Q',), 'Quit', ('search', 'discover', 'favorites', 'detail', 'debug'), None, 'quit', {}),
 )
 
 
-def binding_for(key: str, screen: str, platform: str = "") -> Optional[Binding]:
-    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F") on ``screen`` and
-    ``platform`` ("mac", "browser": its keys in place of the keymap's); None when the key does
-    nothing there."""
+def binding_for(key: Optional[str], screen: str, platform: str = "") -> Optional[Binding]:
+    """The binding of ``key`` (a key name: "Down", "Ctrl+Z", "F"; None, a key no name fits,
+    binds nothing) on ``screen`` and ``platform`` ("mac", "browser": its keys in place of the
+    keymap's); None when the key does nothing there."""
     for binding in KEYMAP:
         if screen in binding.screens and key in binding.keys_on(platform):
             return binding
     return None
 
 
-def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Tuple[str, ...] = ("help", "debug", "quit")) -> List[Tuple[str, str]]:
+def help_lines(screen: Optional[str] = None, platform: str = "", hosts: Optional[Tuple[str, ...]] = None) -> List[Tuple[str, str]]:
     """(keys, what they do) for a help screen: every binding (or those acting on ``screen``)
-    on ``platform``, host bindings only for the ``hosts`` screens this host has."""
+    on ``platform``, host bindings only for the ``hosts`` this host has (None: all of them)."""
     return [(", ".join(b.keys_on(platform)), b.help) for b in KEYMAP
-            if (screen is None or screen in b.screens) and (b.host is None or b.host in hosts)]
+            if (screen is None or screen in b.screens) and (b.host is None or hosts is None or b.host in hosts)]
 
 
 def action_for(kind: str) -> Dict[str, Any]:
@@ -85,15 +98,109 @@ def action_for(kind: str) -> Dict[str, Any]:
 
 
 def keys_for(action: Union[str, Dict[str, Any]], platform: str = "") -> str:
-    """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo") or
-    a whole action (every member equal: ``{"type": "pageBy", "delta": 1}``), for a tooltip
-    ("Ctrl+Z"); KeyError when no key sends it."""
+    """The keys on ``platform`` of the keymap's action ``action``: an intent type ("undo"), a
+    whole action (every member equal: ``{"type": "pageBy", "delta": 1}``) or a host's
+    ("stepBack"), for a tooltip ("Ctrl+Z"); KeyError when no key does it."""
     return ", ".join(_sending(action).keys_on(platform))
 
 
 def _sending(action: Union[str, Dict[str, Any]]) -> Binding:
-    """The first binding whose action is ``action`` (a whole action, or its intent type)."""
+    """The first binding whose action is ``action`` (a whole action, or its intent type), or
+    whose host is ``action``."""
     for binding in KEYMAP:
         if binding.action is not None and (binding.action == action or binding.action["type"] == action):
             return binding
+        if binding.host is not None and binding.host == action:
+            return binding
     raise KeyError(f"the keymap has no action {action}")
+
+
+#: The keymap's names of curses' keys: get_wch()'s characters, and its KEY_ codes by their
+#: constant's name (a control character is Ctrl+ and its letter; a letter is itself, either case).
+CURSES_KEYS: Dict[str, str] = {
+    'KEY_DOWN': 'Down',
+    'KEY_UP': 'Up',
+    'KEY_LEFT': 'Left',
+    'KEY_RIGHT': 'Right',
+    'KEY_NPAGE': 'PageDown',
+    'KEY_PPAGE': 'PageUp',
+    'KEY_HOME': 'Home',
+    'KEY_END': 'End',
+    'KEY_ENTER': 'Enter',
+    '\n': 'Enter',
+    '\r': 'Enter',
+    '\x1b': 'Escape',
+    'KEY_DC': 'Delete',
+    'KEY_BACKSPACE': 'Backspace',
+    '\x7f': 'Backspace',
+    '\x08': 'Backspace',
+    '\t': 'Tab',
+    'KEY_BTAB': 'Shift+Tab',
+    ' ': 'Space',
+}
+#: The keymap's names of Qt's key codes (Qt::Key, qnamespace.h); A-Z, 0-9 and F1-F12 follow rules.
+QT_KEYS: Dict[int, str] = {
+    0x01000015: 'Down',
+    0x01000013: 'Up',
+    0x01000012: 'Left',
+    0x01000014: 'Right',
+    0x01000017: 'PageDown',
+    0x01000016: 'PageUp',
+    0x01000010: 'Home',
+    0x01000011: 'End',
+    0x01000004: 'Enter',
+    0x01000005: 'Enter',
+    0x01000000: 'Escape',
+    0x01000007: 'Delete',
+    0x01000003: 'Backspace',
+    0x01000001: 'Tab',
+    0x01000002: 'Shift+Tab',
+    0x00000020: 'Space',
+    0x0000005B: '[',
+    0x0000005D: ']',
+}
+#: Qt's modifier flags (Qt::KeyboardModifier) as a key name spells them, in that order.
+QT_MODIFIERS = ((0x04000000, "Ctrl"), (0x08000000, "Alt"), (0x10000000, "Meta"), (0x02000000, "Shift"))
+#: Ctrl, Alt or Meta held: a letter or a digit is a key of the keymap, not text typed.
+QT_COMMAND = 0x04000000 | 0x08000000 | 0x10000000
+QT_F1, QT_F12 = 0x01000030, 0x0100003B
+
+
+def curses_key_name(key: Union[int, str]) -> Optional[str]:
+    """The keymap's name of a key as curses' ``get_wch()`` returns it (a character or a KEY_
+    code): "Down", "Shift+Tab", "Ctrl+Z", "F" (a letter, either case), "F5"; None for a key the
+    keymap cannot name (a curses host's only lookup: ``binding_for(curses_key_name(key), screen)``)."""
+    if isinstance(key, int):
+        return _curses_codes().get(key)
+    if key in CURSES_KEYS:
+        return CURSES_KEYS[key]
+    if len(key) == 1 and 1 <= ord(key) <= 26:
+        return f"Ctrl+{chr(64 + ord(key))}"
+    return key.upper() if len(key) == 1 and key.isprintable() else None
+
+
+@lru_cache(maxsize=1)
+def _curses_codes() -> Dict[int, str]:
+    """curses' KEY_ codes by the keymap's names (read from the curses module of the host that asks)."""
+    import curses
+    codes = {getattr(curses, spelled): name for spelled, name in CURSES_KEYS.items() if spelled.startswith("KEY_")}
+    codes.update({curses.KEY_F0 + number: f"F{number}" for number in range(1, 13)})
+    return codes
+
+
+def qt_key_name(key: int, modifiers: int = 0) -> Optional[str]:
+    """The keymap's name of a Qt key press (``QKeyEvent.key()`` and ``modifiers().value``):
+    "Down", "Shift+Tab", "Ctrl+Z", "F" (a letter, with or without Shift), "F5"; None for a key
+    the keymap cannot name (a modifier alone, a character)."""
+    if key in QT_KEYS:
+        base = QT_KEYS[key]
+    elif QT_F1 <= key <= QT_F12:
+        base = f"F{key - QT_F1 + 1}"
+    elif 0x41 <= key <= 0x5A or 0x30 <= key <= 0x39:
+        base = chr(key)
+        if not modifiers & QT_COMMAND:
+            return base                             # typed with or without Shift
+    else:
+        return None
+    held = [name for flag, name in QT_MODIFIERS if modifiers & flag and not base.startswith(name + "+")]
+    return "+".join([*held, base])

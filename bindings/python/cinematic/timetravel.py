@@ -4,19 +4,28 @@ every host (the terminal app's panel, the desktop app's dock).
     travel = TimeTravel(app)          # app: a store opened with history (runtime config "history")
     travel.step(-1)                   # one intent back: the store takes that state (one revert)
     travel.selected()                 # the index of the entry shown, in travel.entries()
+    travel.caption()                  # "app store, 5 intents, showing #4 (time travel)"
     travel.step(+1)                   # forward again; the newest entry un-pins the view
+    travel.step(STEPS[binding.host])  # a key of the panel (the keymap's "debug" screen)
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, List, Mapping, Optional, Tuple
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from . import wire
 from .errors import ClosedError, InvalidError
 from .store import Store
 
-__all__ = ["TimeTravel", "entry_line", "summarize"]
+__all__ = ["HISTORY", "STEPS", "TimeTravel", "entry_line", "summarize"]
+
+#: The history a debug panel asks the runtime to keep per store (runtime config ``history``).
+HISTORY = 200
+#: How far each of the debug panel's keys travels (the keymap's host bindings on its "debug"
+#: screen): one entry back or forward, or to either end of the history.
+STEPS: Dict[str, int] = {"stepBack": -1, "stepForward": 1, "oldest": -sys.maxsize, "latest": sys.maxsize}
 
 
 class TimeTravel:
@@ -63,6 +72,13 @@ class TimeTravel:
             if entry["seq"] == shown:
                 return index
         return len(entries) - 1
+
+    def caption(self, entries: Optional[List[wire.HistoryEntry]] = None) -> str:
+        """What a debug panel's title says, the same words in every host: ``app store, 5
+        intents, showing the latest`` or ``..., showing #3 (time travel)``."""
+        entries = self.entries() if entries is None else entries
+        shown = f"#{entries[self.selected(entries)]['seq']} (time travel)" if self.in_the_past else "the latest"
+        return f"{self.store.feature} store, {len(entries)} intent{'' if len(entries) == 1 else 's'}, showing {shown}"
 
     def step(self, delta: int) -> Optional[wire.HistoryEntry]:
         """Travels ``delta`` entries back (negative) or forward from the one shown; the entry

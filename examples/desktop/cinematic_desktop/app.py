@@ -9,12 +9,13 @@ saves to, by itself: default $XDG_STATE_HOME/cinematic/desktop.json) and ``--fre
 anew; the file is replaced at the next save). Exit status: 0 when the window was closed, 1 when the core
 cannot start (an unwritable ``--record`` or ``--favorites``, a bad ``--catalog``), 2 for a
 usage error or no display, 128+N after signal N (SIGTERM, SIGINT, SIGHUP close the window
-first, so a recording is complete).
+first, so a recording is complete). Opening, closing and what is said on stderr once the window
+is gone (why the app cannot start; a state-file notice still shown) are
+``cinematic.hosting.run_app``'s, as for the terminal app.
 """
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import ctypes.util
 import os
@@ -25,10 +26,10 @@ from typing import List, Optional, cast
 from PySide6.QtCore import QSocketNotifier
 from PySide6.QtWidgets import QApplication
 
-from cinematic.hosting import HostStartError, add_app_options, open_app
+from cinematic.hosting import OpenedApp, parse_app_args, run_app
 from cinematic.signals import StopSignals
+from cinematic.timetravel import HISTORY
 
-from .debug import HISTORY
 from .window import APPLICATION, ORGANIZATION, MainWindow
 
 __all__ = ["MainWindow", "main", "display_problem"]
@@ -83,9 +84,7 @@ def x_display_answers(display: str) -> bool:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description="A desktop movie app over libcinematic.")
-    add_app_options(parser, "desktop")
-    args = parser.parse_args(argv)
+    args = parse_app_args(PROG, "A desktop movie app over libcinematic.", "desktop", argv)
     problem = display_problem()
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
@@ -97,18 +96,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     # recording is complete): each arrives on a socket Qt's loop watches.
     with StopSignals() as stop:         # before the runtime: a signal from then on quits cleanly
         watch = QSocketNotifier(stop.fileno(), QSocketNotifier.Type.Read)
-        try:
-            opened = open_app(args, "desktop", {"delivery": "queued", "history": HISTORY})
-        except HostStartError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
-            return error.status
-        with opened:                    # every way out closes the runtime (a recording is complete)
-            window = MainWindow(opened.runtime, args.live, app=opened.app)
-            watch.activated.connect(lambda *_: stop.drain() and stop.stopped_by is not None and window.close())
-            window.show()
-            window.raise_()
-            window.activateWindow()     # with no window manager (Xvfb, kiosk), take the keyboard
-            stop.drain()                # a signal that came before the loop
-            status = cast(QApplication, app).exec() if stop.stopped_by is None else 0
-            watch.setEnabled(False)
-            return stop.exit_status(status)
+        return run_app(PROG, args, "desktop", {"delivery": "queued", "history": HISTORY},
+                       lambda opened: run_window(cast(QApplication, app), opened, stop, watch))
+
+
+def run_window(app: QApplication, opened: OpenedApp, stop: StopSignals, watch: QSocketNotifier) -> int:
+    """The window on ``opened``'s app store until it is closed (or a stop signal closes it);
+    the exit status. The caller closes the runtime on every way out (a recording is complete)."""
+    window = MainWindow(opened.runtime, app=opened.app)
+    watch.activated.connect(lambda *_: stop.drain() and stop.stopped_by is not None and window.close())
+    window.show()
+    window.raise_()
+    window.activateWindow()     # with no window manager (Xvfb, kiosk), take the keyboard
+    stop.drain()                # a signal that came before the loop
+    status = app.exec() if stop.stopped_by is None else 0
+    watch.setEnabled(False)
+    return stop.exit_status(status)

@@ -1,22 +1,20 @@
 """The debug panel (a dock): the app store's last intents, stepped back and forward through.
 A step is one ``revert`` of the app store: the whole app (tab, query, lists, positions,
-Detail stack, notice) takes that entry's state, which arrives like any other and is drawn."""
+Detail stack, notice) takes that entry's state, which arrives like any other and is drawn.
+While the dock has the keys they are the keymap's "debug" screen (the window looks them up:
+[ and ] step, Home and End go to the oldest and the latest, Escape closes); its buttons do the
+same steps."""
 
 from __future__ import annotations
 
 from typing import Callable
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-import cinematic
-from cinematic import wire
-from cinematic.timetravel import TimeTravel, entry_line
+from cinematic import keymap
+from cinematic.timetravel import STEPS, TimeTravel, entry_line
 from cinematic.features import AppStore    # (not exported by the package yet)
-
-#: History entries the runtime keeps per store (runtime config ``history``).
-HISTORY = 200
 
 
 class DebugDock(QDockWidget):
@@ -35,15 +33,16 @@ class DebugDock(QDockWidget):
         buttons = QHBoxLayout()
         self.back = QPushButton("◀ Step back")
         self.back.setObjectName("debugBack")
-        self.back.setToolTip("Alt+Left, or [")
+        self.back.setToolTip(keymap.keys_for("stepBack"))
         self.forward = QPushButton("Step forward ▶")
         self.forward.setObjectName("debugForward")
-        self.forward.setToolTip("Alt+Right, or ]")
+        self.forward.setToolTip(keymap.keys_for("stepForward"))
         self.latest = QPushButton("Latest")
         self.latest.setObjectName("debugLatest")
-        self.back.clicked.connect(lambda: self.step(-1))
-        self.forward.clicked.connect(lambda: self.step(1))
-        self.latest.clicked.connect(lambda: self.step(HISTORY))
+        self.latest.setToolTip(keymap.keys_for("latest"))
+        self.back.clicked.connect(lambda: self.step(STEPS["stepBack"]))
+        self.forward.clicked.connect(lambda: self.step(STEPS["stepForward"]))
+        self.latest.clicked.connect(lambda: self.step(STEPS["latest"]))
         for button in (self.back, self.forward, self.latest):
             buttons.addWidget(button)
         buttons.addStretch(1)
@@ -54,11 +53,13 @@ class DebugDock(QDockWidget):
         self.entries.itemActivated.connect(self._go_to)
         layout.addWidget(self.entries)
         self.setWidget(body)
-        for sequence, delta in (("Alt+Left", -1), ("[", -1), ("Alt+Right", 1), ("]", 1)):
-            shortcut = QShortcut(QKeySequence(sequence), body)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda d=delta: self.step(d))
         self.visibilityChanged.connect(lambda visible: self.refresh())
+
+    def has_keys(self) -> bool:
+        """True while the keys are the dock's (one of its widgets has the focus): the keymap's
+        "debug" screen."""
+        focused = QApplication.focusWidget()
+        return focused is not None and self.isAncestorOf(focused)
 
     def step(self, delta: int) -> None:
         if self.travel.step(delta) is not None:
@@ -88,8 +89,7 @@ class DebugDock(QDockWidget):
             return
         entries = self.travel.entries()
         index = self.travel.selected(entries)
-        shown = "the latest" if index == len(entries) - 1 else f"#{entries[index]['seq']} (time travel)"
-        self.header.setText(f"app store, {len(entries)} intents, showing {shown}")
+        self.header.setText(self.travel.caption(entries))
         lines = [entry_line(entry) for entry in entries]
         if [self.entries.item(i).text() for i in range(self.entries.count())] != lines:
             self.entries.clear()

@@ -1,8 +1,9 @@
-"""The menu bar and the help screen, both made from the app's one keymap: every binding is a
-menu entry with its keys (choosing it does what the key does; it acts only on the screens the
-keymap names), and the help (F1) lists the keymap's keys for the screen shown
-(``keymap.help_lines``). The tabs are in the Go menu too, as clicks on them. Nothing here keeps
-state or words an action itself."""
+"""The menu bar and the help screen, both made from the app's one keymap: every binding of the
+app's screens is a menu entry with its keys (choosing it does what the key does; it acts only
+on the screens the keymap names; the debug panel's own keys are its buttons), and the help
+(F1) lists the keymap's keys for the screen shown, or the debug panel's while it has the keys
+(``keymap.help_lines``). The tabs are in the Go menu too, as clicks on them. Nothing here
+keeps state or words an action itself."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ MENUS = ("&File", "&Go", "F&ilm", "&View", "&Help")
 MENU_OF = {"quit": "&File", "tabBy": "&Go", "sectionBy": "&Go", "back": "&Go", "moveBy": "&Go", "pageBy": "&Go",
            "moveToStart": "&Go", "moveToEnd": "&Go", "sortNext": "&View", "dismissNotice": "&View", "debug": "&View",
            "help": "&Help"}
-#: The host's own screens (the keymap's ``host`` bindings this window has).
-HOSTS = ("help", "debug", "quit")
 
 
 def menu_of(binding: keymap.Binding) -> str:
@@ -41,6 +40,8 @@ class Menus:
         self.tabs: List[QAction] = []
         self.bindings: List[Tuple[QAction, keymap.Binding]] = []
         for binding in keymap.KEYMAP:
+            if binding.screens == (keymap.DEBUG_SCREEN,):
+                continue                          # the debug panel's: its buttons
             action = QAction(f"{binding.help}\t{', '.join(binding.keys)}", window)
             action.setObjectName("key" + "".join(c for c in binding.help.title() if c.isalnum())[:40])
             action.triggered.connect(lambda _checked=False, chosen=binding: window.run(chosen))
@@ -63,11 +64,13 @@ class Menus:
             action.setEnabled(view["screen"] in binding.screens)
 
 
-def help_html(view: wire.AppView) -> str:
-    """The help screen's table: the keymap's keys for the screen shown, and what they do."""
+def help_html(view: wire.AppView, screen: str) -> str:
+    """The help screen's table: the keymap's keys for ``screen`` (the view's, or the debug
+    panel's), and what they do."""
     rows = "".join(f"<tr><td><b>{escape(keys, quote=False)}</b></td><td>{escape(what, quote=False)}</td></tr>"
-                   for keys, what in keymap.help_lines(view["screen"], "", HOSTS))
-    return f"<h3>Keys: {escape(view['title'], quote=False)}</h3><table cellspacing='6'>{rows}</table>"
+                   for keys, what in keymap.help_lines(screen))
+    title = "the debug panel" if screen == keymap.DEBUG_SCREEN else view["title"]
+    return f"<h3>Keys: {escape(title, quote=False)}</h3><table cellspacing='6'>{rows}</table>"
 
 
 class HelpDialog(QDialog):
@@ -88,11 +91,11 @@ class HelpDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def show_help(window: "MainWindow", dialog: Optional[HelpDialog], view: wire.AppView) -> HelpDialog:
-    """Shows the help screen for ``view``'s screen (made once), without blocking the loop."""
+def show_help(window: "MainWindow", dialog: Optional[HelpDialog], view: wire.AppView, screen: str) -> HelpDialog:
+    """Shows the help screen for ``screen`` (made once), without blocking the loop."""
     if dialog is None:
         dialog = HelpDialog(window)
-    dialog.table.setText(help_html(view))
+    dialog.table.setText(help_html(view, screen))
     dialog.open()
     dialog.raise_()
     return dialog

@@ -106,11 +106,6 @@ class RowsTable(QTableWidget):
         if columns:
             header.setSortIndicator(columns[0], SORTS[columns[0]][1])
 
-    def titles(self) -> "list[str]":
-        """What the rows show in the title column, top to bottom."""
-        items = (self.item(i, 0) for i in range(self.rowCount()))
-        return [item.text() for item in items if item is not None]
-
     # ------------------------------------------------------------------ what the person did
 
     def _select(self, row: int) -> None:
@@ -169,7 +164,6 @@ class RowsView(QWidget):
             row = self.bar.sliderPosition()
             self.shell.send({"type": "moved", "list": shown["list"], "selection": row, "firstVisible": row})
             return
-        name = BAR_KEYS.get(kind)
-        binding = keymap.binding_for(name, self.shown_screen) if name else None
+        binding = keymap.binding_for(BAR_KEYS.get(kind), self.shown_screen)
         if binding is not None and binding.action is not None:
             self.shell.send(binding.action)

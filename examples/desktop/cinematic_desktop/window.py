@@ -1,15 +1,15 @@
 """The main window: a renderer of ONE app store. It draws the state's ``view`` (the tabs, the
 shown tab's screen or the Detail over it) and the notice with its Undo, and turns what the
-person does into app intents: every key through the app's one keymap (keys.py: the key's
-name and the view's screen give the binding; its action goes to the app as it is, its host
-screen is the window's: F1 the help, F12 the debug panel, Ctrl+Q quits), text typed in the
+person does into app intents: every key through the app's one keymap (``keymap.qt_key_name``
+names it; the name and the view's screen give the binding; its action goes to the app as it
+is, its host screen is the window's: F1 the help, F12 the debug panel, Ctrl+Q quits), text typed in the
 search field as ``queryChanged``, clicks on tabs, sections, rows and buttons, and the rows
 the list shows (``resized``). Navigation, paging, sorting, undo, notices, every word shown,
 saving and resuming are the app store's. The window's size is kept in QSettings."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, cast
+from typing import Any, Mapping, Optional, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeyEvent
@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
 
 import cinematic
 from cinematic import keymap, wire
+from cinematic.timetravel import STEPS
 
 from .bridge import CoreNotifier
 from .debug import DebugDock
 from .detail import DetailPage
-from .keys import binding_of
 from .menus import HelpDialog, Menus, show_help
 from .screen import ListScreen
 from .states import shortened, wrapping
@@ -38,25 +38,19 @@ class MainWindow(QMainWindow):
     """Shows the app store ``app`` (else opens one: ``{"stateFile": state_file}``, which
     resumes from that file and saves to it by itself)."""
 
-    def __init__(self, runtime: cinematic.Runtime, live_url: Optional[str] = None,
-                 settings: Optional[QSettings] = None, state_file: Optional[str] = None, fresh: bool = False,
-                 app: Optional[cinematic.AppStore] = None) -> None:
+    def __init__(self, runtime: cinematic.Runtime, settings: Optional[QSettings] = None,
+                 state_file: Optional[str] = None, app: Optional[cinematic.AppStore] = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Cinematic")
         self.runtime = runtime
-        self.live_url = live_url
         self.settings = settings if settings is not None else QSettings(ORGANIZATION, APPLICATION)
         self.state: Optional[wire.AppState] = None
         self.rendering = False
         self.shown = ""                  # the screen shown: the focus follows it
-        self.rows_sent = 0               # the rows the list shows, as last told to the app
         self.problem = ""                # a host-side error, shown until dismissed
         self.core = CoreNotifier(runtime, self.callback_failed)
-        args: Dict[str, Any] = {"stateFile": state_file} if state_file else {}
-        if fresh:
-            args["fresh"] = True
-        self.app = app if app is not None else runtime.app(args or None)
+        self.app = app if app is not None else runtime.app({"stateFile": state_file} if state_file else None)
         self.tab_bar = QTabBar()
         self.tab_bar.setObjectName("tabs")
         self.tab_bar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -133,7 +127,8 @@ class MainWindow(QMainWindow):
         self.core.dispatch()
 
     def run(self, binding: keymap.Binding) -> None:
-        """What a key (or its menu entry) does: its action, or the window's own screen."""
+        """What a key (or its menu entry) does: its action, the window's own screen, or a step
+        of the debug panel."""
         if binding.action is not None:
             self.send(binding.action)
         elif binding.host == "help":
@@ -142,12 +137,14 @@ class MainWindow(QMainWindow):
             self.toggle_debug()
         elif binding.host == "quit":
             self.close()
+        elif binding.host in STEPS:
+            self.debug_dock.step(STEPS[binding.host])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Every key pressed in the window: the states already waiting are drawn first (a key
-        acts on the newest screen), then its binding on the screen shown acts. Keys the keymap
-        leaves free go on: to the search field (text typed anywhere on Search goes there), to
-        the debug panel (which takes every key but the host's own), to a dialog."""
+        acts on the newest screen), then its binding on the screen shown (the debug panel's
+        while it has the keys) acts. Keys the keymap leaves free go on: to the search field
+        (text typed anywhere on Search goes there), to the debug panel's widgets, to a dialog."""
         if event.type() != QEvent.Type.KeyPress or not isinstance(watched, QWidget) or watched.window() is not self:
             return False
         key = cast(QKeyEvent, event)
@@ -155,14 +152,12 @@ class MainWindow(QMainWindow):
             self.core.dispatch()
         if self.state is None:
             return False
-        screen = self.state["view"]["screen"]
-        binding = binding_of(key, screen)
-        focused = QApplication.focusWidget()
-        in_dock = focused is not None and self.debug_dock.isAncestorOf(focused)
-        if binding is not None and (binding.host is not None or not in_dock):
+        screen = self.keys_screen(self.state["view"])
+        binding = keymap.binding_for(keymap.qt_key_name(key.key(), key.modifiers().value), screen)
+        if binding is not None:
             self.run(binding)
             return True
-        if screen == "search" and not in_dock and watched is not self.search_field and key.text().isprintable() \
+        if screen == "search" and watched is not self.search_field and key.text().isprintable() \
                 and key.text() and not key.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
             self.search_field.setFocus()
             QApplication.sendEvent(self.search_field, QKeyEvent(key.type(), key.key(), key.modifiers(), key.text()))
@@ -178,18 +173,23 @@ class MainWindow(QMainWindow):
             self.show_tab(tabs[index]["id"])
 
     def fit(self) -> None:
-        """Tells the app how many rows the shown list has room for, when that changed."""
-        if self.state is None or self.state["view"]["list"] is None or not self.list_screen.isVisible():
+        """Tells the app how many rows the shown list has room for when its view says another
+        number (never to a state the debug panel travelled to: it stays as it was)."""
+        listed = self.state["view"]["list"] if self.state is not None else None
+        if listed is None or not self.list_screen.isVisible():
             return
         rows = self.list_screen.rows_fitting()
-        if rows != self.rows_sent:
-            self.rows_sent = rows
+        if rows != listed["visibleRows"] and not self.debug_dock.travel.in_the_past:
             self.send({"type": "resized", "rows": rows})
 
+    def keys_screen(self, view: wire.AppView) -> str:
+        """The keymap's screen the keys act on: the debug panel's while it has them, else the view's."""
+        return keymap.DEBUG_SCREEN if self.debug_dock.has_keys() else view["screen"]
+
     def show_help(self) -> None:
-        """The help screen (F1): the keymap's keys for the screen shown."""
+        """The help screen (F1): the keymap's keys for the screen shown, or the debug panel's."""
         if self.state is not None:
-            self.help_dialog = show_help(self, self.help_dialog, self.state["view"])
+            self.help_dialog = show_help(self, self.help_dialog, self.state["view"], self.keys_screen(self.state["view"]))
 
     def dismiss_notice(self) -> None:
         if self.problem:
@@ -248,8 +248,7 @@ class MainWindow(QMainWindow):
     def _focus(self, view: wire.AppView) -> None:
         """The keys follow the screen shown: Search's field takes the text typed; elsewhere the
         screen has the keys (the debug panel keeps them while it has them)."""
-        focused = QApplication.focusWidget()
-        if focused is not None and self.debug_dock.isAncestorOf(focused):
+        if self.debug_dock.has_keys():
             return
         (self.search_field if view["screen"] == "search" else self.stack).setFocus()
 

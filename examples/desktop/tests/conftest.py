@@ -46,7 +46,7 @@ def make_window(qtbot: Any, tmp_path: Path) -> Iterator[WindowFactory]:
             provider = HttpCatalogProvider(runtime, live_url, timeout=5.0)
             runtime.set_provider(provider)
         settings = QSettings(str(tmp_path / settings_name), QSettings.Format.IniFormat)
-        window = MainWindow(runtime, live_url, settings=settings, state_file=str(state_file) if state_file else None)
+        window = MainWindow(runtime, settings=settings, state_file=str(state_file) if state_file else None)
         window.live_provider = provider   # type: ignore[attr-defined]  # for the tests that close it
         opened.append((window, runtime, provider))
         window.show()

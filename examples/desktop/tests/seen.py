@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import List
 
 from cinematic_desktop.window import MainWindow
-from drive import shown_text
+from drive import row_titles, shown_text
 
 
 def titles(window: MainWindow) -> List[str]:
     """The titles of the rows shown (none while a message or a Detail stands instead)."""
-    return window.rows.titles() if window.rows.isVisible() else []
+    return row_titles(window.rows) if window.rows.isVisible() else []
 
 
 def rows(window: MainWindow) -> List[str]:

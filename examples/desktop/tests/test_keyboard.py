@@ -1,6 +1,6 @@
 """Keyboard first, through the app's one keymap (cinematic.keymap): every key sends its
 binding's action on the screens it names, the menu bar lists every binding with its keys, F1
-shows the keys of the screen shown, Down past the last row moves on to the first film of the
+shows the keys of the screen shown, the debug panel's keys are the keymap's "debug" screen, Down past the last row moves on to the first film of the
 next page once it arrives, a key acts on the newest state, a column's header and F2 sort (the
 rows come sorted), and text typed anywhere on Search goes to the field. Real widgets and key
 presses, offscreen; waits are bounded."""
@@ -60,7 +60,8 @@ def test_the_menu_bar_lists_every_binding_with_its_keys(qtbot: Any, make_window:
     assert list(menus) == ["&File", "&Go", "F&ilm", "&View", "&Help"]
     listed = [text for texts in menus.values() for text in texts]
     for binding in keymap.KEYMAP:
-        assert f"{binding.help}\t{', '.join(binding.keys)}" in listed
+        if binding.screens != (keymap.DEBUG_SCREEN,):            # the debug panel's own keys: its buttons
+            assert f"{binding.help}\t{', '.join(binding.keys)}" in listed
     assert "Quit\tCtrl+Q" in menus["&File"] and "This help\tF1" in menus["&Help"]
     entries = {action.text(): action for menu in window.menuBar().actions() for action in menu.menu().actions()}
     assert not entries["Heart: keep or drop the film\tF"].isEnabled()        # a Detail's, not Search's
@@ -82,6 +83,32 @@ def test_f1_shows_the_keys_of_the_screen_shown(qtbot: Any, make_window: WindowFa
     assert "Heart" not in table
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT)
+
+
+def test_the_debug_panels_keys_are_the_keymaps_and_f1_lists_them(qtbot: Any, make_window: WindowFactory) -> None:
+    """While the debug panel has the keys they are the keymap's "debug" screen: Up (as [) steps
+    back, Down forward, F1 lists the panel's keys, Escape closes the panel."""
+    window = make_window()
+    qtbot.keyClicks(window.search_field, "dune")
+    qtbot.waitUntil(lambda: titles(window)[:1] == ["Dune"], timeout=WAIT)
+    press(window, "F12")
+    qtbot.waitUntil(lambda: window.debug_dock.entries.count() > 3 and window.debug_dock.has_keys(), timeout=WAIT)
+    press(window, "Up")
+    qtbot.waitUntil(lambda: "(time travel)" in window.debug_dock.header.text(), timeout=WAIT)
+    press(window, "Down")
+    qtbot.waitUntil(lambda: "showing the latest" in window.debug_dock.header.text(), timeout=WAIT)
+    assert window.search_field.text() == "dune" and titles(window)[:1] == ["Dune"]
+    press(window, "F1")
+    dialog = window.help_dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT)
+    assert dialog is not None
+    table = dialog.table.text()
+    assert "Keys: the debug panel" in table and "<b>[, Up, Left</b></td><td>Step back" in table
+    assert "<b>Escape</b></td><td>Close the panel" in table and "Next row" not in table
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible() and window.debug_dock.has_keys(), timeout=WAIT)
+    press(window, "Escape")
+    qtbot.waitUntil(lambda: not window.debug_dock.isVisible() and window.search_field.hasFocus(), timeout=WAIT)
 
 
 def test_the_focused_field_wears_a_visible_frame_and_takes_text_typed_anywhere(qtbot: Any,

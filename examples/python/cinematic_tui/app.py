@@ -9,8 +9,8 @@ Keys are the app's one keymap (``cinematic.keymap``, declared with the app in th
 the same in every UI; F1 lists those of the screen shown): each key name ("Down", "Enter",
 "Ctrl+Z", "F") sends its app intent as it is (``moveBy``, ``activate``, ``undo``...) or opens
 the terminal's own screens: F1 the help (any key closes it), F12 the debug panel (the app
-store's last intents; [ ] step back / forward through its history: time travel), Ctrl+Q
-quits (so does Ctrl-C, the terminal's interrupt). Text typed on the Search screen (and
+store's last intents; [ ] step back / forward through its history: time travel; its keys are
+the keymap's "debug" screen), Ctrl+Q quits (so does Ctrl-C, the terminal's interrupt). Text typed on the Search screen (and
 Backspace, Ctrl-U) edits the query (``queryChanged``); the screen tells the app how many
 list rows it shows (``resized``) at the start and on every resize.
 
@@ -42,24 +42,26 @@ from typing import Any, Dict, List, Optional
 
 import cinematic
 
-from cinematic.hosting import HostStartError, add_app_options, open_app
+from cinematic.hosting import OpenedApp, parse_app_args, run_app
 from cinematic.signals import StopSignals
+from cinematic.timetravel import HISTORY
 
 from .common import Glyphs
-from .debug import HISTORY, DebugPanel
+from .debug import DebugPanel
 from .keys import KeyHandling
 from .screens import Screens
 
 __all__ = ["App", "main"]
+
+PROG = "cinematic-tui"
 
 
 class App(KeyHandling, Screens):
     """The app: its model (:mod:`.model`), keys (:mod:`.keys`) and screens (:mod:`.screens`,
     :mod:`.painter`) on one curses screen."""
 
-    def __init__(self, stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs,
-                 live_url: Optional[str] = None) -> None:
-        super().__init__(stdscr, app, glyphs, live_url)
+    def __init__(self, stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs) -> None:
+        super().__init__(stdscr, app, glyphs)
         self.debug = DebugPanel(self)
 
 
@@ -94,7 +96,7 @@ class Terminal:
     def loop(self, signals: StopSignals) -> None:
         app = self.app
         stdin = sys.stdin.fileno()
-        runtime_fd = app.runtime.fileno()
+        runtime_fd = app.app.runtime.fileno()
         self.screen.nodelay(True)
         while app.running:
             if app.dirty:
@@ -106,7 +108,7 @@ class Terminal:
                     return
                 self.resize()
             if runtime_fd in readable:
-                app.runtime.dispatch()
+                app.app.runtime.dispatch()
             if stdin in readable:
                 self.read_keys()
 
@@ -126,8 +128,7 @@ class Terminal:
                 self.app.dirty = True
 
 
-def main_curses(stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs, status: List[int],
-                live_url: Optional[str] = None) -> None:
+def main_curses(stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs, status: List[int]) -> None:
     """Runs the app on ``stdscr``; appends the exit status to ``status`` (read even when
     restoring the terminal fails afterwards)."""
     curses.raw()           # Ctrl-Q, Ctrl-C, Ctrl-L and Ctrl-Z arrive as keys
@@ -137,16 +138,24 @@ def main_curses(stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs
         curses.curs_set(0)
     except curses.error:
         pass
-    status.append(Terminal(stdscr, App(stdscr, app, glyphs, live_url)).run())
+    status.append(Terminal(stdscr, App(stdscr, app, glyphs)).run())
+
+
+def run_in_curses(opened: OpenedApp, glyphs: Glyphs) -> int:
+    """The app on the terminal until it quits; its exit status. The caller closes the runtime
+    on every way out (the library then saves the state file and completes the recording)."""
+    status: List[int] = []
+    try:
+        curses.wrapper(main_curses, opened.app, glyphs, status)
+    except curses.error:
+        if status != [128 + signal.SIGHUP]:
+            raise
+        # The terminal hung up: curses cannot restore it, and need not.
+    return status[0]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="cinematic-tui", description="A terminal movie app over libcinematic.")
-    add_app_options(parser, "terminal")
-    args = parser.parse_args(argv)
-
+    args = parse_app_args(PROG, "A terminal movie app over libcinematic.", "terminal", argv)
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")
     # The C library's codeset, as curses sees it (Python's UTF-8 mode would say UTF-8 in the
@@ -158,26 +167,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         # quiet second, only at exit; notices stay until dismissed).
         config["clock"] = "manual"
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("cinematic-tui: needs a terminal", file=sys.stderr)
+        print(f"{PROG}: needs a terminal", file=sys.stderr)
         return 2
-    try:
-        opened = open_app(args, "terminal", config)
-    except HostStartError as error:
-        print(f"cinematic-tui: {error}", file=sys.stderr)
-        return error.status
-    # Every way out (quit keys, a stop signal, an exception) closes the runtime: the library
-    # saves the state file and completes the recording.
-    status: List[int] = []
-    with opened:
-        app = opened.app
-        try:
-            curses.wrapper(main_curses, app, Glyphs(utf8), status, args.live)
-        except curses.error:
-            if status != [128 + signal.SIGHUP]:
-                raise
-            # The terminal hung up: curses cannot restore it, and need not.
-        finally:
-            notice = app.state["notice"]
-            if notice is not None and notice["kind"] == "stateFile":
-                print(f"cinematic-tui: {notice['text']}", file=sys.stderr)
-    return status[0]
+    return run_app(PROG, args, "terminal", config, lambda opened: run_in_curses(opened, Glyphs(utf8)))

@@ -6,45 +6,27 @@ search`` and a short summary of the intent's arguments. Stepping calls ``store.r
 the app store delivers that past state like any other, and one step brings back every part
 at once (the tab, the query, the lists, the open Details, the notice), so the screen above
 the panel shows it. Closing the panel keeps the shown state; End (in the panel) returns to
-the latest entry.
+the latest entry. The panel's keys are the keymap's "debug" screen ([ and ] step, Home and
+End go to the oldest and the latest, Escape closes): its second line and the footer list them.
 """
 
 from __future__ import annotations
 
 import curses
-from typing import Any, List, Protocol
+from typing import TYPE_CHECKING, List
 
-import cinematic
-from cinematic import wire
-from cinematic.timetravel import TimeTravel, entry_line
+from cinematic import keymap, wire
+from cinematic.timetravel import HISTORY, STEPS, TimeTravel, entry_line
 
-from .common import Glyphs
-
-#: History entries the runtime keeps per store (runtime config ``history``).
-HISTORY = 200
-ESC = "\x1b"
-#: The panel's own keys (the keymap's F12 opens and closes it, anywhere).
-HEADER_KEYS = "[ ] step  Home/End oldest/latest  Esc closes, keeps state"
-FOOTER_KEYS = "[ ] Up/Dn step  Home/End  Esc/F12 close  Ctrl-Q quit"
-
-
-class Host(Protocol):
-    """What the panel needs of the app (the app imports this module, not the other way)."""
-
-    app: cinematic.AppStore
-    dirty: bool
-    prompt: str
-    glyphs: Glyphs
-
-    def put(self, y: int, x: int, text: str, attr: int = 0) -> None: ...
-
-    def clip(self, text: str, width: int) -> str: ...
+if TYPE_CHECKING:
+    from .painter import Painter
 
 
 class DebugPanel:
-    """The panel's state (open, the entry shown), its keys and its drawing."""
+    """The panel's state (open, the entry shown), its steps and its drawing. Its keys are the
+    keymap's "debug" screen (the app's key handling looks them up while the panel is open)."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: "Painter") -> None:
         self.app = app
         self.open = False
         self.travel = TimeTravel(app.app)   # the app store: one store for every screen
@@ -60,23 +42,6 @@ class DebugPanel:
             self.app.prompt = "no intents to step through yet"
         self.app.dirty = True
 
-    # ------------------------------------------------------------------ keys
-
-    def key(self, key: Any) -> None:
-        """A key while the panel is open (it takes every key but the keymap's F12 and Ctrl-Q)."""
-        if key == ESC:
-            self.toggle()
-        elif key in ("[", curses.KEY_LEFT, curses.KEY_UP):
-            self.step(-1)
-        elif key in ("]", curses.KEY_RIGHT, curses.KEY_DOWN):
-            self.step(1)
-        elif key == curses.KEY_HOME:
-            self.step(-HISTORY)
-        elif key == curses.KEY_END:
-            self.step(HISTORY)
-        elif key != curses.KEY_RESIZE:
-            self.app.prompt = "debug panel: [ ] step, Esc or F12 closes"
-
     # ------------------------------------------------------------------ drawing
 
     @staticmethod
@@ -91,18 +56,15 @@ class DebugPanel:
             self.app.put(y, 0, " " * cols)  # over whatever the view drew there
         entries = self.travel.entries()
         index = self.travel.selected(entries)
-        self.draw_header(top, cols, entries, index)
-        self.app.put(top + 1, 1, HEADER_KEYS, curses.A_DIM)
+        self.draw_header(top, cols, entries)
+        steps = "   ".join(f"{b.keys[0]} {b.help}" for b in keymap.KEYMAP if b.host in STEPS)
+        self.app.put(top + 1, 1, self.app.clip(steps, cols - 2), curses.A_DIM)
         self.draw_entries(top + 2, bottom - top - 2, cols, entries, index)
 
-    def draw_header(self, y: int, cols: int, entries: List[wire.HistoryEntry], index: int) -> None:
+    def draw_header(self, y: int, cols: int, entries: List[wire.HistoryEntry]) -> None:
+        """The panel's title line: the store, its intents and the one shown (``TimeTravel.caption``)."""
         line = self.app.glyphs.line
-        # The latest: the newest entry that changed the state (re-reads after a revert that
-        # changed nothing come after it and are not the present).
-        shown = f"#{entries[index]['seq']} (time travel)" if self.travel.in_the_past else "the latest"
-        count = f"{len(entries)} intent{'s' if len(entries) != 1 else ''}"
-        title = f"Debug: {self.app.app.feature} store, {count}, showing {shown}"
-        self.app.put(y, 0, f"{line * 2} {title} ".ljust(cols, line), curses.A_BOLD)
+        self.app.put(y, 0, f"{line * 2} Debug: {self.travel.caption(entries)} ".ljust(cols, line), curses.A_BOLD)
 
     def draw_entries(self, y: int, height: int, cols: int, entries: List[wire.HistoryEntry], index: int) -> None:
         if not entries:

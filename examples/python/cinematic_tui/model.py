@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List
 
 import cinematic
-from cinematic import wire
+from cinematic import keymap, wire
 
 from .common import Glyphs
 
@@ -28,18 +28,14 @@ class Model:
     #: The debug panel (created by the app, which can draw it).
     debug: "DebugPanel"
 
-    def __init__(self, stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs,
-                 live_url: Optional[str] = None) -> None:
+    def __init__(self, stdscr: "curses.window", app: cinematic.AppStore, glyphs: Glyphs) -> None:
         self.screen = stdscr
         self.app = app
-        self.runtime = app.runtime
         self.glyphs = glyphs
-        self.live_url = live_url          # the movie API, with --live
         self.running = True
         self.dirty = True
         self.help = False
         self.prompt = ""                  # the screen's own line (the debug panel's, a refusal)
-        self.rows_sent = 0                # the list's rows on screen, as last told to the app
         self.state: wire.AppState = app.state
         app.subscribe(self._on_state)
         app.task()
@@ -51,6 +47,11 @@ class Model:
     @property
     def view(self) -> wire.AppView:
         return self.state["view"]
+
+    @property
+    def keys_screen(self) -> str:
+        """The keymap's screen the keys act on: the debug panel's while it is open, else the view's."""
+        return keymap.DEBUG_SCREEN if self.debug.open else self.view["screen"]
 
     def hint_lines(self, cols: int) -> List[str]:
         """The search's hint (what the catalog cannot answer: "Tom Hanks looks like a
@@ -64,11 +65,13 @@ class Model:
         return 3 + max(1, (1 if self.view["source"] else 0) + len(self.hint_lines(cols)))
 
     def fit_list(self, rows: int, cols: int) -> None:
-        """Tells the app how many rows of its list the screen shows (at the start and on
-        every resize): a page (PageDown) is that many, and the selection stays among them."""
+        """Tells the app how many rows of its list the screen shows when its view says another
+        number (at the start, on every resize, after time travel to an older size; never while
+        the debug panel is open): a page (PageDown) is that many, and the selection stays
+        among them."""
         height = max(1, min(500, rows - self.list_top(cols) - 2))
-        if height != self.rows_sent and not self.debug.open and self.view["screen"] != "detail":
-            self.rows_sent = height
+        listed = self.view["list"]
+        if listed is not None and height != listed["visibleRows"] and not self.debug.open:
             self.app.resized(height)
 
     def text(self, value: str) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import curses
 import textwrap
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from cinematic import keymap, wire
+from cinematic.timetravel import STEPS
 
-from .debug import FOOTER_KEYS
 from .model import Model
 
 #: Rows a skeleton shows at most.
@@ -36,7 +36,7 @@ class Painter(Model):
             return text
         return text[: max(0, width - len(self.glyphs.ellipsis))] + self.glyphs.ellipsis
 
-    def wrapped(self, y: int, x: int, text: str, width: int, most: int, attr: int = 0) -> int:
+    def draw_wrapped(self, y: int, x: int, text: str, width: int, most: int, attr: int = 0) -> int:
         """``text`` wrapped to ``width`` on at most ``most`` lines from row ``y``; the rows used."""
         lines = textwrap.wrap(self.text(text), max(10, width), break_on_hyphens=False)[:max(0, most)]
         for i, line in enumerate(lines):
@@ -82,12 +82,14 @@ class Painter(Model):
             y += 1
 
     def draw_status(self, rows: int, cols: int) -> None:
-        """The footer: the host's keys from the keymap (the help lists the rest); the notice
-        (or the screen's own line) above it, on as many lines as it takes (at most 4)."""
-        if self.debug.open:
-            keys = FOOTER_KEYS
-        else:
-            keys = "   ".join(f"{b.keys[0]} {b.help}" for b in keymap.KEYMAP if b.host is not None)
+        """The footer: the host's own keys on the keys' screen, from the keymap (each host's
+        first; the help lists the rest); the notice (or the screen's own line) above it, on as
+        many lines as it takes (at most 4)."""
+        hosts: Dict[str, str] = {}
+        for b in keymap.KEYMAP:
+            if b.host is not None and b.host not in STEPS and self.keys_screen in b.screens:
+                hosts.setdefault(b.host, f"{b.keys[0]} {b.help}")
+        keys = "   ".join(hosts.values())
         notice: Optional[wire.AppNotice] = self.state["notice"]
         said = self.prompt or (notice["text"] if notice is not None else "")
         lines = textwrap.wrap(self.text(said), cols - 1, break_on_hyphens=False)[:4]
@@ -96,9 +98,9 @@ class Painter(Model):
         self.put(rows - 1, 0, keys.ljust(cols), curses.A_REVERSE)
 
     def draw_help(self, rows: int, cols: int) -> None:
-        """The keymap's keys for the screen shown (any key closes the help)."""
-        self.put(3, 2, f"Keys: {self.view['title']}", curses.A_BOLD)
-        for i, (keys, what) in enumerate(keymap.help_lines(self.view["screen"])):
+        """The keymap's keys for the screen shown, or the debug panel's (any key closes the help)."""
+        self.put(3, 2, f"Keys: {'the debug panel' if self.debug.open else self.view['title']}", curses.A_BOLD)
+        for i, (keys, what) in enumerate(keymap.help_lines(self.keys_screen)):
             self.put(5 + i, 2, self.clip(f"{keys:<12}{what}", cols - 4))
 
     def draw_rows(self, top: int, height: int, x: int, cols: int, rows: List[wire.AppRowView]) -> None:
@@ -118,8 +120,8 @@ class Painter(Model):
     def draw_message(self, y: int, x: int, cols: int, height: int, message: wire.AppMessage) -> None:
         """What is shown instead of rows or facts: its heading, what to do, and grey rows
         shaped like films while loading."""
-        used = self.wrapped(y, x, message["heading"], cols - x - 2, 2, curses.A_BOLD)
-        used += self.wrapped(y + used, x, message["body"], cols - x - 2, 3)
+        used = self.draw_wrapped(y, x, message["heading"], cols - x - 2, 2, curses.A_BOLD)
+        used += self.draw_wrapped(y + used, x, message["body"], cols - x - 2, 3)
         if message["kind"] != "loading":
             return
         width = max(10, cols - x - 2)

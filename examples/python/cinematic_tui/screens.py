@@ -92,4 +92,4 @@ class Screens(Painter):
             self.put(row, 7 + len(filled), self.glyphs.track * (track - len(filled)), curses.A_DIM)
             self.put(row, 8 + track, f"{bar['label']:>6}")
         below = y + 1 + len(bars)
-        self.wrapped(below, 2, histogram["note"], cols - 4, rows - 2 - below)
+        self.draw_wrapped(below, 2, histogram["note"], cols - 4, rows - 2 - below)

@@ -23,9 +23,14 @@ const KEYMAP = [
   {"keys": ["Left"], "action": {"type": "sectionBy", "delta": -1}, "help": "Previous Discover section", "screens": ["discover"], "platforms": {}},
   {"keys": ["F2"], "action": {"type": "sortNext"}, "help": "Sort rows: the list's order, title, year, rating", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
   {"keys": ["Ctrl+L"], "action": {"type": "loadMore"}, "help": "Load the next page", "screens": ["search", "discover"], "platforms": {"browser": ["Alt+L"]}},
-  {"keys": ["F1"], "host": "help", "help": "This help", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
-  {"keys": ["F12"], "host": "debug", "help": "The debug panel (time travel)", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}},
-  {"keys": ["Ctrl+Q"], "host": "quit", "help": "Quit", "screens": ["search", "discover", "favorites", "detail"], "platforms": {}}
+  {"keys": ["[", "Up", "Left"], "host": "stepBack", "help": "Step back", "screens": ["debug"], "platforms": {}},
+  {"keys": ["]", "Down", "Right"], "host": "stepForward", "help": "Step forward", "screens": ["debug"], "platforms": {}},
+  {"keys": ["Home"], "host": "oldest", "help": "Oldest", "screens": ["debug"], "platforms": {}},
+  {"keys": ["End"], "host": "latest", "help": "Latest", "screens": ["debug"], "platforms": {}},
+  {"keys": ["Escape"], "host": "debug", "help": "Close the panel", "screens": ["debug"], "platforms": {}},
+  {"keys": ["F1"], "host": "help", "help": "This help", "screens": ["search", "discover", "favorites", "detail", "debug"], "platforms": {}},
+  {"keys": ["F12"], "host": "debug", "help": "The debug panel (time travel)", "screens": ["search", "discover", "favorites", "detail", "debug"], "platforms": {}},
+  {"keys": ["Ctrl+Q"], "host": "quit", "help": "Quit", "screens": ["search", "discover", "favorites", "detail", "debug"], "platforms": {}}
 ];
 
 /** A binding's keys on `platform` ("browser", "mac": its keys in place of the keymap's). */
@@ -44,7 +49,7 @@ function bindingFor(key, screen, platform) {
 
 /** A keyboard event's key name as the keymap spells it ("Ctrl+Z", "Down", "F"). */
 function keyName(event) {
-  const names = {ArrowDown: "Down", ArrowUp: "Up", ArrowLeft: "Left", ArrowRight: "Right", " ": "Space"};
+  const names = {"ArrowDown": "Down", "ArrowUp": "Up", "ArrowLeft": "Left", "ArrowRight": "Right", " ": "Space"};
   let key = names[event.key] || (event.key.length === 1 ? event.key.toUpperCase() : event.key);
   if (event.shiftKey && key.length > 1) key = "Shift+" + key;
   if (event.altKey) key = "Alt+" + key;
