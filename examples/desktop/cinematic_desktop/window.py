@@ -189,7 +189,8 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         """The help screen (F1): the keymap's keys for the screen shown, or the debug panel's."""
         if self.state is not None:
-            self.help_dialog = show_help(self, self.help_dialog, self.state["view"], self.keys_screen(self.state["view"]))
+            view = self.state["view"]
+            self.help_dialog = show_help(self, self.help_dialog, view, self.keys_screen(view))
 
     def dismiss_notice(self) -> None:
         if self.problem:

@@ -1,9 +1,10 @@
 """Keyboard first, through the app's one keymap (cinematic.keymap): every key sends its
 binding's action on the screens it names, the menu bar lists every binding with its keys, F1
-shows the keys of the screen shown, the debug panel's keys are the keymap's "debug" screen, Down past the last row moves on to the first film of the
-next page once it arrives, a key acts on the newest state, a column's header and F2 sort (the
-rows come sorted), and text typed anywhere on Search goes to the field. Real widgets and key
-presses, offscreen; waits are bounded."""
+shows the keys of the screen shown, the debug panel's keys are the keymap's "debug" screen,
+Down past the last row moves on to the first film of the next page once it arrives, a key
+acts on the newest state, a column's header and F2 sort (the rows come sorted), and text
+typed anywhere on Search goes to the field. Real widgets and key presses, offscreen; waits
+are bounded."""
 
 from __future__ import annotations
 
