@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "CinematicDataTests", dependencies: ["CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport", "CinematicTestHooks"], swiftSettings: strict),
         .testTarget(name: "CinematicFeaturesTests", dependencies: ["CinematicFeatures", "CinematicData", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
         .testTarget(name: "CinematicComparisonTests", dependencies: ["CinematicComparison", "CinematicFeatures", "CinematicDomain", "MVIKit", "CinematicTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "CinematicThreads", "MVIKit", "CinematicTestHooks"], swiftSettings: strict),
+        .testTarget(name: "CinematicTests", dependencies: ["Cinematic", "CinematicData", "CinematicDomain", "CinematicFeatures", "CinematicThreads", "MVIKit", "CinematicTestHooks", "CinematicTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
