@@ -12,11 +12,10 @@ enum SearchCorpusBuilder {
     static func build(_ films: CatalogFilms, progress: (Double) -> Void = { _ in },
                       each: (Int, CatalogRow) throws(MovieError) -> Void = { _, _ in }) throws(MovieError) -> CorpusParts {
         var titles = TitleWordLists(expectedWords: 2 * films.count)   // plain words, their forms, adjacent pairs
-        for offset in 0..<films.count {
+        // The rows parsed and handed to `each` on a thread of their own, the titles read here.
+        try RowPipeline.run(films, each: each) { (offset, row) throws(MovieError) in
             if offset % 4096 == 0 { progress(0.8 * Double(offset) / Double(max(1, films.count))) }
-            let row = try films.row(offset)
             try titles.append(row)
-            try each(offset, row)
         }
         films.release()
         titles.table.finishInterning()
