@@ -62,6 +62,7 @@ enum RowPipeline {
             guard let each else { return }
             var batch: [CatalogRow] = []
             batch.reserveCapacity(RowPipeline.batchSize)
+            var failure: MovieError?
             do throws(MovieError) {
                 for offset in 0..<films.count {
                     let row = try films.row(offset)
@@ -72,12 +73,12 @@ enum RowPipeline {
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { _ = channel.send(batch) }
-                channel.finish(nil)
             } catch {
-                if !batch.isEmpty { _ = channel.send(batch) }
-                channel.finish(error)
+                failure = error
             }
+            // The rows read (and stored) before a failure reach the caller before it.
+            if !batch.isEmpty { _ = channel.send(batch) }
+            channel.finish(failure)
         }
     }
 

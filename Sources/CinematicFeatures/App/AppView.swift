@@ -63,7 +63,12 @@ extension AppChoice {
            let made = usualSections[chosen] {
             return made
         }
-        return discover.sections.map { AppChoice(id: $0.section.id, title: $0.section.title, chosen: $0.section == chosen) }
+        return choices(discover.sections.map(\.section), chosen: chosen)
+    }
+
+    /// `sections` as choices, `chosen` chosen.
+    private static func choices(_ sections: [DiscoverSection], chosen: DiscoverSection) -> [AppChoice] {
+        sections.map { AppChoice(id: $0.id, title: $0.title, chosen: $0 == chosen) }
     }
 
     /// True for the same section (compared in place: the genre's name by its storage first).
@@ -75,9 +80,7 @@ extension AppChoice {
         }
     }
 
-    private static let usualSections = Dictionary(uniqueKeysWithValues: DiscoverSection.all.map { shown in
-        (shown, DiscoverSection.all.map { AppChoice(id: $0.id, title: $0.title, chosen: $0 == shown) })
-    })
+    private static let usualSections = Dictionary(uniqueKeysWithValues: DiscoverSection.all.map { ($0, choices(DiscoverSection.all, chosen: $0)) })
 }
 
 /// A list as shown: the rows in view, where the selection is, and what to say about it.
